@@ -1,0 +1,6 @@
+package io.rdmarepl.cli;
+
+public final class RdmareplCommand {
+    public static void main(String[] args) {
+    }
+}

@@ -1,0 +1,92 @@
+package io.rdmarepl.channel.ring;
+
+import static io.rdmarepl.channel.ring.FeedbackDescriptor.APPLIED_LSN_OFFSET;
+import static io.rdmarepl.channel.ring.FeedbackDescriptor.CONSUMER_POSITION_OFFSET;
+import static io.rdmarepl.channel.ring.FeedbackDescriptor.CRC_OFFSET;
+import static io.rdmarepl.channel.ring.FeedbackDescriptor.DURABLE_LSN_OFFSET;
+import static io.rdmarepl.channel.ring.FeedbackDescriptor.EPOCH_OFFSET;
+import static io.rdmarepl.channel.ring.FeedbackDescriptor.HEARTBEAT_TIME_US_OFFSET;
+import static io.rdmarepl.channel.ring.FeedbackDescriptor.REGION_LENGTH;
+import static io.rdmarepl.channel.ring.FeedbackDescriptor.UPDATE_COUNT_OFFSET;
+
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
+
+/**
+ * The writer side's latest good copy of the reader's feedback. The region may change under our
+ * feet (a remote write in progress), so a report is copied out first and taken only when its CRC
+ * matches; otherwise the previous one stands.
+ */
+public final class FeedbackSnapshot {
+    private final ByteBuffer region;
+    private final ByteBuffer copy = ByteBuffer.allocateDirect(REGION_LENGTH).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer copyCrcView = copy.duplicate();
+    private final CRC32C crc = new CRC32C();
+    private long consumerPosition;
+    private long appliedLsn;
+    private long durableLsn;
+    private long heartbeatTimeUs;
+    private long updateCount;
+    private int epoch;
+    private long tornReads;
+
+    public FeedbackSnapshot(ByteBuffer feedbackRegion) {
+        this.region = Ordered.littleEndian(feedbackRegion);
+    }
+
+    /** @return true when a new, valid report was taken */
+    public boolean refresh() {
+        int storedCrc = Ordered.getIntAcquire(region, CRC_OFFSET);
+        copy.put(0, region, 0, REGION_LENGTH);
+        crc.reset();
+        copyCrcView.clear().position(0).limit(CRC_OFFSET);
+        crc.update(copyCrcView);
+        if ((int) crc.getValue() != storedCrc || storedCrc != copy.getInt(CRC_OFFSET)) {
+            if (copy.getLong(UPDATE_COUNT_OFFSET) != 0) {
+                tornReads++;
+            }
+            return false;
+        }
+        long count = copy.getLong(UPDATE_COUNT_OFFSET);
+        if (count == updateCount) {
+            return false;
+        }
+        updateCount = count;
+        consumerPosition = Math.max(consumerPosition, copy.getLong(CONSUMER_POSITION_OFFSET));
+        appliedLsn = Math.max(appliedLsn, copy.getLong(APPLIED_LSN_OFFSET));
+        durableLsn = Math.max(durableLsn, copy.getLong(DURABLE_LSN_OFFSET));
+        heartbeatTimeUs = copy.getLong(HEARTBEAT_TIME_US_OFFSET);
+        epoch = copy.getInt(EPOCH_OFFSET);
+        return true;
+    }
+
+    public long consumerPosition() {
+        return consumerPosition;
+    }
+
+    public long appliedLsn() {
+        return appliedLsn;
+    }
+
+    public long durableLsn() {
+        return durableLsn;
+    }
+
+    public long heartbeatTimeUs() {
+        return heartbeatTimeUs;
+    }
+
+    public long updateCount() {
+        return updateCount;
+    }
+
+    /** Epoch the reader accepts; larger than the writer's means the writer has been fenced. */
+    public int epoch() {
+        return epoch;
+    }
+
+    /** Reports seen mid-write and skipped. */
+    public long tornReads() {
+        return tornReads;
+    }
+}

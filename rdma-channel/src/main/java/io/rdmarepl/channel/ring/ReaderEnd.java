@@ -1,0 +1,25 @@
+package io.rdmarepl.channel.ring;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The reader's end of a channel, provided by a transport: the ring region writers write into, and a
+ * feedback image the reader fills and pushes to the writer's feedback region.
+ */
+public interface ReaderEnd extends AutoCloseable {
+
+    /** The ring region ({@link RingDescriptor}) in local memory, initialised by the transport. Direct, little-endian. */
+    ByteBuffer ringRegion();
+
+    /** Local image of the writer's feedback region ({@link FeedbackDescriptor}). Direct, little-endian. */
+    ByteBuffer feedbackImage();
+
+    /** Makes the whole feedback image visible in the writer's feedback region (one-sided). */
+    void pushFeedback();
+
+    /** Transport URI, for messages. */
+    String uri();
+
+    @Override
+    void close();
+}

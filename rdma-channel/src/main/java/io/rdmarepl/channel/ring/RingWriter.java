@@ -1,0 +1,245 @@
+package io.rdmarepl.channel.ring;
+
+import static io.rdmarepl.channel.ring.FrameDescriptor.CRC_FROM_END;
+import static io.rdmarepl.channel.ring.FrameDescriptor.EPOCH_FROM_END;
+import static io.rdmarepl.channel.ring.FrameDescriptor.FLAGS_OFFSET;
+import static io.rdmarepl.channel.ring.FrameDescriptor.HEADER_LENGTH;
+import static io.rdmarepl.channel.ring.FrameDescriptor.LENGTH_OFFSET;
+import static io.rdmarepl.channel.ring.FrameDescriptor.MIN_FRAME_LENGTH;
+import static io.rdmarepl.channel.ring.FrameDescriptor.PADDING_TYPE;
+import static io.rdmarepl.channel.ring.FrameDescriptor.SEQUENCE_OFFSET;
+import static io.rdmarepl.channel.ring.FrameDescriptor.TYPE_OFFSET;
+import static io.rdmarepl.channel.ring.RingDescriptor.DATA_OFFSET;
+import static io.rdmarepl.channel.ring.RingDescriptor.PRODUCER_POSITION_OFFSET;
+
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
+
+/**
+ * Single writer of frames into a ring ({@link FrameDescriptor}). Frames are claimed, filled in the
+ * local image, committed, and then {@link #publish() published} in batches: one push per contiguous
+ * range, then the producer position. Never blocks; a full ring is reported as
+ * {@link #BACK_PRESSURED}, and the caller decides whether to wait.
+ *
+ * <p>Not thread-safe: one thread claims, commits and publishes. Allocation-free after construction.
+ */
+public final class RingWriter {
+    /** {@link #tryClaim} result: the reader has not freed enough room yet. */
+    public static final int BACK_PRESSURED = -1;
+    /** {@link #tryClaim} result: the reader accepts a newer epoch; this writer is fenced for good. */
+    public static final int FENCED = -2;
+
+    private final WriterEnd end;
+    private final ByteBuffer image;
+    private final ByteBuffer crcView;
+    private final CRC32C crc = new CRC32C();
+    private final FeedbackSnapshot feedback;
+    private final int capacity;
+    private final int mask;
+    private final int maxPayloadLength;
+    private final int epoch;
+
+    private long position;
+    private long publishedPosition;
+    private long limitPosition;
+    private int claimedOffset = -1;
+    private int claimedFrameLength;
+    private int claimedPayloadLength;
+    private short claimedType;
+
+    private long backPressureEvents;
+    private long framesCommitted;
+
+    /**
+     * Starts where the previous writer of this ring stopped: the larger of the producer position in
+     * the image and the consumer position the reader reported.
+     */
+    public RingWriter(WriterEnd end) {
+        this.end = end;
+        this.image = Ordered.littleEndian(end.ringImage());
+        this.crcView = image.duplicate();
+        this.capacity = RingHeader.verify(image, end.uri());
+        this.mask = capacity - 1;
+        this.maxPayloadLength = FrameDescriptor.maxPayloadLength(capacity);
+        this.epoch = RingHeader.epoch(image);
+        this.feedback = new FeedbackSnapshot(end.feedbackRegion());
+        feedback.refresh();
+        this.position = Math.max(RingHeader.producerPosition(image), feedback.consumerPosition());
+        this.publishedPosition = position;
+        this.limitPosition = feedback.consumerPosition() + capacity;
+    }
+
+    /**
+     * Claims room for a frame of {@code payloadLength} bytes.
+     *
+     * @param type application frame type, 1..32767
+     * @return the offset in {@link #buffer()} where the payload goes, or {@link #BACK_PRESSURED} or {@link #FENCED}
+     * @throws IllegalArgumentException when the payload can never fit or the type is reserved
+     * @throws IllegalStateException when a previous claim is neither committed nor aborted
+     */
+    public int tryClaim(int type, int payloadLength) {
+        if (claimedOffset >= 0) {
+            throw new IllegalStateException("frame at position " + position + " is claimed but not committed or aborted");
+        }
+        if (type <= PADDING_TYPE || type > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("frame type must be 1..32767: " + type);
+        }
+        if (payloadLength < 0 || payloadLength > maxPayloadLength) {
+            throw new IllegalArgumentException("frame payload of " + payloadLength + " bytes exceeds the ring's maximum of "
+                    + maxPayloadLength + " (capacity " + capacity + "): " + end.uri());
+        }
+        int frameLength = FrameDescriptor.alignedFrameLength(payloadLength);
+        int index = (int) position & mask;
+        int tail = capacity - index;
+        int required = tail < frameLength ? tail + frameLength : frameLength;
+        if (position + required > limitPosition && !refreshLimit(position + required)) {
+            backPressureEvents++;
+            return feedback.epoch() > epoch ? FENCED : BACK_PRESSURED;
+        }
+        if (tail < frameLength) {
+            if (tail >= MIN_FRAME_LENGTH) {
+                writeFrame(DATA_OFFSET + index, HEADER_LENGTH, PADDING_TYPE, 0, MIN_FRAME_LENGTH);
+            }
+            position += tail;
+            index = 0;
+        }
+        claimedOffset = DATA_OFFSET + index;
+        claimedFrameLength = frameLength;
+        claimedPayloadLength = payloadLength;
+        claimedType = (short) type;
+        return claimedOffset + HEADER_LENGTH;
+    }
+
+    /** Completes the claimed frame: header, epoch, CRC, and the sequence last. */
+    public void commit() {
+        commit(0);
+    }
+
+    public void commit(int flags) {
+        int offset = requireClaim();
+        writeFrame(offset, HEADER_LENGTH + claimedPayloadLength, claimedType, flags, claimedFrameLength);
+        position += claimedFrameLength;
+        framesCommitted++;
+        claimedOffset = -1;
+    }
+
+    /** Gives up the claimed frame; nothing of it becomes valid. */
+    public void abort() {
+        requireClaim();
+        claimedOffset = -1;
+    }
+
+    /**
+     * Claims, copies and commits in one go.
+     *
+     * @return true when written, false when back-pressured or fenced (nothing written)
+     */
+    public boolean tryWrite(int type, ByteBuffer source, int sourceOffset, int length) {
+        int payloadOffset = tryClaim(type, length);
+        if (payloadOffset < 0) {
+            return false;
+        }
+        image.put(payloadOffset, source, sourceOffset, length);
+        commit();
+        return true;
+    }
+
+    /**
+     * Pushes every committed frame not yet published (one range, or two when the lap wrapped), then
+     * the producer position.
+     *
+     * @return bytes pushed, 0 when there was nothing new
+     */
+    public int publish() {
+        long from = publishedPosition;
+        long to = position;
+        if (to == from) {
+            return 0;
+        }
+        int fromIndex = (int) from & mask;
+        long bytes = to - from;
+        int firstLength = (int) Math.min(bytes, capacity - fromIndex);
+        end.push(DATA_OFFSET + fromIndex, firstLength);
+        if (firstLength < bytes) {
+            end.push(DATA_OFFSET, (int) (bytes - firstLength));
+        }
+        RingHeader.producerPosition(image, to);
+        end.push(PRODUCER_POSITION_OFFSET, Long.BYTES);
+        publishedPosition = to;
+        return (int) bytes;
+    }
+
+    /** The image frames are written into; payload offsets from {@link #tryClaim} index it. */
+    public ByteBuffer buffer() {
+        return image;
+    }
+
+    public long position() {
+        return position;
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    public int maxPayloadLength() {
+        return maxPayloadLength;
+    }
+
+    public int epoch() {
+        return epoch;
+    }
+
+    public FeedbackSnapshot feedback() {
+        return feedback;
+    }
+
+    public long backPressureEvents() {
+        return backPressureEvents;
+    }
+
+    public long framesCommitted() {
+        return framesCommitted;
+    }
+
+    /** Re-reads the reader's feedback; true when the ring now has room up to {@code needed}. */
+    private boolean refreshLimit(long needed) {
+        feedback.refresh();
+        if (feedback.epoch() > epoch) {
+            return false;
+        }
+        limitPosition = feedback.consumerPosition() + capacity;
+        return needed <= limitPosition;
+    }
+
+    private void writeFrame(int offset, int length, short type, int flags, int frameLength) {
+        int end = offset + frameLength;
+        int payloadEnd = offset + length;
+        for (int i = payloadEnd; i < end - FrameDescriptor.TRAILER_LENGTH; i++) {
+            image.put(i, (byte) 0);
+        }
+        image.putInt(offset + LENGTH_OFFSET, length);
+        image.putShort(offset + TYPE_OFFSET, type);
+        image.putShort(offset + FLAGS_OFFSET, (short) flags);
+        image.putLong(offset + SEQUENCE_OFFSET, ~position);
+        image.putInt(end - EPOCH_FROM_END, epoch);
+        // the CRC covers the sequence, so write the real one first, checksum, then hide it behind
+        // an invalid value until the release store below: shared-memory readers never see a
+        // matching sequence before the CRC is in place
+        image.putLong(offset + SEQUENCE_OFFSET, position);
+        crc.reset();
+        crcView.clear().position(offset).limit(end - CRC_FROM_END);
+        crc.update(crcView);
+        int checksum = (int) crc.getValue();
+        image.putLong(offset + SEQUENCE_OFFSET, ~position);
+        image.putInt(end - CRC_FROM_END, checksum);
+        Ordered.putLongRelease(image, offset + SEQUENCE_OFFSET, position);
+    }
+
+    private int requireClaim() {
+        if (claimedOffset < 0) {
+            throw new IllegalStateException("no frame is claimed");
+        }
+        return claimedOffset;
+    }
+}

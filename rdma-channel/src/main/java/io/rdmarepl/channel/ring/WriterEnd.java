@@ -1,0 +1,30 @@
+package io.rdmarepl.channel.ring;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The writer's end of a channel, provided by a transport. The writer stages frames in a local image
+ * laid out exactly like the remote ring region ({@link RingDescriptor}) and asks the transport to
+ * copy ranges of it to the same offsets remotely (an RDMA WRITE, or nothing at all when the image
+ * is the shared memory itself).
+ */
+public interface WriterEnd extends AutoCloseable {
+
+    /** Local image of the ring region: header (as learned at connect time) followed by the data area. Direct, little-endian. */
+    ByteBuffer ringImage();
+
+    /**
+     * Makes {@code length} bytes of the image starting at {@code regionOffset} visible at the same
+     * offset of the remote ring. One-sided and possibly asynchronous; never blocks on the reader.
+     */
+    void push(int regionOffset, int length);
+
+    /** The feedback region ({@link FeedbackDescriptor}) the reader writes into. Direct, little-endian. */
+    ByteBuffer feedbackRegion();
+
+    /** Transport URI, for messages. */
+    String uri();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,258 @@
+package io.rdmarepl.channel.ring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RingWriterReaderTest {
+    private static final int CAPACITY = 4096;
+    private static final int TYPE = 7;
+
+    private final MemoryChannel channel = MemoryChannel.direct(CAPACITY, 1);
+    private final RingReader reader = new RingReader(channel.readerEnd());
+    private final RingWriter writer = new RingWriter(channel.writerEnd());
+    private final List<String> received = new ArrayList<>();
+    private final FrameHandler collect = (type, flags, buffer, offset, length) -> {
+        byte[] bytes = new byte[length];
+        buffer.get(offset, bytes);
+        received.add(type + ":" + flags + ":" + new String(bytes));
+    };
+
+    @Test
+    void shouldDeliverCommittedFramesInOrder() {
+        write("alpha");
+        write("beta");
+        write("");
+
+        assertThat(reader.poll(collect, 10)).isEqualTo(3);
+        assertThat(received).containsExactly("7:0:alpha", "7:0:beta", "7:0:");
+        assertThat(reader.poll(collect, 10)).isZero();
+    }
+
+    @Test
+    void shouldCarryFlags() {
+        int offset = writer.tryClaim(TYPE, 1);
+        writer.buffer().put(offset, (byte) 'x');
+        writer.commit(3);
+
+        reader.poll(collect, 10);
+        assertThat(received).containsExactly("7:3:x");
+    }
+
+    @Test
+    void shouldHonourFrameLimit() {
+        write("a");
+        write("b");
+        assertThat(reader.poll(collect, 1)).isEqualTo(1);
+        assertThat(reader.poll(collect, 1)).isEqualTo(1);
+        assertThat(received).containsExactly("7:0:a", "7:0:b");
+    }
+
+    @Test
+    void shouldNotDeliverClaimedButUncommittedFrame() {
+        writer.tryClaim(TYPE, 8);
+        assertThat(reader.poll(collect, 10)).isZero();
+    }
+
+    @Test
+    void shouldNotDeliverAbortedFrame() {
+        int offset = writer.tryClaim(TYPE, 4);
+        writer.buffer().putInt(offset, 99);
+        writer.abort();
+        write("after");
+
+        reader.poll(collect, 10);
+        assertThat(received).containsExactly("7:0:after");
+    }
+
+    @Test
+    void shouldRejectWriteWhenInsufficientSpace() {
+        int frames = 0;
+        while (writeOrFalse("0123456789abcdef0123456789abcdef")) {
+            frames++;
+        }
+        assertThat(frames).isEqualTo(CAPACITY / FrameDescriptor.alignedFrameLength(32));
+        assertThat(writer.tryClaim(TYPE, 32)).isEqualTo(RingWriter.BACK_PRESSURED);
+        assertThat(writer.backPressureEvents()).isGreaterThan(0);
+
+        assertThat(reader.poll(collect, 1)).isEqualTo(1);
+        assertThat(writeOrFalse("0123456789abcdef0123456789abcdef")).isTrue();
+        assertThat(reader.poll(collect, 1000)).isEqualTo(frames);
+        assertThat(received).allMatch(s -> s.equals("7:0:0123456789abcdef0123456789abcdef"));
+    }
+
+    @Test
+    void shouldWrapWithPaddingFrameAtEndOfLap() {
+        int payload = 400;
+        int frameLength = FrameDescriptor.alignedFrameLength(payload);
+        for (int lap = 0; lap < 10; lap++) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(writeOrFalse("x".repeat(payload))).isTrue();
+            }
+            assertThat(reader.poll(collect, 10)).isEqualTo(3);
+        }
+        assertThat(received).hasSize(30);
+        assertThat(reader.position()).isEqualTo(writer.position());
+        assertThat(reader.position()).isGreaterThan(10L * 3 * frameLength);
+    }
+
+    @Test
+    void shouldSkipTailTooShortForAnyFrame() {
+        // 4096 - 8 leaves 8 bytes, less than a minimal frame: both sides move to the next lap
+        int payload = CAPACITY - 8 - FrameDescriptor.MIN_FRAME_LENGTH;
+        ByteBuffer big = ByteBuffer.allocate(4000);
+        int filled = 0;
+        while (filled + FrameDescriptor.alignedFrameLength(480) <= CAPACITY - 8) {
+            assertThat(writer.tryWrite(TYPE, big, 0, 480)).isTrue();
+            filled += FrameDescriptor.alignedFrameLength(480);
+            reader.poll(collect, 10);
+        }
+        int rest = CAPACITY - 8 - filled - FrameDescriptor.MIN_FRAME_LENGTH;
+        assertThat(rest).isBetween(0, payload);
+        assertThat(writer.tryWrite(TYPE, big, 0, rest)).isTrue();
+        assertThat(writer.position() % CAPACITY).isEqualTo(CAPACITY - 8);
+        write("next lap");
+        reader.poll(collect, 10);
+        assertThat(received.get(received.size() - 1)).isEqualTo("7:0:next lap");
+        assertThat(reader.position()).isEqualTo(writer.position());
+    }
+
+    @Test
+    void shouldNotDeliverFrameWithCorruptPayload() {
+        write("good");
+        write("will be corrupted");
+        int secondFrame = RingDescriptor.DATA_OFFSET + FrameDescriptor.alignedFrameLength(4);
+        int payloadByte = secondFrame + FrameDescriptor.HEADER_LENGTH + 3;
+        channel.ring.put(payloadByte, (byte) (channel.ring.get(payloadByte) ^ 0x10));
+
+        assertThat(reader.poll(collect, 10)).isEqualTo(1);
+        assertThat(received).containsExactly("7:0:good");
+        assertThat(reader.incompleteReads()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldNotDeliverFrameLeftFromPreviousLap() {
+        write("first lap");
+        reader.poll(collect, 10);
+        ByteBuffer snapshot = ByteBuffer.allocate(CAPACITY);
+        snapshot.put(0, channel.ring, RingDescriptor.DATA_OFFSET, CAPACITY);
+        // the reader comes round to offset 0 again, where the old frame's bytes are still valid
+        ByteBuffer filler = ByteBuffer.allocate(400);
+        while (reader.position() < CAPACITY) {
+            writer.tryWrite(TYPE, filler, 0, 400);
+            reader.poll((t, f, b, o, l) -> { }, 100);
+        }
+        channel.ring.put(RingDescriptor.DATA_OFFSET, snapshot, 0, CAPACITY);
+        received.clear();
+        assertThat(reader.poll(collect, 10)).isZero();
+    }
+
+    @Test
+    void shouldRefuseFramesOfStaleEpochAndAcceptNewWriter() {
+        write("epoch one");
+        reader.poll(collect, 10);
+        reader.epoch(2);
+        write("zombie");
+
+        assertThat(reader.poll(collect, 10)).isZero();
+        assertThat(reader.poll(collect, 10)).isZero();
+        assertThat(reader.refusedEpochFrames()).isEqualTo(1);
+
+        RingWriter successor = new RingWriter(channel.writerEnd());
+        assertThat(successor.epoch()).isEqualTo(2);
+        int offset = successor.tryClaim(TYPE, 3);
+        successor.buffer().put(offset, "new".getBytes());
+        successor.commit();
+        successor.publish();
+
+        assertThat(reader.poll(collect, 10)).isEqualTo(1);
+        assertThat(received).containsExactly("7:0:epoch one", "7:0:new");
+    }
+
+    @Test
+    void shouldReportFencedWhenReaderMovedToNewerEpoch() {
+        reader.epoch(5);
+        int result;
+        do {
+            result = writer.tryClaim(TYPE, 100);
+            if (result >= 0) {
+                writer.commit();
+            }
+        } while (result >= 0);
+        assertThat(result).isEqualTo(RingWriter.FENCED);
+        assertThat(reader.poll(collect, 100)).isZero();
+    }
+
+    @Test
+    void shouldPublishProducerPositionAndFeedback() {
+        write("abc");
+        assertThat(reader.producerPosition()).isZero();
+        assertThat(writer.publish()).isEqualTo(FrameDescriptor.alignedFrameLength(3));
+        assertThat(writer.publish()).isZero();
+        assertThat(reader.producerPosition()).isEqualTo(writer.position());
+
+        reader.feedback().appliedLsn(1000);
+        reader.feedback().durableLsn(900);
+        reader.poll(collect, 10);
+        FeedbackSnapshot feedback = writer.feedback();
+        assertThat(feedback.refresh()).isTrue();
+        assertThat(feedback.consumerPosition()).isEqualTo(writer.position());
+        assertThat(feedback.appliedLsn()).isEqualTo(1000);
+        assertThat(feedback.durableLsn()).isEqualTo(900);
+        assertThat(feedback.heartbeatTimeUs()).isPositive();
+        assertThat(feedback.epoch()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldIgnoreTornFeedback() {
+        reader.feedback().appliedLsn(77);
+        reader.publishFeedback();
+        FeedbackSnapshot feedback = writer.feedback();
+        feedback.refresh();
+        assertThat(feedback.appliedLsn()).isEqualTo(77);
+
+        reader.feedback().appliedLsn(88);
+        reader.publishFeedback();
+        channel.feedback.putLong(FeedbackDescriptor.APPLIED_LSN_OFFSET, 99);
+        assertThat(feedback.refresh()).isFalse();
+        assertThat(feedback.appliedLsn()).isEqualTo(77);
+        assertThat(feedback.tornReads()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuseSecondClaimAndReservedType() {
+        writer.tryClaim(TYPE, 1);
+        assertThatThrownBy(() -> writer.tryClaim(TYPE, 1)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("claimed but not committed");
+        writer.abort();
+        assertThatThrownBy(() -> writer.tryClaim(FrameDescriptor.PADDING_TYPE, 1))
+                .hasMessageContaining("frame type must be 1..32767: 0");
+        assertThatThrownBy(() -> writer.tryClaim(TYPE, writer.maxPayloadLength() + 1))
+                .hasMessageContaining("exceeds the ring's maximum of " + writer.maxPayloadLength());
+    }
+
+    @Test
+    void shouldResumeWhereThePreviousWriterPublished() {
+        write("one");
+        writer.publish();
+        reader.poll(collect, 10);
+        RingWriter restarted = new RingWriter(channel.writerEnd());
+        assertThat(restarted.position()).isEqualTo(writer.position());
+        assertThat(restarted.tryWrite(TYPE, ByteBuffer.wrap("two".getBytes()), 0, 3)).isTrue();
+        reader.poll(collect, 10);
+        assertThat(received).containsExactly("7:0:one", "7:0:two");
+    }
+
+    private void write(String text) {
+        assertThat(writeOrFalse(text)).as("room for '%s'", text).isTrue();
+    }
+
+    private boolean writeOrFalse(String text) {
+        byte[] bytes = text.getBytes();
+        return writer.tryWrite(TYPE, ByteBuffer.wrap(bytes), 0, bytes.length);
+    }
+}

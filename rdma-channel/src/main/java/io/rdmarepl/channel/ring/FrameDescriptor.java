@@ -31,7 +31,9 @@ package io.rdmarepl.channel.ring;
  * places the bytes of a WRITE: a frame still arriving fails the CRC and is read again later, and
  * a frame from an earlier lap carries another sequence. In shared memory the writer also stores
  * the sequence last with release semantics, so a torn frame is rare there, but the CRC is what
- * decides. A frame whose epoch differs from the ring header's epoch is refused, never delivered.
+ * decides, and a reader trusts only fields it reads after the CRC matched (a length read before
+ * may belong to an older frame of the same aligned size). A frame whose epoch differs from the
+ * ring header's epoch is refused, never delivered.
  *
  * <p>A {@link #PADDING_TYPE} frame means "the rest of this lap is empty". When fewer than
  * {@link #MIN_FRAME_LENGTH} bytes remain before the end of the data area, no frame fits at all,

@@ -69,10 +69,16 @@ public final class RingReader {
             if (Ordered.getLongAcquire(region, offset + SEQUENCE_OFFSET) != position) {
                 break;
             }
-            int length = region.getInt(offset + LENGTH_OFFSET);
-            int frameLength = FrameDescriptor.alignedFromLengthField(length);
-            if (length < HEADER_LENGTH || frameLength > maxFrameLength || frameLength > tail
+            int frameLength = FrameDescriptor.alignedFromLengthField(region.getInt(offset + LENGTH_OFFSET));
+            if (frameLength < FrameDescriptor.MIN_FRAME_LENGTH || frameLength > maxFrameLength || frameLength > tail
                     || !crcMatches(offset, frameLength)) {
+                incompleteReads++;
+                break;
+            }
+            // Fields read before the CRC may predate the frame's arrival (an older frame of the same
+            // aligned size); only values read after a matching CRC are the frame's own.
+            int length = region.getInt(offset + LENGTH_OFFSET);
+            if (length < HEADER_LENGTH || FrameDescriptor.alignedFromLengthField(length) != frameLength) {
                 incompleteReads++;
                 break;
             }

@@ -1,6 +1,38 @@
 package io.rdmarepl.cli;
 
-public final class RdmareplCommand {
+import io.rdmarepl.cli.bench.BenchCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code rdmarepl} command. Exit codes: 0 success, 1 the operation failed, 2 bad usage or
+ * configuration.
+ */
+@Command(name = "rdmarepl",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "Replication accelerator for PostgreSQL: ships the change stream over RDMA into a standby's ring.",
+        subcommands = {BenchCommand.class, CommandLine.HelpCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:the operation failed", "2:bad usage or configuration"})
+public final class RdmareplCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line, shared by {@link #main} and tests. */
+    public static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new RdmareplCommand());
+        commandLine.setExecutionExceptionHandler(new FailureHandler());
+        return commandLine;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
     }
 }

@@ -1,0 +1,76 @@
+package io.rdmarepl.benchmarks;
+
+import io.rdmarepl.channel.ring.FrameHandler;
+import io.rdmarepl.channel.ring.RingReader;
+import io.rdmarepl.channel.ring.RingWriter;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Group;
+import org.openjdk.jmh.annotations.GroupThreads;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One writer thread and one reader thread on one ring (asymmetric JMH group):
+ *
+ * <pre>
+ *   write thread: tryClaim, fill, commit, publish per 32 ---> [ ring 8 MiB ] ---> read thread: poll(64)
+ * </pre>
+ *
+ * The {@code write} score is frames offered per second (back-pressured claims count as no frame),
+ * {@code read} is frames delivered per second. Run with {@code -prof gc} for allocation per op.
+ */
+@State(Scope.Group)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class OneToOneRingThroughputBenchmark {
+    @Param({"256"})
+    int frameSize;
+
+    private RingWriter writer;
+    private RingReader reader;
+    private ByteBuffer payload;
+    private int payloadLength;
+    private int unpublished;
+    private final FrameHandler handler = (type, flags, buffer, offset, length) -> { };
+
+    @Setup
+    public void setUp() {
+        HeapRing ring = new HeapRing(8 << 20);
+        writer = new RingWriter(ring.writerEnd());
+        reader = new RingReader(ring.readerEnd());
+        payloadLength = frameSize - 24;
+        payload = ByteBuffer.allocateDirect(payloadLength);
+    }
+
+    @Benchmark
+    @Group("ring")
+    @GroupThreads(1)
+    public boolean write() {
+        boolean written = writer.tryWrite(1, payload, 0, payloadLength);
+        if (!written || ++unpublished == 32) {
+            unpublished = 0;
+            writer.publish();
+        }
+        return written;
+    }
+
+    @Benchmark
+    @Group("ring")
+    @GroupThreads(1)
+    public int read() {
+        return reader.poll(handler, 64);
+    }
+}

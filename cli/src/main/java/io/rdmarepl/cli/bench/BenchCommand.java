@@ -1,0 +1,19 @@
+package io.rdmarepl.cli.bench;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code rdmarepl bench}: measurements users can reproduce. */
+@Command(name = "bench",
+        mixinStandardHelpOptions = true,
+        description = "Benchmarks: the channel alone (more to come: lag, failover).",
+        subcommands = {ChannelBenchCommand.class})
+public final class BenchCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

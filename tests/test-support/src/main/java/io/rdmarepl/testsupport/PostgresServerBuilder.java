@@ -1,0 +1,129 @@
+package io.rdmarepl.testsupport;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Options of one {@link PostgresServer}; {@link #start()} starts it.
+ * <pre>
+ * PostgresServer server = PostgresServer.builder("primary").durability(Durability.DURABLE)
+ *     .setting("max_connections", "50").start();
+ * </pre>
+ */
+public final class PostgresServerBuilder
+{
+    private final String name;
+    private Durability durability = Durability.FAST;
+    private Path baseDirectory = PostgresServer.defaultBaseDirectory();
+    private int port;
+    private Duration startupTimeout = Duration.ofSeconds(15);
+    private final Map<String, String> extraSettings = new LinkedHashMap<>();
+
+    PostgresServerBuilder(final String name)
+    {
+        if (name == null || !name.matches("[a-z][a-z0-9_]{0,30}"))
+        {
+            throw new IllegalArgumentException(
+                "server name must match [a-z][a-z0-9_]{0,30} (it names a directory): " + name);
+        }
+        this.name = name;
+    }
+
+    public PostgresServerBuilder durability(final Durability durability)
+    {
+        this.durability = Objects.requireNonNull(durability, "durability");
+        return this;
+    }
+
+    /**
+     * Where {@code <name>-<uuid>} directories and the extracted binaries go; default
+     * {@link PostgresServer#defaultBaseDirectory()}.
+     */
+    public PostgresServerBuilder baseDirectory(final Path baseDirectory)
+    {
+        this.baseDirectory = Objects.requireNonNull(baseDirectory, "baseDirectory");
+        return this;
+    }
+
+    /**
+     * A fixed port; default 0 picks a free one.
+     */
+    public PostgresServerBuilder port(final int port)
+    {
+        if (port < 0 || port > 65535)
+        {
+            throw new IllegalArgumentException("port must be in [0, 65535]: " + port);
+        }
+        this.port = port;
+        return this;
+    }
+
+    /**
+     * How long to wait for the server to accept connections, default 15 s. zonky ignores pg_ctl's exit status,
+     * so a server that fails to start (a bad setting, say) is reported only after this timeout.
+     */
+    public PostgresServerBuilder startupTimeout(final Duration startupTimeout)
+    {
+        if (startupTimeout.isNegative() || startupTimeout.isZero())
+        {
+            throw new IllegalArgumentException("startupTimeout must be positive: " + startupTimeout);
+        }
+        this.startupTimeout = startupTimeout;
+        return this;
+    }
+
+    /**
+     * Any other server setting, passed as {@code -c key=value}; it wins over the defaults, durability included.
+     */
+    public PostgresServerBuilder setting(final String key, final String value)
+    {
+        extraSettings.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+        return this;
+    }
+
+    public PostgresServer start()
+    {
+        return PostgresServer.start(this);
+    }
+
+    String name()
+    {
+        return name;
+    }
+
+    Durability durability()
+    {
+        return durability;
+    }
+
+    Path baseDirectory()
+    {
+        return baseDirectory;
+    }
+
+    int port()
+    {
+        return port;
+    }
+
+    Duration startupTimeout()
+    {
+        return startupTimeout;
+    }
+
+    Map<String, String> settings(final int resolvedPort)
+    {
+        final Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("listen_addresses", PostgresServer.HOST);
+        // TCP only: a unix socket path has a 107-byte limit and zonky would put it in /tmp
+        settings.put("unix_socket_directories", "''");
+        settings.put("max_connections", "100");
+        settings.putAll(PostgresServer.REPLICATION_SETTINGS);
+        settings.putAll(durability.settings());
+        settings.putAll(extraSettings);
+        return settings;
+    }
+}

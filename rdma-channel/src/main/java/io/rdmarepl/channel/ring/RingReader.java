@@ -69,7 +69,11 @@ public final class RingReader {
             if (Ordered.getLongAcquire(region, offset + SEQUENCE_OFFSET) != position) {
                 break;
             }
-            int frameLength = FrameDescriptor.alignedFromLengthField(region.getInt(offset + LENGTH_OFFSET));
+            int lengthField = region.getInt(offset + LENGTH_OFFSET);
+            if (lengthField == 0) {
+                break; // never-written memory at position 0 also reads as sequence 0: nothing there yet
+            }
+            int frameLength = FrameDescriptor.alignedFromLengthField(lengthField);
             if (frameLength < FrameDescriptor.MIN_FRAME_LENGTH || frameLength > maxFrameLength || frameLength > tail
                     || !crcMatches(offset, frameLength)) {
                 incompleteReads++;

@@ -119,6 +119,10 @@ public final class RingWriter {
         int offset = requireClaim();
         writeFrame(offset, HEADER_LENGTH + claimedPayloadLength, claimedType, flags, claimedFrameLength);
         position += claimedFrameLength;
+        int tail = capacity - ((int) position & mask);
+        if (tail < MIN_FRAME_LENGTH) {
+            position += tail; // no frame fits there; the reader skips it the same way
+        }
         framesCommitted++;
         claimedOffset = -1;
     }

@@ -114,7 +114,7 @@ class RingWriterReaderTest {
         int rest = CAPACITY - 8 - filled - FrameDescriptor.MIN_FRAME_LENGTH;
         assertThat(rest).isBetween(0, payload);
         assertThat(writer.tryWrite(TYPE, big, 0, rest)).isTrue();
-        assertThat(writer.position() % CAPACITY).isEqualTo(CAPACITY - 8);
+        assertThat(writer.position() % CAPACITY).as("writer skipped the dead 8 bytes").isZero();
         write("next lap");
         reader.poll(collect, 10);
         assertThat(received.get(received.size() - 1)).isEqualTo("7:0:next lap");

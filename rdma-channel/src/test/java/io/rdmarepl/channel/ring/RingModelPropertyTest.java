@@ -15,7 +15,7 @@ import net.jqwik.api.Provide;
  * the reader delivers exactly the committed frames, in order, byte for byte, across many laps, and
  * the writer is back-pressured exactly when the model says the ring is full.
  */
-class RingModelProperties {
+class RingModelPropertyTest {
 
     sealed interface Step permits Write, Abort, Poll, Publish {
     }
@@ -32,7 +32,7 @@ class RingModelProperties {
     record Publish() implements Step {
     }
 
-    @Property(tries = 300)
+    @Property(tries = 200)
     void readerDeliversExactlyTheCommittedFrames(@ForAll("capacities") int capacity,
                                                  @ForAll("steps") List<Step> steps) {
         MemoryChannel channel = MemoryChannel.direct(capacity, 3);

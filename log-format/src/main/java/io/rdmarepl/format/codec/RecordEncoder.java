@@ -1,0 +1,138 @@
+package io.rdmarepl.format.codec;
+
+import static io.rdmarepl.format.codec.TransactionDescriptor.BEGIN_COMMIT_LSN_OFFSET;
+import static io.rdmarepl.format.codec.TransactionDescriptor.BEGIN_COMMIT_TIME_OFFSET;
+import static io.rdmarepl.format.codec.TransactionDescriptor.BEGIN_LENGTH;
+import static io.rdmarepl.format.codec.TransactionDescriptor.BEGIN_TX_ID_OFFSET;
+import static io.rdmarepl.format.codec.TransactionDescriptor.COMMIT_COMMIT_LSN_OFFSET;
+import static io.rdmarepl.format.codec.TransactionDescriptor.COMMIT_COMMIT_TIME_OFFSET;
+import static io.rdmarepl.format.codec.TransactionDescriptor.COMMIT_END_LSN_OFFSET;
+import static io.rdmarepl.format.codec.TransactionDescriptor.COMMIT_LENGTH;
+import static io.rdmarepl.format.codec.TransactionDescriptor.COMMIT_TX_ID_OFFSET;
+import static io.rdmarepl.format.codec.TransactionDescriptor.HEARTBEAT_LAST_LSN_OFFSET;
+import static io.rdmarepl.format.codec.TransactionDescriptor.HEARTBEAT_LENGTH;
+import static io.rdmarepl.format.codec.TransactionDescriptor.HEARTBEAT_TIME_OFFSET;
+
+import io.rdmarepl.format.OldTupleKind;
+import io.rdmarepl.format.RecordKind;
+import java.nio.ByteBuffer;
+
+/**
+ * Encodes change records into a caller's {@code (buffer, offset, maxLength)} region, little-endian
+ * whatever the buffer's order, with absolute puts only (the buffer's position and limit are untouched).
+ * One instance per thread, reused for every record: in steady state nothing is allocated.
+ *
+ * <p>Fixed-size records ({@link TransactionDescriptor#BEGIN_LENGTH} and friends) are written in one call
+ * that returns their length. Row changes and relations are written field by field through the
+ * {@link RowWriter} / {@link RelationWriter} this encoder owns, whose {@code finish()} returns the length,
+ * so a ring writer either claims its largest frame and encodes in place or encodes into a scratch buffer.
+ *
+ * <p>If the region is too small, a {@link io.rdmarepl.format.RecordCapacityException} names the record,
+ * field and sizes; nothing is written past {@code offset + maxLength}.
+ *
+ * <pre>{@code
+ * int n = encoder.startInsert(buf, off, max, relationId).putInt4(42).putText("hello").putNull().finish();
+ * }</pre>
+ */
+public final class RecordEncoder {
+    private final RowWriter rowWriter = new RowWriter();
+    private final RelationWriter relationWriter = new RelationWriter();
+    private final FixedWriter fixedWriter = new FixedWriter();
+
+    /** Writes a Begin record; returns {@link TransactionDescriptor#BEGIN_LENGTH}. */
+    public int encodeBegin(ByteBuffer buffer, int offset, int maxLength, long txId, long commitLsn, long commitTimeUs) {
+        ByteBuffer out = fixedWriter.begin(buffer, offset, maxLength, RecordKind.BEGIN, BEGIN_LENGTH);
+        out.putLong(offset + BEGIN_TX_ID_OFFSET, txId);
+        out.putLong(offset + BEGIN_COMMIT_LSN_OFFSET, commitLsn);
+        out.putLong(offset + BEGIN_COMMIT_TIME_OFFSET, commitTimeUs);
+        return fixedWriter.endRecord();
+    }
+
+    /** Writes a Commit record; returns {@link TransactionDescriptor#COMMIT_LENGTH}. */
+    public int encodeCommit(ByteBuffer buffer, int offset, int maxLength, long txId, long commitLsn, long endLsn,
+                            long commitTimeUs) {
+        ByteBuffer out = fixedWriter.begin(buffer, offset, maxLength, RecordKind.COMMIT, COMMIT_LENGTH);
+        out.putLong(offset + COMMIT_TX_ID_OFFSET, txId);
+        out.putLong(offset + COMMIT_COMMIT_LSN_OFFSET, commitLsn);
+        out.putLong(offset + COMMIT_END_LSN_OFFSET, endLsn);
+        out.putLong(offset + COMMIT_COMMIT_TIME_OFFSET, commitTimeUs);
+        return fixedWriter.endRecord();
+    }
+
+    /** Writes a Heartbeat record; returns {@link TransactionDescriptor#HEARTBEAT_LENGTH}. */
+    public int encodeHeartbeat(ByteBuffer buffer, int offset, int maxLength, long timeUs, long lastLsn) {
+        ByteBuffer out = fixedWriter.begin(buffer, offset, maxLength, RecordKind.HEARTBEAT, HEARTBEAT_LENGTH);
+        out.putLong(offset + HEARTBEAT_TIME_OFFSET, timeUs);
+        out.putLong(offset + HEARTBEAT_LAST_LSN_OFFSET, lastLsn);
+        return fixedWriter.endRecord();
+    }
+
+    /**
+     * Writes a Truncate record of {@code relationIds[0..count)}; returns
+     * {@link TruncateDescriptor#truncateLength(int)}.
+     */
+    public int encodeTruncate(ByteBuffer buffer, int offset, int maxLength, boolean cascade, boolean restartIdentity,
+                              int[] relationIds, int count) {
+        if (count < 0 || count > relationIds.length) {
+            throw new IllegalArgumentException("count " + count + " is outside relationIds[0.." + relationIds.length + "]");
+        }
+        int flags = (cascade ? TruncateDescriptor.CASCADE_FLAG : 0)
+            | (restartIdentity ? TruncateDescriptor.RESTART_IDENTITY_FLAG : 0);
+        ByteBuffer out = fixedWriter.begin(buffer, offset, maxLength, RecordKind.TRUNCATE, flags,
+            TruncateDescriptor.truncateLength(count));
+        out.putInt(offset + TruncateDescriptor.RELATION_COUNT_OFFSET, count);
+        for (int i = 0; i < count; i++) {
+            out.putInt(offset + TruncateDescriptor.RELATION_IDS_OFFSET + i * Integer.BYTES, relationIds[i]);
+        }
+        return fixedWriter.endRecord();
+    }
+
+    /** Starts a Relation record; add columns to the returned writer, then {@code finish()}. */
+    public RelationWriter startRelation(ByteBuffer buffer, int offset, int maxLength, int relationId,
+                                        CharSequence schema, CharSequence table, char replicaIdentity) {
+        return relationWriter.start(buffer, offset, maxLength, relationId, schema, table, replicaIdentity);
+    }
+
+    /** Starts an Insert; put the new tuple's columns, then {@code finish()}. */
+    public RowWriter startInsert(ByteBuffer buffer, int offset, int maxLength, int relationId) {
+        return rowWriter.start(buffer, offset, maxLength, RecordKind.INSERT, relationId, OldTupleKind.NONE);
+    }
+
+    /**
+     * Starts an Update. With an old tuple ({@code KEY} or {@code FULL}) put its columns first, then
+     * {@link RowWriter#startNewTuple()}; with {@code NONE} put the new tuple straight away.
+     */
+    public RowWriter startUpdate(ByteBuffer buffer, int offset, int maxLength, int relationId, OldTupleKind old) {
+        return rowWriter.start(buffer, offset, maxLength, RecordKind.UPDATE, relationId, old);
+    }
+
+    /** Starts a Delete, whose only tuple is the old key ({@code KEY}) or old row ({@code FULL}). */
+    public RowWriter startDelete(ByteBuffer buffer, int offset, int maxLength, int relationId, OldTupleKind old) {
+        return rowWriter.start(buffer, offset, maxLength, RecordKind.DELETE, relationId, old);
+    }
+
+    /** Writes records whose length is known before the first byte. */
+    private static final class FixedWriter extends EncodingCursor {
+        ByteBuffer begin(ByteBuffer target, int offset, int maxLength, RecordKind kind, int length) {
+            return begin(target, offset, maxLength, kind, 0, length);
+        }
+
+        ByteBuffer begin(ByteBuffer target, int offset, int maxLength, RecordKind kind, int flags, int length) {
+            RecordDescriptor.checkRegion(target, offset, maxLength, "maxLength");
+            this.kind = kind;
+            this.recordOffset = offset;
+            this.maxLength = maxLength;
+            this.limit = offset + maxLength;
+            this.position = offset;
+            ensure(length);
+            beginRecord(target, offset, maxLength, kind, flags);
+            position = offset + length;
+            return buffer;
+        }
+
+        @Override
+        String describeField() {
+            return "the whole record";
+        }
+    }
+}

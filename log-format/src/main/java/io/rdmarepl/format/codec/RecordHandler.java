@@ -1,0 +1,31 @@
+package io.rdmarepl.format.codec;
+
+/**
+ * Receives decoded records from {@link RecordDecoder#decode}. Views are owned by the decoder and valid
+ * only during the call; copy what must outlive it. Every method defaults to ignoring the record.
+ */
+public interface RecordHandler {
+    default void onBegin(long txId, long commitLsn, long commitTimeUs) {
+    }
+
+    default void onCommit(long txId, long commitLsn, long endLsn, long commitTimeUs) {
+    }
+
+    default void onHeartbeat(long timeUs, long lastLsn) {
+    }
+
+    default void onRelation(RelationView relation) {
+    }
+
+    default void onInsert(RowChangeView insert) {
+    }
+
+    default void onUpdate(RowChangeView update) {
+    }
+
+    default void onDelete(RowChangeView delete) {
+    }
+
+    default void onTruncate(TruncateView truncate) {
+    }
+}

@@ -1,0 +1,74 @@
+package io.rdmarepl.format.codec;
+
+import static io.rdmarepl.format.codec.RowChangeDescriptor.TUPLE_COLUMN_COUNT_OFFSET;
+import static io.rdmarepl.format.codec.RowChangeDescriptor.TUPLE_HEADER_LENGTH;
+import static io.rdmarepl.format.codec.RowChangeDescriptor.TUPLE_VALUES_LENGTH_OFFSET;
+
+import io.rdmarepl.format.RecordKind;
+import io.rdmarepl.format.ValueTag;
+import java.nio.ByteBuffer;
+
+/**
+ * The columns of one tuple (old key, old row or new row), in the relation's attribute order. Random
+ * access is O(1): the decoder's validation pass recorded every column's offset. Owned by the decoder,
+ * reused, valid only during the callback.
+ */
+public final class TupleView extends ValuesView {
+    private final ArrayView arrayView = new ArrayView(this);
+    private String section;
+
+    TupleView() {
+    }
+
+    public int columnCount() {
+        return count;
+    }
+
+    /** The array in column {@code i}; the view is reused by the next call on this tuple. */
+    public ArrayView array(int i) {
+        arrayView.wrap(expect(i, ValueTag.ARRAY), i);
+        return arrayView;
+    }
+
+    /** Validates the tuple at {@code at} and records its column offsets; returns the index after it. */
+    int wrap(ByteBuffer buffer, int at, int end, ValueScanner scanner, RecordKind kind, int recordOffset, String section) {
+        this.buffer = buffer;
+        this.kind = kind;
+        this.recordOffset = recordOffset;
+        this.section = section;
+        this.count = 0;
+        if (TUPLE_HEADER_LENGTH > end - at) {
+            throw FormatErrors.truncated(kind, recordOffset, section + " header needs " + TUPLE_HEADER_LENGTH
+                + " bytes, " + Math.max(0, end - at) + " remain");
+        }
+        int columns = buffer.getInt(at + TUPLE_COLUMN_COUNT_OFFSET);
+        int valuesLength = buffer.getInt(at + TUPLE_VALUES_LENGTH_OFFSET);
+        int valuesAt = at + TUPLE_HEADER_LENGTH;
+        if (valuesLength < 0 || valuesLength > end - valuesAt) {
+            FormatErrors.checkLength(kind, recordOffset, valuesAt, end, valuesLength, section);
+        }
+        if (columns < 0 || columns > valuesLength) {
+            throw FormatErrors.corrupt(kind, recordOffset, section + " announces " + columns + " columns in "
+                + valuesLength + " bytes");
+        }
+        int valuesEnd = valuesAt + valuesLength;
+        capacity(columns);
+        scanner.context(kind, recordOffset, section);
+        int p = valuesAt;
+        for (int c = 0; c < columns; c++) {
+            offsets[c] = p;
+            p = scanner.scanColumn(buffer, p, valuesEnd, c);
+        }
+        if (p != valuesEnd) {
+            throw FormatErrors.corrupt(kind, recordOffset, section + " length " + valuesLength
+                + " does not match its columns, which end " + (valuesEnd - p) + " bytes early");
+        }
+        count = columns;
+        return valuesEnd;
+    }
+
+    @Override
+    String name(int i) {
+        return section + " column " + i;
+    }
+}

@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
 @Command(name = "channel",
         mixinStandardHelpOptions = true,
         description = {"One-way latency at a fixed rate and maximum throughput of the ring, writer and reader in two processes.",
-                "Latency is the time from when a frame was due to be sent until the reader holds it (monotonic clock, same host)."})
+                "Latency is the time from when the writer fills a frame until the reader holds it (monotonic clock, same host); a ring the reader lets fill up counts, a writer descheduled before sending is reported as lateness."})
 public final class ChannelBenchCommand implements Callable<Integer> {
 
     @Option(names = "--transport", defaultValue = "shm",
@@ -70,12 +70,16 @@ public final class ChannelBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ChannelUri channelUri = validate();
+        if (!json) {
+            spec.commandLine().getErr().println("bench channel: measuring platform hiccups for 1 s");
+        }
+        Map<String, Object> hiccups = PlatformHiccups.measure(1_000_000_000L);
         ChannelBenchWriter.Result result;
         try (ChildReader child = ChildReader.start(channelUri, capacity, idle)) {
             result = new ChannelBenchWriter(channelUri, frameSize, rate, warmupSeconds, seconds,
                     json ? null : spec.commandLine().getErr()).run(child);
         }
-        Map<String, Object> report = ChannelBenchReport.build(this, channelUri, result);
+        Map<String, Object> report = ChannelBenchReport.build(this, channelUri, result, hiccups);
         if (json) {
             spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(report));
         } else {

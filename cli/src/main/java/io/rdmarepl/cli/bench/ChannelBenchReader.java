@@ -44,6 +44,7 @@ public final class ChannelBenchReader implements FrameHandler {
         RingSettings settings = new RingSettings(capacity, 1, ThreadLocalRandom.current().nextLong(), true);
         try (ReaderEnd end = Transports.openReader(uri, settings)) {
             RingReader reader = new RingReader(end);
+            ThreadAllocation.currentThreadAllocatedBytes(); // load the management classes now, not mid-measurement
             System.out.println(READY);
             System.out.flush();
             ChannelBenchReader bench = new ChannelBenchReader();
@@ -61,8 +62,11 @@ public final class ChannelBenchReader implements FrameHandler {
     public void onFrame(int type, int flags, ByteBuffer buffer, int payloadOffset, int payloadLength) {
         long nowNs = System.nanoTime();
         switch (type) {
+            case BenchFrames.WARMUP -> latencyNs.recordValue(Math.max(0, nowNs - buffer.getLong(payloadOffset + BenchFrames.STAMP_OFFSET)));
             case BenchFrames.LATENCY -> {
                 if (allocationAtStart < 0) {
+                    // warm-up frames took the same path, so it is compiled by now; start afresh
+                    latencyNs.reset();
                     allocationAtStart = ThreadAllocation.currentThreadAllocatedBytes();
                 }
                 latencyNs.recordValue(Math.max(0, nowNs - buffer.getLong(payloadOffset + BenchFrames.STAMP_OFFSET)));

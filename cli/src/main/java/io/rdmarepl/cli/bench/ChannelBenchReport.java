@@ -10,7 +10,8 @@ final class ChannelBenchReport {
     private ChannelBenchReport() {
     }
 
-    static Map<String, Object> build(ChannelBenchCommand options, ChannelUri uri, ChannelBenchWriter.Result result) {
+    static Map<String, Object> build(ChannelBenchCommand options, ChannelUri uri, ChannelBenchWriter.Result result,
+                                     Map<String, Object> hiccups) {
         Map<String, Object> reader = result.reader();
         long frames = number(reader.get("throughput_frames"));
         long payloadBytes = number(reader.get("throughput_payload_bytes"));
@@ -46,6 +47,7 @@ final class ChannelBenchReport {
         report.put("alloc_bytes_per_frame", allocation);
         report.put("back_pressure_events", result.backPressureEvents());
         report.put("incomplete_reads", reader.get("incomplete_reads"));
+        report.put("platform_hiccups", hiccups);
         report.put("machine", machine());
         return report;
     }
@@ -68,6 +70,10 @@ final class ChannelBenchReport {
                 (Double) throughput.get("payload_mb_per_s")));
         out.append(String.format(Locale.ROOT, "allocation per frame in steady state: writer %s B, reader %s B%n",
                 allocation.get("writer"), allocation.get("reader")));
+        Map<String, Object> hiccups = (Map<String, Object>) report.get("platform_hiccups");
+        out.append(String.format(Locale.ROOT, "platform: a spinning thread lost the CPU for > 50 us %s times/s (worst %s us);"
+                        + " latency tails at or above that are the host's, not the ring's%n",
+                hiccups.get("gaps_over_50us_per_s"), hiccups.get("worst_gap_us")));
         return out.toString();
     }
 

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 /** The writing half of the channel benchmark: paced frames for latency, then flat out for throughput. */
 final class ChannelBenchWriter {
+    private static final long YIELD_THRESHOLD_NS = 3_000;
     private final ChannelUri uri;
     private final int payloadLength;
     private final long intervalNs;
@@ -41,6 +42,7 @@ final class ChannelBenchWriter {
     Result run(ChildReader child) throws IOException {
         try (WriterEnd end = Transports.openWriter(uri)) {
             RingWriter writer = new RingWriter(end);
+            ThreadAllocation.currentThreadAllocatedBytes(); // load the management classes before any timing
             say("warm-up: " + warmupSeconds + " s paced");
             paced(writer, BenchFrames.WARMUP, TimeUnit.SECONDS.toNanos(warmupSeconds), child);
             say("latency: " + seconds + " s at " + (1_000_000_000L / intervalNs) + " frames/s");
@@ -69,10 +71,14 @@ final class ChannelBenchWriter {
         while (dueNs < endNs) {
             long nowNs;
             while ((nowNs = System.nanoTime()) < dueNs) {
-                Thread.onSpinWait();
+                if (dueNs - nowNs > YIELD_THRESHOLD_NS) {
+                    Thread.yield(); // lend the core to whatever else wants it now, rather than be preempted later
+                } else {
+                    Thread.onSpinWait();
+                }
             }
             worstLateNs = Math.max(worstLateNs, nowNs - dueNs);
-            send(writer, type, dueNs, child);
+            send(writer, type, -1, child);
             writer.publish();
             sent++;
             dueNs += intervalNs;
@@ -109,7 +115,11 @@ final class ChannelBenchWriter {
         }
     }
 
-    /** Sends one frame, waiting (spinning) while the ring is full. */
+    /**
+     * Sends one frame, waiting (spinning) while the ring is full. A negative {@code stampNs} stamps
+     * the moment the frame is filled: the channel's latency starts there, and a writer that was
+     * descheduled before it (the load generator, not the channel) is reported as lateness instead.
+     */
     private void send(RingWriter writer, int type, long stampNs, ChildReader child) {
         int offset;
         while ((offset = writer.tryClaim(type, payloadLength)) < 0) {
@@ -119,7 +129,7 @@ final class ChannelBenchWriter {
         }
         ByteBuffer buffer = writer.buffer();
         buffer.put(offset, filler, 0, payloadLength);
-        buffer.putLong(offset + BenchFrames.STAMP_OFFSET, stampNs);
+        buffer.putLong(offset + BenchFrames.STAMP_OFFSET, stampNs < 0 ? System.nanoTime() : stampNs);
         buffer.putLong(offset + BenchFrames.NUMBER_OFFSET, writer.framesCommitted());
         writer.commit();
     }

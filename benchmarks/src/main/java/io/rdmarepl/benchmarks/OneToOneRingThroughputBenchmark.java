@@ -3,6 +3,8 @@ package io.rdmarepl.benchmarks;
 import io.rdmarepl.channel.ring.FrameHandler;
 import io.rdmarepl.channel.ring.RingReader;
 import io.rdmarepl.channel.ring.RingWriter;
+import io.rdmarepl.channel.shm.ShmReaderEnd;
+import io.rdmarepl.channel.shm.ShmWriterEnd;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -17,6 +19,7 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
@@ -41,6 +44,8 @@ public class OneToOneRingThroughputBenchmark {
     @Param({"256"})
     int frameSize;
 
+    private ShmReaderEnd readerEnd;
+    private ShmWriterEnd writerEnd;
     private RingWriter writer;
     private RingReader reader;
     private ByteBuffer payload;
@@ -50,9 +55,10 @@ public class OneToOneRingThroughputBenchmark {
 
     @Setup
     public void setUp() {
-        HeapRing ring = new HeapRing(8 << 20);
-        writer = new RingWriter(ring.writerEnd());
-        reader = new RingReader(ring.readerEnd());
+        readerEnd = ShmRings.create(8 << 20);
+        writerEnd = ShmWriterEnd.attach(readerEnd.path());
+        writer = new RingWriter(writerEnd);
+        reader = new RingReader(readerEnd);
         payloadLength = frameSize - 24;
         payload = ByteBuffer.allocateDirect(payloadLength);
     }
@@ -63,6 +69,12 @@ public class OneToOneRingThroughputBenchmark {
     public static class Frames {
         public long framesWritten;
         public long framesRead;
+    }
+
+    @TearDown
+    public void tearDown() {
+        writerEnd.close();
+        readerEnd.close();
     }
 
     @Benchmark

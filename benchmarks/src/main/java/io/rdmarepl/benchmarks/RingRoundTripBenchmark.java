@@ -3,6 +3,8 @@ package io.rdmarepl.benchmarks;
 import io.rdmarepl.channel.ring.FrameHandler;
 import io.rdmarepl.channel.ring.RingReader;
 import io.rdmarepl.channel.ring.RingWriter;
+import io.rdmarepl.channel.shm.ShmReaderEnd;
+import io.rdmarepl.channel.shm.ShmWriterEnd;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -14,6 +16,7 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
@@ -33,6 +36,8 @@ public class RingRoundTripBenchmark {
     @Param({"256", "4096"})
     int frameSize;
 
+    private ShmReaderEnd readerEnd;
+    private ShmWriterEnd writerEnd;
     private RingWriter writer;
     private RingReader reader;
     private ByteBuffer payload;
@@ -42,12 +47,19 @@ public class RingRoundTripBenchmark {
 
     @Setup
     public void setUp(Blackhole blackhole) {
-        HeapRing ring = new HeapRing(1 << 20);
-        writer = new RingWriter(ring.writerEnd());
-        reader = new RingReader(ring.readerEnd());
+        readerEnd = ShmRings.create(1 << 20);
+        writerEnd = ShmWriterEnd.attach(readerEnd.path());
+        writer = new RingWriter(writerEnd);
+        reader = new RingReader(readerEnd);
         payloadLength = frameSize - 24;
         payload = ByteBuffer.allocateDirect(payloadLength);
         sink = blackhole;
+    }
+
+    @TearDown
+    public void tearDown() {
+        writerEnd.close();
+        readerEnd.close();
     }
 
     @Benchmark

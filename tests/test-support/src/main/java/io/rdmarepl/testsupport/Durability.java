@@ -7,8 +7,7 @@ import java.util.Map;
  * How much a server flushes. Embedded PostgreSQL normally runs with fsync and synchronous_commit off;
  * a test chooses here, and {@link PostgresServer#durability()} says what a server runs with.
  */
-public enum Durability
-{
+public enum Durability {
     /**
      * fsync, synchronous_commit and full_page_writes off: for ordinary tests. Loses data on an OS crash.
      * Logical decoding only sees flushed WAL, and with synchronous_commit off a commit is flushed by the WAL
@@ -22,8 +21,7 @@ public enum Durability
 
     private final Map<String, String> settings;
 
-    Durability(final String value)
-    {
+    Durability(final String value) {
         final Map<String, String> map = new LinkedHashMap<>();
         map.put("fsync", value);
         map.put("synchronous_commit", value);
@@ -34,16 +32,14 @@ public enum Durability
     /**
      * @return the server settings this durability stands for, e.g. {@code fsync -> off}.
      */
-    public Map<String, String> settings()
-    {
+    public Map<String, String> settings() {
         return settings;
     }
 
     /**
      * @return e.g. "FAST (fsync=off, synchronous_commit=off, full_page_writes=off)".
      */
-    public String describe()
-    {
+    public String describe() {
         final String value = settings.get("fsync");
         return name() + " (fsync=" + value + ", synchronous_commit=" + value + ", full_page_writes=" + value + ")";
     }

@@ -14,80 +14,61 @@ import java.util.concurrent.CompletionException;
  * }
  * </pre>
  */
-public final class PostgresPair implements AutoCloseable
-{
+public final class PostgresPair implements AutoCloseable {
     private final PostgresServer primary;
     private final PostgresServer replica;
 
-    private PostgresPair(final PostgresServer primary, final PostgresServer replica)
-    {
+    private PostgresPair(final PostgresServer primary, final PostgresServer replica) {
         this.primary = primary;
         this.replica = replica;
     }
 
-    public static PostgresPair start(final Durability durability)
-    {
+    public static PostgresPair start(final Durability durability) {
         return start(durability, PostgresServer.defaultBaseDirectory());
     }
 
     /**
      * Start both servers; if one fails, the other is closed and the failure thrown.
      */
-    public static PostgresPair start(final Durability durability, final Path baseDirectory)
-    {
+    public static PostgresPair start(final Durability durability, final Path baseDirectory) {
         Objects.requireNonNull(durability, "durability");
         final CompletableFuture<PostgresServer> replicaStart = CompletableFuture.supplyAsync(
             () -> PostgresServer.builder("replica").durability(durability).baseDirectory(baseDirectory).start(),
             (task) -> new Thread(task, "rdmarepl-postgres-replica-start").start());
 
         final PostgresServer primary;
-        try
-        {
+        try {
             primary = PostgresServer.builder("primary").durability(durability).baseDirectory(baseDirectory).start();
-        }
-        catch (final RuntimeException ex)
-        {
-            try
-            {
+        } catch (final RuntimeException ex) {
+            try {
                 awaitReplica(replicaStart).close();
-            }
-            catch (final RuntimeException replicaEx)
-            {
+            } catch (final RuntimeException replicaEx) {
                 ex.addSuppressed(replicaEx);
             }
             throw ex;
         }
 
-        try
-        {
+        try {
             return new PostgresPair(primary, awaitReplica(replicaStart));
-        }
-        catch (final RuntimeException ex)
-        {
-            try
-            {
+        } catch (final RuntimeException ex) {
+            try {
                 primary.close();
-            }
-            catch (final RuntimeException primaryEx)
-            {
+            } catch (final RuntimeException primaryEx) {
                 ex.addSuppressed(primaryEx);
             }
             throw ex;
         }
     }
 
-    public PostgresServer primary()
-    {
+    public PostgresServer primary() {
         return primary;
     }
 
-    public PostgresServer replica()
-    {
+    public PostgresServer replica() {
         return replica;
     }
 
-    public Durability durability()
-    {
+    public Durability durability() {
         return primary.durability();
     }
 
@@ -95,34 +76,24 @@ public final class PostgresPair implements AutoCloseable
      * Close both servers, even if closing the first fails.
      */
     @Override
-    public void close()
-    {
-        try
-        {
+    public void close() {
+        try {
             replica.close();
-        }
-        finally
-        {
+        } finally {
             primary.close();
         }
     }
 
     @Override
-    public String toString()
-    {
+    public String toString() {
         return "primary " + primary + "; replica " + replica;
     }
 
-    private static PostgresServer awaitReplica(final CompletableFuture<PostgresServer> replicaStart)
-    {
-        try
-        {
+    private static PostgresServer awaitReplica(final CompletableFuture<PostgresServer> replicaStart) {
+        try {
             return replicaStart.join();
-        }
-        catch (final CompletionException ex)
-        {
-            if (ex.getCause() instanceof RuntimeException)
-            {
+        } catch (final CompletionException ex) {
+            if (ex.getCause() instanceof RuntimeException) {
                 throw (RuntimeException)ex.getCause();
             }
             throw ex;

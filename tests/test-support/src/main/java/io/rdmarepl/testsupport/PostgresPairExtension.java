@@ -21,22 +21,18 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * </pre>
  * Tests of one class share the servers, so each should use its own tables, databases or slot names.
  */
-public final class PostgresPairExtension implements BeforeAllCallback, AfterAllCallback
-{
+public final class PostgresPairExtension implements BeforeAllCallback, AfterAllCallback {
     private final Durability durability;
     private volatile PostgresPair pair;
     private volatile String ownerId;
 
-    public PostgresPairExtension(final Durability durability)
-    {
+    public PostgresPairExtension(final Durability durability) {
         this.durability = Objects.requireNonNull(durability, "durability");
     }
 
     @Override
-    public void beforeAll(final ExtensionContext context)
-    {
-        if (pair == null)
-        {
+    public void beforeAll(final ExtensionContext context) {
+        if (pair == null) {
             // @Nested classes see the outer class's extension: the outermost class starts and closes the pair
             pair = PostgresPair.start(durability);
             ownerId = context.getUniqueId();
@@ -44,34 +40,28 @@ public final class PostgresPairExtension implements BeforeAllCallback, AfterAllC
     }
 
     @Override
-    public void afterAll(final ExtensionContext context)
-    {
+    public void afterAll(final ExtensionContext context) {
         final PostgresPair started = pair;
-        if (started != null && context.getUniqueId().equals(ownerId))
-        {
+        if (started != null && context.getUniqueId().equals(ownerId)) {
             pair = null;
             started.close();
         }
     }
 
-    public PostgresPair pair()
-    {
+    public PostgresPair pair() {
         final PostgresPair started = pair;
-        if (started == null)
-        {
+        if (started == null) {
             throw new IllegalStateException(
                 "no PostgreSQL pair: register PostgresPairExtension with @RegisterExtension on a static field");
         }
         return started;
     }
 
-    public PostgresServer primary()
-    {
+    public PostgresServer primary() {
         return pair().primary();
     }
 
-    public PostgresServer replica()
-    {
+    public PostgresServer replica() {
         return pair().replica();
     }
 }

@@ -38,8 +38,7 @@ import org.slf4j.LoggerFactory;
  * shutdown hook closes servers a test forgot, and the next run removes what a killed JVM left.
  * Start: initdb plus postmaster, about 1 s.
  */
-public final class PostgresServer implements AutoCloseable
-{
+public final class PostgresServer implements AutoCloseable {
     /** System property overriding the base directory of data directories, binaries and logs. */
     public static final String BASE_DIRECTORY_PROP_NAME = "rdmarepl.postgres.dir";
     /** Base directory when the property is not set, relative to the working directory. */
@@ -64,8 +63,7 @@ public final class PostgresServer implements AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(PostgresServer.class);
     private static final Set<PostgresServer> LIVE = ConcurrentHashMap.newKeySet();
 
-    static
-    {
+    static {
         final Thread closer = new Thread(PostgresServer::closeAllAtExit, "rdmarepl-postgres-shutdown");
         Runtime.getRuntime().addShutdownHook(closer);
     }
@@ -84,8 +82,7 @@ public final class PostgresServer implements AutoCloseable
         final Durability durability,
         final Path instanceDirectory,
         final EmbeddedPostgres postgres,
-        final long pid)
-    {
+        final long pid) {
         this.name = name;
         this.durability = durability;
         this.instanceDirectory = instanceDirectory;
@@ -98,8 +95,7 @@ public final class PostgresServer implements AutoCloseable
     /**
      * Start a server named "primary".
      */
-    public static PostgresServer primary(final Durability durability)
-    {
+    public static PostgresServer primary(final Durability durability) {
         return builder("primary").durability(durability).start();
     }
 
@@ -107,13 +103,11 @@ public final class PostgresServer implements AutoCloseable
      * Start a server named "replica"; it has the same replication settings as a primary, so that it can be
      * promoted and captured from after a switchover without a restart.
      */
-    public static PostgresServer replica(final Durability durability)
-    {
+    public static PostgresServer replica(final Durability durability) {
         return builder("replica").durability(durability).start();
     }
 
-    public static PostgresServerBuilder builder(final String name)
-    {
+    public static PostgresServerBuilder builder(final String name) {
         return new PostgresServerBuilder(name);
     }
 
@@ -121,15 +115,13 @@ public final class PostgresServer implements AutoCloseable
      * @return {@value #BASE_DIRECTORY_PROP_NAME} if set, else {@code target/embedded-postgres} under the working
      * directory (the module directory under surefire and failsafe), as an absolute path.
      */
-    public static Path defaultBaseDirectory()
-    {
+    public static Path defaultBaseDirectory() {
         final String property = System.getProperty(BASE_DIRECTORY_PROP_NAME);
         final Path base = property == null || property.isBlank() ? BASE_DIRECTORY_DEFAULT : Path.of(property);
         return base.toAbsolutePath().normalize();
     }
 
-    static PostgresServer start(final PostgresServerBuilder builder)
-    {
+    static PostgresServer start(final PostgresServerBuilder builder) {
         final long startNs = System.nanoTime();
         final Path base = builder.baseDirectory().toAbsolutePath().normalize();
         final Path instanceDirectory = base.resolve(builder.name() + "-" + UUID.randomUUID());
@@ -137,8 +129,7 @@ public final class PostgresServer implements AutoCloseable
         final Path logFile = instanceDirectory.resolve(StaleServers.LOG_FILE);
         int port = builder.port();
         EmbeddedPostgres postgres = null;
-        try
-        {
+        try {
             Files.createDirectories(base);
             StaleServers.cleanOnce(base);
             Files.createDirectories(instanceDirectory);
@@ -146,8 +137,7 @@ public final class PostgresServer implements AutoCloseable
             port = port == 0 ? freePort() : port;
             // binaries are extracted once (about 2 s) into the default base, whatever base this server uses
             final Path binaries = defaultBaseDirectory();
-            if (System.getProperty(ZONKY_WORKING_DIR_PROP_NAME) == null)
-            {
+            if (System.getProperty(ZONKY_WORKING_DIR_PROP_NAME) == null) {
                 System.setProperty(ZONKY_WORKING_DIR_PROP_NAME, binaries.toString());
             }
 
@@ -172,21 +162,15 @@ public final class PostgresServer implements AutoCloseable
             LIVE.add(server);
             LOG.info("started {} in {} ms", server, (System.nanoTime() - startNs) / 1_000_000);
             return server;
-        }
-        catch (final IOException | RuntimeException ex)
-        {
+        } catch (final IOException | RuntimeException ex) {
             final IllegalStateException failure = new IllegalStateException(
                 "PostgreSQL server '" + builder.name() + "' failed to start on " + HOST + ":" + port +
                 " with data directory " + dataDirectory + ": " + ex +
                 "\n--- last lines of " + logFile + " (kept until the next run) ---\n" + tail(logFile), ex);
-            if (postgres != null)
-            {
-                try
-                {
+            if (postgres != null) {
+                try {
                     postgres.close();
-                }
-                catch (final IOException | RuntimeException closeEx)
-                {
+                } catch (final IOException | RuntimeException closeEx) {
                     failure.addSuppressed(closeEx);
                 }
             }
@@ -196,64 +180,55 @@ public final class PostgresServer implements AutoCloseable
         }
     }
 
-    public String name()
-    {
+    public String name() {
         return name;
     }
 
-    public int port()
-    {
+    public int port() {
         return port;
     }
 
     /**
      * @return the pid of the postmaster.
      */
-    public long pid()
-    {
+    public long pid() {
         return pid;
     }
 
     /**
      * @return what the server flushes: also logged once at INFO when the server starts.
      */
-    public Durability durability()
-    {
+    public Durability durability() {
         return durability;
     }
 
     /**
      * @return e.g. "17.6", as {@code SHOW server_version} reports it.
      */
-    public String serverVersion()
-    {
+    public String serverVersion() {
         return serverVersion;
     }
 
-    public Path dataDirectory()
-    {
+    public Path dataDirectory() {
         return instanceDirectory.resolve(StaleServers.DATA_DIR);
     }
 
     /**
      * @return the server's log (initdb, pg_ctl and the server's stderr).
      */
-    public Path logFile()
-    {
+    public Path logFile() {
         return instanceDirectory.resolve(StaleServers.LOG_FILE);
     }
 
     /**
      * @return e.g. {@code jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres}.
      */
-    public String jdbcUrl(final String database)
-    {
+    public String jdbcUrl(final String database) {
         return "jdbc:postgresql://" + HOST + ":" + port + "/" +
             URLEncoder.encode(database, StandardCharsets.UTF_8) + "?user=" + SUPERUSER;
     }
 
-    public Connection connect(final String database) throws SQLException
-    {
+    public Connection connect(final String database) throws SQLException {
         return DriverManager.getConnection(jdbcUrl(database));
     }
 
@@ -261,8 +236,7 @@ public final class PostgresServer implements AutoCloseable
      * A logical replication connection ({@code replication=database}, simple query mode), as a log shipper
      * opens one: for {@code PGConnection.getReplicationAPI()} or commands such as {@code IDENTIFY_SYSTEM}.
      */
-    public Connection connectForReplication(final String database) throws SQLException
-    {
+    public Connection connectForReplication(final String database) throws SQLException {
         final Properties properties = new Properties();
         properties.setProperty("replication", "database");
         properties.setProperty("preferQueryMode", "simple");
@@ -273,42 +247,32 @@ public final class PostgresServer implements AutoCloseable
     /**
      * Run one or more statements in the {@code postgres} database.
      */
-    public void execute(final String sql)
-    {
+    public void execute(final String sql) {
         execute("postgres", sql);
     }
 
-    public void execute(final String database, final String sql)
-    {
-        try (Connection connection = connect(database); Statement statement = connection.createStatement())
-        {
+    public void execute(final String database, final String sql) {
+        try (Connection connection = connect(database); Statement statement = connection.createStatement()) {
             statement.execute(sql);
-        }
-        catch (final SQLException ex)
-        {
+        } catch (final SQLException ex) {
             throw new IllegalStateException(this + ": failed in database " + database + ": " + sql, ex);
         }
     }
 
-    public void createDatabase(final String database)
-    {
+    public void createDatabase(final String database) {
         execute("CREATE DATABASE \"" + database.replace("\"", "\"\"") + "\"");
     }
 
     /**
      * @return the value of a setting, as {@code SHOW name} returns it.
      */
-    public String show(final String setting)
-    {
+    public String show(final String setting) {
         try (Connection connection = connect("postgres");
             Statement statement = connection.createStatement();
-            ResultSet rows = statement.executeQuery("SELECT current_setting('" + setting.replace("'", "''") + "')"))
-        {
+            ResultSet rows = statement.executeQuery("SELECT current_setting('" + setting.replace("'", "''") + "')")) {
             rows.next();
             return rows.getString(1);
-        }
-        catch (final SQLException ex)
-        {
+        } catch (final SQLException ex) {
             throw new IllegalStateException(this + ": could not read setting " + setting, ex);
         }
     }
@@ -316,8 +280,7 @@ public final class PostgresServer implements AutoCloseable
     /**
      * Same as {@link #close()}.
      */
-    public void stop()
-    {
+    public void stop() {
         close();
     }
 
@@ -327,26 +290,19 @@ public final class PostgresServer implements AutoCloseable
      * @throws IllegalStateException if the postmaster is still running after the stop: it is then killed.
      */
     @Override
-    public void close()
-    {
-        if (!closed.compareAndSet(false, true))
-        {
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
             return;
         }
         LIVE.remove(this);
-        if (Files.isDirectory(dataDirectory()))
-        {
-            try
-            {
+        if (Files.isDirectory(dataDirectory())) {
+            try {
                 postgres.close();
-            }
-            catch (final IOException ex)
-            {
+            } catch (final IOException ex) {
                 throw new UncheckedIOException(this + ": could not stop", ex);
             }
         }
-        if (!StaleServers.awaitExit(pid, STOP_TIMEOUT))
-        {
+        if (!StaleServers.awaitExit(pid, STOP_TIMEOUT)) {
             StaleServers.killPostmaster(pid, STOP_TIMEOUT);
             throw new IllegalStateException(this + ": postmaster " + pid + " still ran " + STOP_TIMEOUT.toSeconds() +
                 " s after pg_ctl stop; killed it; see " + logFile() + "\n" + tail(logFile()));
@@ -354,14 +310,12 @@ public final class PostgresServer implements AutoCloseable
         StaleServers.deleteRecursively(instanceDirectory);
     }
 
-    public boolean isClosed()
-    {
+    public boolean isClosed() {
         return closed.get();
     }
 
     @Override
-    public String toString()
-    {
+    public String toString() {
         return "PostgreSQL " + serverVersion + " '" + name + "' on " + HOST + ":" + port + " (pid " + pid +
             "), durability " + durability.describe() + ", data " + dataDirectory();
     }
@@ -369,49 +323,35 @@ public final class PostgresServer implements AutoCloseable
     /**
      * zonky always passes -F (fsync off) first: make sure the settings asked for won.
      */
-    private void checkSettings(final Map<String, String> expected)
-    {
-        for (final String key : List.of("fsync", "synchronous_commit", "full_page_writes", "wal_level"))
-        {
+    private void checkSettings(final Map<String, String> expected) {
+        for (final String key : List.of("fsync", "synchronous_commit", "full_page_writes", "wal_level")) {
             final String actual = show(key);
-            if (!actual.equals(expected.get(key)))
-            {
+            if (!actual.equals(expected.get(key))) {
                 throw new IllegalStateException(this + ": " + key + " is " + actual + ", expected " + expected.get(key));
             }
         }
     }
 
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST)))
-        {
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
             return socket.getLocalPort();
         }
     }
 
-    private static String tail(final Path file)
-    {
-        try
-        {
+    private static String tail(final Path file) {
+        try {
             final List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
-        }
-        catch (final IOException ex)
-        {
+        } catch (final IOException ex) {
             return "(no log: " + ex + ")";
         }
     }
 
-    private static void closeAllAtExit()
-    {
-        for (final PostgresServer server : LIVE)
-        {
-            try
-            {
+    private static void closeAllAtExit() {
+        for (final PostgresServer server : LIVE) {
+            try {
                 server.close();
-            }
-            catch (final RuntimeException ex)
-            {
+            } catch (final RuntimeException ex) {
                 LOG.error("at JVM exit, could not close {}", server, ex);
             }
         }

@@ -13,8 +13,7 @@ import java.util.Objects;
  *     .setting("max_connections", "50").start();
  * </pre>
  */
-public final class PostgresServerBuilder
-{
+public final class PostgresServerBuilder {
     private final String name;
     private Durability durability = Durability.FAST;
     private Path baseDirectory = PostgresServer.defaultBaseDirectory();
@@ -22,18 +21,15 @@ public final class PostgresServerBuilder
     private Duration startupTimeout = Duration.ofSeconds(15);
     private final Map<String, String> extraSettings = new LinkedHashMap<>();
 
-    PostgresServerBuilder(final String name)
-    {
-        if (name == null || !name.matches("[a-z][a-z0-9_]{0,30}"))
-        {
+    PostgresServerBuilder(final String name) {
+        if (name == null || !name.matches("[a-z][a-z0-9_]{0,30}")) {
             throw new IllegalArgumentException(
                 "server name must match [a-z][a-z0-9_]{0,30} (it names a directory): " + name);
         }
         this.name = name;
     }
 
-    public PostgresServerBuilder durability(final Durability durability)
-    {
+    public PostgresServerBuilder durability(final Durability durability) {
         this.durability = Objects.requireNonNull(durability, "durability");
         return this;
     }
@@ -42,8 +38,7 @@ public final class PostgresServerBuilder
      * Where {@code <name>-<uuid>} directories and the extracted binaries go; default
      * {@link PostgresServer#defaultBaseDirectory()}.
      */
-    public PostgresServerBuilder baseDirectory(final Path baseDirectory)
-    {
+    public PostgresServerBuilder baseDirectory(final Path baseDirectory) {
         this.baseDirectory = Objects.requireNonNull(baseDirectory, "baseDirectory");
         return this;
     }
@@ -51,10 +46,8 @@ public final class PostgresServerBuilder
     /**
      * A fixed port; default 0 picks a free one.
      */
-    public PostgresServerBuilder port(final int port)
-    {
-        if (port < 0 || port > 65535)
-        {
+    public PostgresServerBuilder port(final int port) {
+        if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be in [0, 65535]: " + port);
         }
         this.port = port;
@@ -65,10 +58,8 @@ public final class PostgresServerBuilder
      * How long to wait for the server to accept connections, default 15 s. zonky ignores pg_ctl's exit status,
      * so a server that fails to start (a bad setting, say) is reported only after this timeout.
      */
-    public PostgresServerBuilder startupTimeout(final Duration startupTimeout)
-    {
-        if (startupTimeout.isNegative() || startupTimeout.isZero())
-        {
+    public PostgresServerBuilder startupTimeout(final Duration startupTimeout) {
+        if (startupTimeout.isNegative() || startupTimeout.isZero()) {
             throw new IllegalArgumentException("startupTimeout must be positive: " + startupTimeout);
         }
         this.startupTimeout = startupTimeout;
@@ -78,44 +69,36 @@ public final class PostgresServerBuilder
     /**
      * Any other server setting, passed as {@code -c key=value}; it wins over the defaults, durability included.
      */
-    public PostgresServerBuilder setting(final String key, final String value)
-    {
+    public PostgresServerBuilder setting(final String key, final String value) {
         extraSettings.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
         return this;
     }
 
-    public PostgresServer start()
-    {
+    public PostgresServer start() {
         return PostgresServer.start(this);
     }
 
-    String name()
-    {
+    String name() {
         return name;
     }
 
-    Durability durability()
-    {
+    Durability durability() {
         return durability;
     }
 
-    Path baseDirectory()
-    {
+    Path baseDirectory() {
         return baseDirectory;
     }
 
-    int port()
-    {
+    int port() {
         return port;
     }
 
-    Duration startupTimeout()
-    {
+    Duration startupTimeout() {
         return startupTimeout;
     }
 
-    Map<String, String> settings(final int resolvedPort)
-    {
+    Map<String, String> settings(final int resolvedPort) {
         final Map<String, String> settings = new LinkedHashMap<>();
         settings.put("listen_addresses", PostgresServer.HOST);
         // TCP only: a unix socket path has a 107-byte limit and zonky would put it in /tmp

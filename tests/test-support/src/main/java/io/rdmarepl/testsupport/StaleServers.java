@@ -24,8 +24,7 @@ import org.slf4j.LoggerFactory;
  * and the postmaster still running in them. An instance directory is {@code <name>-<uuid>} and holds
  * {@code owner} (pid and start instant of the JVM that made it), {@code data/} and {@code server.log}.
  */
-final class StaleServers
-{
+final class StaleServers {
     static final String OWNER_FILE = "owner";
     static final String DATA_DIR = "data";
     static final String LOG_FILE = "server.log";
@@ -36,40 +35,31 @@ final class StaleServers
         ".+-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
     private static final Set<Path> CLEANED = ConcurrentHashMap.newKeySet();
 
-    private StaleServers()
-    {
+    private StaleServers() {
     }
 
     /**
      * Clean a base directory once per JVM, before the first server starts in it.
      */
-    static void cleanOnce(final Path baseDirectory)
-    {
-        if (CLEANED.add(baseDirectory))
-        {
+    static void cleanOnce(final Path baseDirectory) {
+        if (CLEANED.add(baseDirectory)) {
             clean(baseDirectory);
         }
     }
 
-    static void clean(final Path baseDirectory)
-    {
+    static void clean(final Path baseDirectory) {
         final List<Path> candidates;
-        try (Stream<Path> children = Files.list(baseDirectory))
-        {
+        try (Stream<Path> children = Files.list(baseDirectory)) {
             candidates = children
                 .filter(Files::isDirectory)
                 .filter((dir) -> INSTANCE_DIR.matcher(dir.getFileName().toString()).matches())
                 .collect(Collectors.toList());
-        }
-        catch (final IOException ex)
-        {
+        } catch (final IOException ex) {
             throw new UncheckedIOException("could not list stale PostgreSQL servers in " + baseDirectory, ex);
         }
 
-        for (final Path dir : candidates)
-        {
-            if (!ownerAlive(dir.resolve(OWNER_FILE)))
-            {
+        for (final Path dir : candidates) {
+            if (!ownerAlive(dir.resolve(OWNER_FILE))) {
                 final long pid = postmasterPid(dir.resolve(DATA_DIR)).orElse(-1L);
                 final boolean killed = pid > 0 && killPostmaster(pid, Duration.ofSeconds(5));
                 deleteRecursively(dir);
@@ -81,21 +71,16 @@ final class StaleServers
     /**
      * @return the content of an owner file for this JVM.
      */
-    static String ownerLine()
-    {
+    static String ownerLine() {
         final ProcessHandle self = ProcessHandle.current();
         return self.pid() + " " + self.info().startInstant().map(Instant::toString).orElse("?");
     }
 
-    private static boolean ownerAlive(final Path ownerFile)
-    {
+    private static boolean ownerAlive(final Path ownerFile) {
         final String[] owner;
-        try
-        {
+        try {
             owner = Files.readString(ownerFile, StandardCharsets.US_ASCII).trim().split(" ");
-        }
-        catch (final IOException ex)
-        {
+        } catch (final IOException ex) {
             // no owner file: a JVM died between creating the directory and writing it, or it is not ours
             return false;
         }
@@ -108,16 +93,12 @@ final class StaleServers
     /**
      * @return the pid in the first line of {@code postmaster.pid}, if the file exists.
      */
-    static Optional<Long> postmasterPid(final Path dataDirectory)
-    {
+    static Optional<Long> postmasterPid(final Path dataDirectory) {
         final Path pidFile = dataDirectory.resolve("postmaster.pid");
-        try
-        {
+        try {
             final List<String> lines = Files.readAllLines(pidFile, StandardCharsets.US_ASCII);
             return lines.isEmpty() ? Optional.empty() : Optional.of(Long.parseLong(lines.get(0).trim()));
-        }
-        catch (final IOException | NumberFormatException ex)
-        {
+        } catch (final IOException | NumberFormatException ex) {
             return Optional.empty();
         }
     }
@@ -127,17 +108,14 @@ final class StaleServers
      *
      * @return true if a process was killed.
      */
-    static boolean killPostmaster(final long pid, final Duration timeout)
-    {
+    static boolean killPostmaster(final long pid, final Duration timeout) {
         final Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-        if (handle.isEmpty() || !isRunning(pid))
-        {
+        if (handle.isEmpty() || !isRunning(pid)) {
             return false;
         }
         final ProcessHandle postmaster = handle.get();
         final Optional<String> command = postmaster.info().command();
-        if (command.isEmpty() || !command.get().endsWith("/postgres"))
-        {
+        if (command.isEmpty() || !command.get().endsWith("/postgres")) {
             LOG.warn("pid {} is not a postgres process (command {}); not killing it", pid, command.orElse("unknown"));
             return false;
         }
@@ -153,21 +131,15 @@ final class StaleServers
      *
      * @return true if the process is gone within the timeout.
      */
-    static boolean awaitExit(final long pid, final Duration timeout)
-    {
+    static boolean awaitExit(final long pid, final Duration timeout) {
         final long deadlineNs = System.nanoTime() + timeout.toNanos();
-        while (isRunning(pid))
-        {
-            if (System.nanoTime() - deadlineNs > 0)
-            {
+        while (isRunning(pid)) {
+            if (System.nanoTime() - deadlineNs > 0) {
                 return false;
             }
-            try
-            {
+            try {
                 Thread.sleep(EXIT_POLL_MS);
-            }
-            catch (final InterruptedException ex)
-            {
+            } catch (final InterruptedException ex) {
                 Thread.currentThread().interrupt();
                 return !isRunning(pid);
             }
@@ -181,39 +153,28 @@ final class StaleServers
      *
      * @return true if the process exists and is not a zombie.
      */
-    static boolean isRunning(final long pid)
-    {
-        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
-        {
+    static boolean isRunning(final long pid) {
+        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
             return false;
         }
-        try
-        {
+        try {
             final String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
             final int afterName = stat.lastIndexOf(')');
             return afterName < 0 || afterName + 2 >= stat.length() || stat.charAt(afterName + 2) != 'Z';
-        }
-        catch (final IOException ex)
-        {
+        } catch (final IOException ex) {
             return !Files.isDirectory(Path.of("/proc")) && ProcessHandle.of(pid).isPresent();
         }
     }
 
-    static void deleteRecursively(final Path dir)
-    {
-        if (!Files.exists(dir))
-        {
+    static void deleteRecursively(final Path dir) {
+        if (!Files.exists(dir)) {
             return;
         }
-        try (Stream<Path> paths = Files.walk(dir))
-        {
-            for (final Path path : paths.sorted(Comparator.reverseOrder()).collect(Collectors.toList()))
-            {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (final Path path : paths.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
                 Files.deleteIfExists(path);
             }
-        }
-        catch (final IOException ex)
-        {
+        } catch (final IOException ex) {
             throw new UncheckedIOException("could not delete " + dir, ex);
         }
     }

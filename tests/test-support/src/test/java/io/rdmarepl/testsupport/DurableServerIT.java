@@ -4,13 +4,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class DurableServerIT
-{
+class DurableServerIT {
     @Test
-    void shouldFlushWhenDurable()
-    {
-        try (PostgresServer server = PostgresServer.primary(Durability.DURABLE))
-        {
+    void shouldFlushWhenDurable() {
+        try (PostgresServer server = PostgresServer.primary(Durability.DURABLE)) {
             assertThat(server.durability()).isEqualTo(Durability.DURABLE);
             assertThat(server.show("fsync")).isEqualTo("on");
             assertThat(server.show("synchronous_commit")).isEqualTo("on");

@@ -7,27 +7,23 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class PostgresPairExtensionIT
-{
+class PostgresPairExtensionIT {
     @RegisterExtension
     static final PostgresPairExtension POSTGRES = new PostgresPairExtension(Durability.FAST);
 
     private static final AtomicLong FIRST_PRIMARY_PID = new AtomicLong();
 
     @Test
-    void shouldShareOnePairInClassFirst()
-    {
+    void shouldShareOnePairInClassFirst() {
         assertSamePairAsOtherTests();
     }
 
     @Test
-    void shouldShareOnePairInClassSecond()
-    {
+    void shouldShareOnePairInClassSecond() {
         assertSamePairAsOtherTests();
     }
 
-    private static void assertSamePairAsOtherTests()
-    {
+    private static void assertSamePairAsOtherTests() {
         FIRST_PRIMARY_PID.compareAndSet(0, POSTGRES.primary().pid());
         assertThat(POSTGRES.primary().pid()).isEqualTo(FIRST_PRIMARY_PID.get());
         assertThat(POSTGRES.replica().port()).isNotEqualTo(POSTGRES.primary().port());

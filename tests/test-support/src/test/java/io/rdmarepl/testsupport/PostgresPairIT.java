@@ -12,16 +12,13 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class PostgresPairIT
-{
+class PostgresPairIT {
     @Test
-    void shouldStartDistinctServersAndLeaveNothingBehindAfterClose()
-    {
+    void shouldStartDistinctServersAndLeaveNothingBehindAfterClose() {
         final PostgresPair pair = PostgresPair.start(Durability.FAST);
         final PostgresServer primary = pair.primary();
         final PostgresServer replica = pair.replica();
-        try
-        {
+        try {
             assertThat(replica.port()).isNotEqualTo(primary.port());
             assertThat(replica.pid()).isNotEqualTo(primary.pid());
             assertThat(replica.dataDirectory()).isNotEqualTo(primary.dataDirectory());
@@ -30,14 +27,11 @@ class PostgresPairIT
             replica.execute("CREATE TABLE only_on_replica (id int)");
             assertThatThrownBy(() -> primary.execute("SELECT * FROM only_on_replica"))
                 .hasRootCauseMessage("ERROR: relation \"only_on_replica\" does not exist\n  Position: 15");
-        }
-        finally
-        {
+        } finally {
             pair.close();
         }
 
-        for (final PostgresServer server : new PostgresServer[] {primary, replica})
-        {
+        for (final PostgresServer server : new PostgresServer[] {primary, replica}) {
             assertThat(server.isClosed()).isTrue();
             assertThat(StaleServers.isRunning(server.pid())).isFalse();
             assertThat(server.dataDirectory().getParent()).doesNotExist();
@@ -46,8 +40,7 @@ class PostgresPairIT
     }
 
     @Test
-    void shouldNameServerPortAndDataDirectoryWhenStartFails()
-    {
+    void shouldNameServerPortAndDataDirectoryWhenStartFails() {
         assertThatThrownBy(() -> PostgresServer.builder("broken")
                 .setting("shared_buffers", "lots")
                 .startupTimeout(Duration.ofSeconds(2))
@@ -59,8 +52,7 @@ class PostgresPairIT
     }
 
     @Test
-    void shouldKillAndRemoveServerOfDeadJvm() throws Exception
-    {
+    void shouldKillAndRemoveServerOfDeadJvm() throws Exception {
         final Path base = PostgresServer.defaultBaseDirectory().resolveSibling("embedded-postgres-stale-test");
         final PostgresServer orphan = PostgresServer.builder("orphan").baseDirectory(base).start();
         final Process deadJvm = new ProcessBuilder("true").start();
@@ -75,10 +67,8 @@ class PostgresPairIT
         orphan.close();
     }
 
-    private static void connect(final int port) throws IOException
-    {
-        try (Socket socket = new Socket())
-        {
+    private static void connect(final int port) throws IOException {
+        try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(PostgresServer.HOST, port), 1_000);
         }
     }

@@ -12,28 +12,23 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class PostgresServerIT
-{
+class PostgresServerIT {
     private static PostgresServer primary;
 
     @BeforeAll
-    static void startPrimary()
-    {
+    static void startPrimary() {
         primary = PostgresServer.primary(Durability.FAST);
     }
 
     @AfterAll
-    static void stopPrimary()
-    {
-        if (primary != null)
-        {
+    static void stopPrimary() {
+        if (primary != null) {
             primary.close();
         }
     }
 
     @Test
-    void shouldRunPostgres17WithLogicalWalAndFastDurability()
-    {
+    void shouldRunPostgres17WithLogicalWalAndFastDurability() {
         assertThat(primary.serverVersion()).startsWith("17.");
         assertThat(primary.show("server_version")).isEqualTo(primary.serverVersion());
         assertThat(primary.show("wal_level")).isEqualTo("logical");
@@ -48,8 +43,7 @@ class PostgresServerIT
     }
 
     @Test
-    void shouldDecodeInsertThroughPgoutputSlot() throws Exception
-    {
+    void shouldDecodeInsertThroughPgoutputSlot() throws Exception {
         primary.createDatabase("decode_test");
         primary.execute("decode_test",
             "CREATE TABLE account (id int PRIMARY KEY, owner text NOT NULL);" +
@@ -63,10 +57,8 @@ class PostgresServerIT
             Statement statement = connection.createStatement();
             ResultSet rows = statement.executeQuery(
                 "SELECT data FROM pg_logical_slot_peek_binary_changes('s', NULL, NULL, " +
-                "'proto_version', '1', 'publication_names', 'pub')"))
-        {
-            while (rows.next())
-            {
+                "'proto_version', '1', 'publication_names', 'pub')")) {
+            while (rows.next()) {
                 messageTypes.add((char)rows.getBytes(1)[0]);
             }
         }
@@ -78,12 +70,10 @@ class PostgresServerIT
     }
 
     @Test
-    void shouldAcceptLogicalReplicationConnection() throws Exception
-    {
+    void shouldAcceptLogicalReplicationConnection() throws Exception {
         try (Connection connection = primary.connectForReplication("postgres");
             Statement statement = connection.createStatement();
-            ResultSet rows = statement.executeQuery("IDENTIFY_SYSTEM"))
-        {
+            ResultSet rows = statement.executeQuery("IDENTIFY_SYSTEM")) {
             assertThat(rows.next()).isTrue();
             assertThat(rows.getString("dbname")).isEqualTo("postgres");
             assertThat(rows.getString("xlogpos")).matches("[0-9A-F]+/[0-9A-F]+");

@@ -45,19 +45,24 @@ public record ChannelUri(Transport transport, String host, int port, Path path, 
         switch (scheme) {
             case "shm" -> {
                 String path = uri.getPath();
-                if (path == null || path.isEmpty() || path.endsWith("/") || uri.getAuthority() != null) {
+                if (path == null || path.isEmpty() || path.endsWith("/") || uri.getAuthority() != null
+                        || uri.getRawQuery() != null || uri.getRawFragment() != null) {
                     throw new IllegalArgumentException("channel URI '" + text
                             + "' must name a file, like shm:///dev/shm/rdmarepl-standby-a");
                 }
                 return new ChannelUri(Transport.SHM, null, -1, Path.of(path), text);
             }
             case "rdma", "softrdma" -> {
-                if (uri.getHost() == null || uri.getPort() < 1) {
-                    throw new IllegalArgumentException("channel URI '" + text + "' must name host and port, like "
+                if (uri.getHost() == null || uri.getPort() < 1 || uri.getPort() > 65535) {
+                    throw new IllegalArgumentException("channel URI '" + text + "' must name host and port (1..65535), like "
                             + scheme + "://10.0.0.2:7471");
                 }
+                if (!uri.getRawPath().isEmpty() || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+                    throw new IllegalArgumentException("channel URI '" + text + "' must be just " + scheme + "://host:port");
+                }
                 Transport transport = scheme.equals("rdma") ? Transport.RDMA : Transport.SOFTRDMA;
-                return new ChannelUri(transport, uri.getHost(), uri.getPort(), null, text);
+                String host = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1) : uri.getHost();
+                return new ChannelUri(transport, host, uri.getPort(), null, text);
             }
             default -> throw new IllegalArgumentException("channel URI '" + text
                     + "' has unknown scheme '" + scheme + "': use shm:///path, rdma://host:port or softrdma://host:port");

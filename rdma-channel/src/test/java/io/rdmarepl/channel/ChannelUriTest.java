@@ -15,6 +15,7 @@ class ChannelUriTest {
         assertThat(rdma.host()).isEqualTo("10.0.0.2");
         assertThat(rdma.port()).isEqualTo(7471);
         assertThat(ChannelUri.parse("softrdma://localhost:7000").transport()).isEqualTo(ChannelUri.Transport.SOFTRDMA);
+        assertThat(ChannelUri.parse("rdma://[fe80::1]:7471").host()).isEqualTo("fe80::1");
     }
 
     @Test
@@ -23,6 +24,9 @@ class ChannelUriTest {
         assertThatThrownBy(() -> ChannelUri.parse("rdma://host")).hasMessageContaining("must name host and port");
         assertThatThrownBy(() -> ChannelUri.parse("shm:///dev/shm/")).hasMessageContaining("must name a file");
         assertThatThrownBy(() -> ChannelUri.parse("shm:// bad")).hasMessageContaining("malformed channel URI");
+        assertThatThrownBy(() -> ChannelUri.parse("rdma://h:99999")).hasMessageContaining("1..65535");
+        assertThatThrownBy(() -> ChannelUri.parse("rdma://h:7000/x")).hasMessageContaining("must be just rdma://host:port");
+        assertThatThrownBy(() -> ChannelUri.parse("shm:///dev/shm/a?b")).hasMessageContaining("must name a file");
     }
 
     @Test

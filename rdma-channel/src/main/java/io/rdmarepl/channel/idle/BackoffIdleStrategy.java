@@ -50,7 +50,7 @@ public final class BackoffIdleStrategy implements IdleStrategy {
             Thread.yield();
         } else {
             LockSupport.parkNanos(parkNs);
-            parkNs = Math.min(parkNs << 1, maxParkNs);
+            parkNs = parkNs > maxParkNs >> 1 ? maxParkNs : parkNs << 1;
         }
     }
 

@@ -24,7 +24,8 @@ public final class FeedbackPublisher {
     private long consumerPosition;
     private long appliedLsn;
     private long durableLsn;
-    private long updateCount;
+    private long updateCount = System.nanoTime() & Long.MAX_VALUE;
+    private boolean dirty;
 
     public FeedbackPublisher(ReaderEnd end) {
         this.end = end;
@@ -38,11 +39,30 @@ public final class FeedbackPublisher {
     }
 
     public void appliedLsn(long lsn) {
-        appliedLsn = Math.max(appliedLsn, lsn);
+        if (Long.compareUnsigned(lsn, appliedLsn) > 0) {
+            appliedLsn = lsn;
+            dirty = true;
+        }
     }
 
     public void durableLsn(long lsn) {
-        durableLsn = Math.max(durableLsn, lsn);
+        if (Long.compareUnsigned(lsn, durableLsn) > 0) {
+            durableLsn = lsn;
+            dirty = true;
+        }
+    }
+
+    /** True when LSNs changed since the last report. */
+    public boolean isDirty() {
+        return dirty;
+    }
+
+    public long appliedLsn() {
+        return appliedLsn;
+    }
+
+    public long durableLsn() {
+        return durableLsn;
     }
 
     public long consumerPosition() {
@@ -52,6 +72,7 @@ public final class FeedbackPublisher {
     /** Writes the report into the image and pushes it to the writer's region. */
     public void publish(int epoch, long heartbeatTimeUs) {
         updateCount++;
+        dirty = false;
         image.putLong(CONSUMER_POSITION_OFFSET, consumerPosition);
         image.putLong(APPLIED_LSN_OFFSET, appliedLsn);
         image.putLong(DURABLE_LSN_OFFSET, durableLsn);

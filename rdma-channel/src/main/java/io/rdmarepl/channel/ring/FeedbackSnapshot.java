@@ -34,7 +34,7 @@ public final class FeedbackSnapshot {
         this.region = Ordered.littleEndian(feedbackRegion);
     }
 
-    /** @return true when a new, valid report was taken */
+    /** @return true when a valid report was taken */
     public boolean refresh() {
         int storedCrc = Ordered.getIntAcquire(region, CRC_OFFSET);
         copy.put(0, region, 0, REGION_LENGTH);
@@ -47,17 +47,23 @@ public final class FeedbackSnapshot {
             }
             return false;
         }
-        long count = copy.getLong(UPDATE_COUNT_OFFSET);
-        if (count == updateCount) {
-            return false;
-        }
-        updateCount = count;
+        // every valid report is taken (values only grow): a restarted reader may reuse update counts
+        updateCount = copy.getLong(UPDATE_COUNT_OFFSET);
         consumerPosition = Math.max(consumerPosition, copy.getLong(CONSUMER_POSITION_OFFSET));
-        appliedLsn = Math.max(appliedLsn, copy.getLong(APPLIED_LSN_OFFSET));
-        durableLsn = Math.max(durableLsn, copy.getLong(DURABLE_LSN_OFFSET));
+        appliedLsn = unsignedMax(appliedLsn, copy.getLong(APPLIED_LSN_OFFSET));
+        durableLsn = unsignedMax(durableLsn, copy.getLong(DURABLE_LSN_OFFSET));
         heartbeatTimeUs = copy.getLong(HEARTBEAT_TIME_US_OFFSET);
         epoch = copy.getInt(EPOCH_OFFSET);
         return true;
+    }
+
+    /** True once a valid report has been taken. */
+    public boolean hasReport() {
+        return updateCount != 0;
+    }
+
+    private static long unsignedMax(long a, long b) {
+        return Long.compareUnsigned(a, b) >= 0 ? a : b;
     }
 
     public long consumerPosition() {

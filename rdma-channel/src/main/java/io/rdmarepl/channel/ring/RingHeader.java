@@ -24,6 +24,7 @@ public final class RingHeader {
             throw new IllegalArgumentException("ring region of " + le.capacity()
                     + " bytes is too small for capacity " + capacity);
         }
+        Ordered.putLongRelease(le, MAGIC_OFFSET, 0L); // a re-initialised header is invalid until complete
         le.putInt(LAYOUT_VERSION_OFFSET, LAYOUT_VERSION);
         le.putInt(CAPACITY_OFFSET, capacity);
         le.putInt(EPOCH_OFFSET, epoch);
@@ -72,7 +73,7 @@ public final class RingHeader {
     }
 
     public static int capacity(ByteBuffer region) {
-        return region.getInt(CAPACITY_OFFSET);
+        return Ordered.littleEndian(region).getInt(CAPACITY_OFFSET);
     }
 
     public static int epoch(ByteBuffer region) {
@@ -80,7 +81,7 @@ public final class RingHeader {
     }
 
     public static long ringId(ByteBuffer region) {
-        return region.getLong(RING_ID_OFFSET);
+        return Ordered.littleEndian(region).getLong(RING_ID_OFFSET);
     }
 
     /** Owner side: frames tagged with any other epoch are refused from now on. */

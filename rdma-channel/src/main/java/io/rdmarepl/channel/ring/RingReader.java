@@ -1,36 +1,31 @@
 package io.rdmarepl.channel.ring;
 
-import static io.rdmarepl.channel.ring.FrameDescriptor.CRC_FROM_END;
-import static io.rdmarepl.channel.ring.FrameDescriptor.EPOCH_FROM_END;
 import static io.rdmarepl.channel.ring.FrameDescriptor.FLAGS_OFFSET;
 import static io.rdmarepl.channel.ring.FrameDescriptor.HEADER_LENGTH;
 import static io.rdmarepl.channel.ring.FrameDescriptor.LENGTH_OFFSET;
 import static io.rdmarepl.channel.ring.FrameDescriptor.MIN_FRAME_LENGTH;
 import static io.rdmarepl.channel.ring.FrameDescriptor.PADDING_TYPE;
-import static io.rdmarepl.channel.ring.FrameDescriptor.SEQUENCE_OFFSET;
 import static io.rdmarepl.channel.ring.FrameDescriptor.TYPE_OFFSET;
-import static io.rdmarepl.channel.ring.RingDescriptor.DATA_OFFSET;
 
 import java.nio.ByteBuffer;
-import java.util.zip.CRC32C;
 
 /**
  * Single reader of a ring. Delivers a frame only when its sequence is the next expected position,
  * its CRC32C matches and its epoch is the ring's ({@link FrameDescriptor}); anything else is a
  * frame not yet (fully) arrived, or a refused one, and is looked at again on the next poll.
- * Reports its consumer position through a {@link FeedbackPublisher} after every poll that moved.
+ * Reports its consumer position through a {@link FeedbackPublisher} after every poll that moved or
+ * changed what the feedback says.
  *
- * <p>Not thread-safe: one thread polls. Allocation-free after construction.
+ * <p>A reader starts at position 0: it belongs to a ring its transport has just created.
+ * Not thread-safe: one thread polls. Allocation-free after construction.
  */
 public final class RingReader {
-    private final ReaderEnd end;
     private final ByteBuffer region;
-    private final ByteBuffer crcView;
-    private final CRC32C crc = new CRC32C();
+    private final ByteBuffer handlerView;
+    private final FrameValidator validator;
     private final FeedbackPublisher feedback;
+    private final String uri;
     private final int capacity;
-    private final int mask;
-    private final int maxFrameLength;
 
     private long position;
     private long framesRead;
@@ -39,12 +34,11 @@ public final class RingReader {
     private long lastRefusedPosition = -1;
 
     public RingReader(ReaderEnd end) {
-        this.end = end;
+        this.uri = end.uri();
         this.region = Ordered.littleEndian(end.ringRegion());
-        this.crcView = region.duplicate();
-        this.capacity = RingHeader.verify(region, end.uri());
-        this.mask = capacity - 1;
-        this.maxFrameLength = FrameDescriptor.alignedFrameLength(FrameDescriptor.maxPayloadLength(capacity));
+        this.handlerView = region.asReadOnlyBuffer().order(region.order());
+        this.capacity = RingHeader.verify(region, uri);
+        this.validator = new FrameValidator(region, capacity);
         this.feedback = new FeedbackPublisher(end);
         publishFeedback();
     }
@@ -59,58 +53,35 @@ public final class RingReader {
         final long start = position;
         int delivered = 0;
         while (delivered < frameLimit) {
-            int index = (int) position & mask;
-            int tail = capacity - index;
+            int tail = validator.tail(position);
             if (tail < MIN_FRAME_LENGTH) {
                 position += tail;
                 continue;
             }
-            int offset = DATA_OFFSET + index;
-            if (Ordered.getLongAcquire(region, offset + SEQUENCE_OFFSET) != position) {
+            int frameLength = validator.check(position, epoch);
+            if (frameLength <= 0) {
+                countMiss(frameLength);
                 break;
             }
-            int lengthField = region.getInt(offset + LENGTH_OFFSET);
-            if (lengthField == 0) {
-                break; // never-written memory at position 0 also reads as sequence 0: nothing there yet
-            }
-            int frameLength = FrameDescriptor.alignedFromLengthField(lengthField);
-            if (frameLength < FrameDescriptor.MIN_FRAME_LENGTH || frameLength > maxFrameLength || frameLength > tail
-                    || !crcMatches(offset, frameLength)) {
-                incompleteReads++;
-                break;
-            }
-            // Fields read before the CRC may predate the frame's arrival (an older frame of the same
-            // aligned size); only values read after a matching CRC are the frame's own.
-            int length = region.getInt(offset + LENGTH_OFFSET);
-            if (length < HEADER_LENGTH || FrameDescriptor.alignedFromLengthField(length) != frameLength) {
-                incompleteReads++;
-                break;
-            }
-            if (region.getInt(offset + frameLength - EPOCH_FROM_END) != epoch) {
-                if (lastRefusedPosition != position) {
-                    lastRefusedPosition = position;
-                    refusedEpochFrames++;
-                }
-                break;
-            }
+            int offset = validator.offset(position);
             int type = region.getShort(offset + TYPE_OFFSET);
             if (type == PADDING_TYPE) {
                 position += tail;
                 continue;
             }
-            handler.onFrame(type, region.getShort(offset + FLAGS_OFFSET), region, offset + HEADER_LENGTH,
-                    length - HEADER_LENGTH);
+            handler.onFrame(type, region.getShort(offset + FLAGS_OFFSET), handlerView, offset + HEADER_LENGTH,
+                    region.getInt(offset + LENGTH_OFFSET) - HEADER_LENGTH);
             position += frameLength;
             framesRead++;
             delivered++;
         }
-        if (position != start) {
+        if (position != start || feedback.isDirty()) {
             publishFeedback();
         }
         return delivered;
     }
 
-    /** Pushes the current position, LSNs and a heartbeat to the writer (also done after each poll that moved). */
+    /** Pushes the current position, LSNs and a heartbeat to the writer (also done by polls that moved). */
     public void publishFeedback() {
         feedback.consumerPosition(position);
         feedback.publish(RingHeader.epoch(region), System.currentTimeMillis() * 1000L);
@@ -130,6 +101,11 @@ public final class RingReader {
         return RingHeader.producerPosition(region);
     }
 
+    /** Where a writer connecting now must start ({@link RingScanner}). */
+    public long resumePosition() {
+        return validator.resumePosition(position, RingHeader.epoch(region));
+    }
+
     public int capacity() {
         return capacity;
     }
@@ -138,7 +114,7 @@ public final class RingReader {
         return RingHeader.epoch(region);
     }
 
-    /** Owner side: refuse every frame not tagged with {@code epoch} from now on. */
+    /** Owner side: refuse every frame not tagged with {@code epoch} from now on, and tell the writer. */
     public void epoch(int epoch) {
         RingHeader.epoch(region, epoch);
         publishFeedback();
@@ -153,20 +129,21 @@ public final class RingReader {
         return incompleteReads;
     }
 
-    /** Complete frames refused because they carried another epoch than the ring's. */
+    /** Complete frames refused because they carried another epoch than the ring's (each position counted once). */
     public long refusedEpochFrames() {
         return refusedEpochFrames;
     }
 
     public String uri() {
-        return end.uri();
+        return uri;
     }
 
-    private boolean crcMatches(int offset, int frameLength) {
-        int checksumOffset = offset + frameLength - CRC_FROM_END;
-        crc.reset();
-        crcView.clear().position(offset).limit(checksumOffset);
-        crc.update(crcView);
-        return (int) crc.getValue() == region.getInt(checksumOffset);
+    private void countMiss(int result) {
+        if (result == FrameValidator.INCOMPLETE) {
+            incompleteReads++;
+        } else if (result == FrameValidator.OTHER_EPOCH && lastRefusedPosition != position) {
+            lastRefusedPosition = position;
+            refusedEpochFrames++;
+        }
     }
 }

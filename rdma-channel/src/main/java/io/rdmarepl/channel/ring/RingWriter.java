@@ -13,6 +13,8 @@ import static io.rdmarepl.channel.ring.RingDescriptor.DATA_OFFSET;
 import static io.rdmarepl.channel.ring.RingDescriptor.PRODUCER_POSITION_OFFSET;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
 
 /**
@@ -20,6 +22,11 @@ import java.util.zip.CRC32C;
  * local image, committed, and then {@link #publish() published} in batches: one push per contiguous
  * range, then the producer position. Never blocks; a full ring is reported as
  * {@link #BACK_PRESSURED}, and the caller decides whether to wait.
+ *
+ * <p>A writer resumes a ring where the complete frames of the ring's epoch end
+ * ({@link RingScanner}): frames a crashed predecessor committed but never announced are kept,
+ * frames of an older epoch are overwritten. Once the reader moves to a newer epoch, every claim
+ * answers {@link #FENCED}.
  *
  * <p>Not thread-safe: one thread claims, commits and publishes. Allocation-free after construction.
  */
@@ -29,11 +36,16 @@ public final class RingWriter {
     /** {@link #tryClaim} result: the reader accepts a newer epoch; this writer is fenced for good. */
     public static final int FENCED = -2;
 
+    private static final long FEEDBACK_WAIT_NS = TimeUnit.SECONDS.toNanos(2);
+    private static final long HEALTH_CHECK_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
     private final WriterEnd end;
     private final ByteBuffer image;
     private final ByteBuffer crcView;
+    private final ByteBuffer sequenceScratch = ByteBuffer.allocateDirect(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private final CRC32C crc = new CRC32C();
     private final FeedbackSnapshot feedback;
+    private final ByteBuffer feedbackRegion;
     private final int capacity;
     private final int mask;
     private final int maxPayloadLength;
@@ -46,15 +58,21 @@ public final class RingWriter {
     private int claimedFrameLength;
     private int claimedPayloadLength;
     private short claimedType;
+    private boolean fenced;
+    private long nextHealthCheckNs;
 
     private long backPressureEvents;
     private long framesCommitted;
 
-    /**
-     * Starts where the previous writer of this ring stopped: the larger of the producer position in
-     * the image and the consumer position the reader reported.
-     */
     public RingWriter(WriterEnd end) {
+        this(end, FEEDBACK_WAIT_NS);
+    }
+
+    /**
+     * @param feedbackWaitNs how long to wait for the reader's first valid feedback report
+     * @throws IllegalStateException naming the channel when the reader reports nothing in time
+     */
+    public RingWriter(WriterEnd end, long feedbackWaitNs) {
         this.end = end;
         this.image = Ordered.littleEndian(end.ringImage());
         this.crcView = image.duplicate();
@@ -62,11 +80,15 @@ public final class RingWriter {
         this.mask = capacity - 1;
         this.maxPayloadLength = FrameDescriptor.maxPayloadLength(capacity);
         this.epoch = RingHeader.epoch(image);
-        this.feedback = new FeedbackSnapshot(end.feedbackRegion());
-        feedback.refresh();
-        this.position = Math.max(RingHeader.producerPosition(image), feedback.consumerPosition());
+        this.feedbackRegion = Ordered.littleEndian(end.feedbackRegion());
+        this.feedback = new FeedbackSnapshot(feedbackRegion);
+        awaitFeedback(feedbackWaitNs);
+        long resume = end.resumePosition();
+        this.position = resume >= 0 ? resume
+                : new FrameValidator(image, capacity).resumePosition(feedback.consumerPosition(), epoch);
         this.publishedPosition = position;
         this.limitPosition = feedback.consumerPosition() + capacity;
+        this.fenced = feedback.epoch() > epoch;
     }
 
     /**
@@ -75,7 +97,8 @@ public final class RingWriter {
      * @param type application frame type, 1..32767
      * @return the offset in {@link #buffer()} where the payload goes, or {@link #BACK_PRESSURED} or {@link #FENCED}
      * @throws IllegalArgumentException when the payload can never fit or the type is reserved
-     * @throws IllegalStateException when a previous claim is neither committed nor aborted
+     * @throws IllegalStateException when a previous claim is neither committed nor aborted, or the
+     *     transport reports the far end gone
      */
     public int tryClaim(int type, int payloadLength) {
         if (claimedOffset >= 0) {
@@ -85,16 +108,22 @@ public final class RingWriter {
             throw new IllegalArgumentException("frame type must be 1..32767: " + type);
         }
         if (payloadLength < 0 || payloadLength > maxPayloadLength) {
-            throw new IllegalArgumentException("frame payload of " + payloadLength + " bytes exceeds the ring's maximum of "
-                    + maxPayloadLength + " (capacity " + capacity + "): " + end.uri());
+            throw new IllegalArgumentException("frame payload must be 0.." + maxPayloadLength + " bytes (ring capacity "
+                    + capacity + "): " + payloadLength + " at " + end.uri());
+        }
+        if (fenced || isFenced()) {
+            return FENCED;
         }
         int frameLength = FrameDescriptor.alignedFrameLength(payloadLength);
         int index = (int) position & mask;
         int tail = capacity - index;
         int required = tail < frameLength ? tail + frameLength : frameLength;
         if (position + required > limitPosition && !refreshLimit(position + required)) {
+            if (fenced) {
+                return FENCED;
+            }
             backPressureEvents++;
-            return feedback.epoch() > epoch ? FENCED : BACK_PRESSURED;
+            return BACK_PRESSURED;
         }
         if (tail < frameLength) {
             if (tail >= MIN_FRAME_LENGTH) {
@@ -160,17 +189,21 @@ public final class RingWriter {
         if (to == from) {
             return 0;
         }
-        int fromIndex = (int) from & mask;
         long bytes = to - from;
-        int firstLength = (int) Math.min(bytes, capacity - fromIndex);
-        end.push(DATA_OFFSET + fromIndex, firstLength);
-        if (firstLength < bytes) {
-            end.push(DATA_OFFSET, (int) (bytes - firstLength));
+        if (bytes >= capacity) {
+            end.push(DATA_OFFSET, capacity); // only in shared memory, where the reader reads unpublished frames
+        } else {
+            int fromIndex = (int) from & mask;
+            int firstLength = (int) Math.min(bytes, capacity - fromIndex);
+            end.push(DATA_OFFSET + fromIndex, firstLength);
+            if (firstLength < bytes) {
+                end.push(DATA_OFFSET, (int) (bytes - firstLength));
+            }
         }
         RingHeader.producerPosition(image, to);
         end.push(PRODUCER_POSITION_OFFSET, Long.BYTES);
         publishedPosition = to;
-        return (int) bytes;
+        return (int) Math.min(bytes, Integer.MAX_VALUE);
     }
 
     /** The image frames are written into; payload offsets from {@link #tryClaim} index it. */
@@ -194,6 +227,10 @@ public final class RingWriter {
         return epoch;
     }
 
+    public boolean fenced() {
+        return fenced;
+    }
+
     public FeedbackSnapshot feedback() {
         return feedback;
     }
@@ -206,37 +243,66 @@ public final class RingWriter {
         return framesCommitted;
     }
 
+    /** The ring header (shared memory) or the reader's feedback says a newer epoch: sticky once seen. */
+    private boolean isFenced() {
+        if (RingHeader.epoch(image) > epoch
+                || Ordered.getIntAcquire(feedbackRegion, FeedbackDescriptor.EPOCH_OFFSET) > epoch && feedback.refresh()
+                && feedback.epoch() > epoch) {
+            fenced = true;
+        }
+        return fenced;
+    }
+
     /** Re-reads the reader's feedback; true when the ring now has room up to {@code needed}. */
     private boolean refreshLimit(long needed) {
         feedback.refresh();
         if (feedback.epoch() > epoch) {
+            fenced = true;
             return false;
         }
         limitPosition = feedback.consumerPosition() + capacity;
-        return needed <= limitPosition;
+        if (needed <= limitPosition) {
+            return true;
+        }
+        long nowNs = System.nanoTime();
+        if (nowNs - nextHealthCheckNs >= 0) {
+            nextHealthCheckNs = nowNs + HEALTH_CHECK_INTERVAL_NS;
+            end.checkHealth();
+        }
+        return false;
+    }
+
+    private void awaitFeedback(long waitNs) {
+        long deadlineNs = System.nanoTime() + waitNs;
+        while (!feedback.refresh()) {
+            if (System.nanoTime() - deadlineNs >= 0) {
+                throw new IllegalStateException("no valid feedback from the reader of " + end.uri() + " within "
+                        + TimeUnit.NANOSECONDS.toMillis(waitNs) + " ms: is the standby side running?");
+            }
+            Thread.onSpinWait();
+        }
     }
 
     private void writeFrame(int offset, int length, short type, int flags, int frameLength) {
-        int end = offset + frameLength;
-        int payloadEnd = offset + length;
-        for (int i = payloadEnd; i < end - FrameDescriptor.TRAILER_LENGTH; i++) {
+        int frameEnd = offset + frameLength;
+        int crcOffset = frameEnd - CRC_FROM_END;
+        for (int i = offset + length; i < frameEnd - FrameDescriptor.TRAILER_LENGTH; i++) {
             image.put(i, (byte) 0);
         }
         image.putInt(offset + LENGTH_OFFSET, length);
         image.putShort(offset + TYPE_OFFSET, type);
         image.putShort(offset + FLAGS_OFFSET, (short) flags);
-        image.putLong(offset + SEQUENCE_OFFSET, ~position);
-        image.putInt(end - EPOCH_FROM_END, epoch);
-        // the CRC covers the sequence, so write the real one first, checksum, then hide it behind
-        // an invalid value until the release store below: shared-memory readers never see a
-        // matching sequence before the CRC is in place
-        image.putLong(offset + SEQUENCE_OFFSET, position);
+        image.putInt(frameEnd - EPOCH_FROM_END, epoch);
+        // the CRC covers the sequence, taken from a scratch copy: the sequence slot itself is written
+        // once, last, with release semantics, so shared-memory readers see it only after everything else
+        sequenceScratch.putLong(0, position);
         crc.reset();
-        crcView.clear().position(offset).limit(end - CRC_FROM_END);
+        crcView.clear().position(offset).limit(offset + SEQUENCE_OFFSET);
         crc.update(crcView);
-        int checksum = (int) crc.getValue();
-        image.putLong(offset + SEQUENCE_OFFSET, ~position);
-        image.putInt(end - CRC_FROM_END, checksum);
+        crc.update(sequenceScratch.clear());
+        crcView.clear().position(offset + HEADER_LENGTH).limit(crcOffset);
+        crc.update(crcView);
+        image.putInt(crcOffset, (int) crc.getValue());
         Ordered.putLongRelease(image, offset + SEQUENCE_OFFSET, position);
     }
 

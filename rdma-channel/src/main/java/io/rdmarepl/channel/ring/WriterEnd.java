@@ -22,6 +22,22 @@ public interface WriterEnd extends AutoCloseable {
     /** The feedback region ({@link FeedbackDescriptor}) the reader writes into. Direct, little-endian. */
     ByteBuffer feedbackRegion();
 
+    /**
+     * Position a new writer must start at, as the ring's owner determined it at connect time with
+     * {@link RingScanner#resumePosition}; -1 when the image is the ring itself, and the writer finds
+     * the position by scanning it.
+     */
+    default long resumePosition() {
+        return -1;
+    }
+
+    /**
+     * Throws, naming the channel, when the transport knows the far end is gone for good (the ring
+     * was replaced, the connection failed). Called while the writer is back-pressured.
+     */
+    default void checkHealth() {
+    }
+
     /** Transport URI, for messages. */
     String uri();
 

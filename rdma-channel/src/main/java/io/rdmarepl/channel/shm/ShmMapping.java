@@ -11,6 +11,8 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
 /** A channel file mapped into this process, cut into its ring and feedback regions. */
 final class ShmMapping {
@@ -31,15 +33,23 @@ final class ShmMapping {
             MappedByteBuffer file = channel.map(FileChannel.MapMode.READ_WRITE, 0, ShmDescriptor.fileLength(capacity));
             return new ShmMapping(path, file, capacity);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot map shared-memory ring " + path + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot map shared-memory ring shm://" + path.toAbsolutePath() + ": " + e, e);
         }
     }
 
-    static FileChannel open(Path path, StandardOpenOption... options) {
+    /** Creates the file readable and writable by owner and group only: it carries replicated rows. */
+    static FileChannel create(Path path) {
         try {
-            return FileChannel.open(path, options);
+            return FileChannel.open(path, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-rw----")));
+        } catch (UnsupportedOperationException e) {
+            try {
+                return FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            } catch (IOException io) {
+                throw new UncheckedIOException("cannot create shared-memory ring shm://" + path.toAbsolutePath() + ": " + io, io);
+            }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot open shared-memory ring " + path + ": " + e, e);
+            throw new UncheckedIOException("cannot create shared-memory ring shm://" + path.toAbsolutePath() + ": " + e, e);
         }
     }
 }

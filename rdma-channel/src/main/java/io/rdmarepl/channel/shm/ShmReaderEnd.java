@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * The reader's (owner's) end of a shared-memory channel. Creating it replaces any file at the path
@@ -41,12 +40,20 @@ public final class ShmReaderEnd implements ReaderEnd {
                 Files.createDirectories(parent);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create shared-memory ring " + path + ": " + e, e);
+            throw new UncheckedIOException("cannot create shared-memory ring shm://" + path.toAbsolutePath() + ": " + e, e);
         }
-        ShmMapping mapping = ShmMapping.map(path, ShmMapping.open(path, StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.READ, StandardOpenOption.WRITE), capacity);
-        RingHeader.initialise(mapping.ringRegion, capacity, epoch, ringId);
-        return new ShmReaderEnd(mapping, deleteOnClose);
+        try {
+            ShmMapping mapping = ShmMapping.map(path, ShmMapping.create(path), capacity);
+            RingHeader.initialise(mapping.ringRegion, capacity, epoch, ringId);
+            return new ShmReaderEnd(mapping, deleteOnClose);
+        } catch (RuntimeException e) {
+            try {
+                Files.deleteIfExists(path);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
     }
 
     @Override

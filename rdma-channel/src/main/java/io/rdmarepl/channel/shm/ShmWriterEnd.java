@@ -10,9 +10,12 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Objects;
 
 /**
  * The writer's end of a shared-memory channel: maps the file the reader created. The image is the
@@ -22,47 +25,53 @@ import java.nio.file.StandardOpenOption;
 public final class ShmWriterEnd implements WriterEnd {
     private final ShmMapping mapping;
     private final String uri;
+    private final Object fileKey;
 
-    private ShmWriterEnd(ShmMapping mapping) {
+    private ShmWriterEnd(ShmMapping mapping, Object fileKey) {
         this.mapping = mapping;
         this.uri = "shm://" + mapping.path.toAbsolutePath();
+        this.fileKey = fileKey;
     }
 
     /**
      * Maps an existing channel file.
      *
-     * @throws IllegalStateException naming the path when the file is missing, not a ring, or of another layout version
+     * @throws IllegalStateException naming the channel when the file is missing, not (yet) a ring, or of another layout version
      */
     public static ShmWriterEnd attach(Path path) {
+        String uri = "shm://" + path.toAbsolutePath();
         FileChannel channel;
         try {
             channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         } catch (NoSuchFileException e) {
-            throw new IllegalStateException("shared-memory ring " + path + " does not exist: start the reader (standby) side first");
+            throw new IllegalStateException("shared-memory ring " + uri + " does not exist: start the reader (standby) side first");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot open shared-memory ring " + path + ": " + e, e);
+            throw new UncheckedIOException("cannot open shared-memory ring " + uri + ": " + e, e);
         }
-        int capacity;
         try {
+            Object fileKey = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
             long size = channel.size();
             if (size < RingDescriptor.DATA_OFFSET) {
-                channel.close();
-                throw new IllegalStateException("not an rdmarepl ring: " + path + " is " + size + " bytes long");
+                throw new IllegalStateException("shared-memory ring " + uri + " is not initialised yet (" + size
+                        + " bytes): retry once the reader has created it");
             }
             MappedByteBuffer header = channel.map(FileChannel.MapMode.READ_ONLY, 0, RingDescriptor.DATA_OFFSET);
             header.order(ByteOrder.LITTLE_ENDIAN);
-            capacity = RingHeader.verifyHeader(header, path.toString());
+            int capacity = RingHeader.verifyHeader(header, uri);
             if (size < ShmDescriptor.fileLength(capacity)) {
-                channel.close();
-                throw new IllegalStateException("shared-memory ring " + path + " declares capacity " + capacity
+                throw new IllegalStateException("shared-memory ring " + uri + " declares capacity " + capacity
                         + " but the file is only " + size + " bytes long");
             }
+            ShmMapping mapping = ShmMapping.map(path, channel, capacity);
+            RingHeader.verify(mapping.ringRegion, uri);
+            return new ShmWriterEnd(mapping, fileKey);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read shared-memory ring " + path + ": " + e, e);
+            closeQuietly(channel);
+            throw new UncheckedIOException("cannot read shared-memory ring " + uri + ": " + e, e);
+        } catch (RuntimeException e) {
+            closeQuietly(channel);
+            throw e;
         }
-        ShmMapping mapping = ShmMapping.map(path, channel, capacity);
-        RingHeader.verify(mapping.ringRegion, path.toString());
-        return new ShmWriterEnd(mapping);
     }
 
     @Override
@@ -80,6 +89,21 @@ public final class ShmWriterEnd implements WriterEnd {
         return mapping.feedbackRegion;
     }
 
+    /** A reader that restarted replaced the file: this mapping is an orphan nobody reads. */
+    @Override
+    public void checkHealth() {
+        Object current;
+        try {
+            current = Files.readAttributes(mapping.path, BasicFileAttributes.class).fileKey();
+        } catch (IOException e) {
+            current = null;
+        }
+        if (fileKey != null && !Objects.equals(fileKey, current)) {
+            throw new IllegalStateException("shared-memory ring " + uri
+                    + " was replaced or removed by its reader (standby restarted): attach again");
+        }
+    }
+
     @Override
     public String uri() {
         return uri;
@@ -88,5 +112,13 @@ public final class ShmWriterEnd implements WriterEnd {
     @Override
     public void close() {
         // the mapping is released with its last reference; nothing to flush for tmpfs-backed memory
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // already failing with the reason that matters
+        }
     }
 }

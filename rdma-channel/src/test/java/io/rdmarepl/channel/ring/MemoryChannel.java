@@ -64,6 +64,36 @@ final class MemoryChannel {
         };
     }
 
+    /** A writer on the reader's side of the same memory (image = ring), e.g. a successor on the standby's host. */
+    WriterEnd readerSideWriterEnd() {
+        return new Direct(ring, feedback);
+    }
+
+    private record Direct(ByteBuffer ring, ByteBuffer feedback) implements WriterEnd {
+        @Override
+        public ByteBuffer ringImage() {
+            return ring;
+        }
+
+        @Override
+        public void push(int regionOffset, int length) {
+        }
+
+        @Override
+        public ByteBuffer feedbackRegion() {
+            return feedback;
+        }
+
+        @Override
+        public String uri() {
+            return "memory:successor";
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
     /** A writer whose image is the shared ring (chunked == false) or a private copy pushed in shuffled chunks. */
     WriterEnd writerEnd() {
         ByteBuffer image = chunked ? writerImage : ring;

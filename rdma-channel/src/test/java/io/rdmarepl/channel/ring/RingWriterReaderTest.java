@@ -152,39 +152,41 @@ class RingWriterReaderTest {
     }
 
     @Test
-    void shouldRefuseFramesOfStaleEpochAndAcceptNewWriter() {
-        write("epoch one");
-        reader.poll(collect, 10);
-        reader.epoch(2);
-        write("zombie");
+    void shouldRefuseFramesOfStaleEpochAndLetTheSuccessorOverwriteThem() {
+        // a zombie over a remote transport: frames staged before the fence land after it
+        MemoryChannel remote = new MemoryChannel(CAPACITY, 1, 1L, true, 16, 0);
+        RingReader standby = new RingReader(remote.readerEnd());
+        RingWriter zombie = new RingWriter(remote.writerEnd());
+        assertThat(zombie.tryWrite(TYPE, ByteBuffer.wrap("before".getBytes()), 0, 6)).isTrue();
+        zombie.publish();
+        standby.poll(collect, 10);
+        assertThat(zombie.tryWrite(TYPE, ByteBuffer.wrap("zombie".getBytes()), 0, 6)).isTrue();
+        assertThat(zombie.tryWrite(TYPE, ByteBuffer.wrap("zombie2".getBytes()), 0, 7)).isTrue();
+        standby.epoch(2);
+        zombie.publish();
 
-        assertThat(reader.poll(collect, 10)).isZero();
-        assertThat(reader.poll(collect, 10)).isZero();
-        assertThat(reader.refusedEpochFrames()).isEqualTo(1);
+        assertThat(standby.poll(collect, 10)).isZero();
+        assertThat(standby.poll(collect, 10)).isZero();
+        assertThat(standby.refusedEpochFrames()).isEqualTo(1);
+        assertThat(zombie.tryClaim(TYPE, 1)).isEqualTo(RingWriter.FENCED);
 
-        RingWriter successor = new RingWriter(channel.writerEnd());
+        RingWriter successor = new RingWriter(remote.readerSideWriterEnd());
         assertThat(successor.epoch()).isEqualTo(2);
-        int offset = successor.tryClaim(TYPE, 3);
-        successor.buffer().put(offset, "new".getBytes());
-        successor.commit();
+        assertThat(successor.position()).as("resumes on the refused frames").isEqualTo(standby.position());
+        assertThat(successor.tryWrite(TYPE, ByteBuffer.wrap("new".getBytes()), 0, 3)).isTrue();
         successor.publish();
 
-        assertThat(reader.poll(collect, 10)).isEqualTo(1);
-        assertThat(received).containsExactly("7:0:epoch one", "7:0:new");
+        assertThat(standby.poll(collect, 10)).isEqualTo(1);
+        assertThat(received).containsExactly("7:0:before", "7:0:new");
     }
 
     @Test
-    void shouldReportFencedWhenReaderMovedToNewerEpoch() {
+    void shouldAnswerFencedOnTheFirstClaimAfterTheEpochMoved() {
+        write("before");
         reader.epoch(5);
-        int result;
-        do {
-            result = writer.tryClaim(TYPE, 100);
-            if (result >= 0) {
-                writer.commit();
-            }
-        } while (result >= 0);
-        assertThat(result).isEqualTo(RingWriter.FENCED);
-        assertThat(reader.poll(collect, 100)).isZero();
+        assertThat(writer.tryClaim(TYPE, 100)).isEqualTo(RingWriter.FENCED);
+        assertThat(writer.fenced()).isTrue();
+        assertThat(writer.backPressureEvents()).isZero();
     }
 
     @Test
@@ -232,19 +234,39 @@ class RingWriterReaderTest {
         assertThatThrownBy(() -> writer.tryClaim(FrameDescriptor.PADDING_TYPE, 1))
                 .hasMessageContaining("frame type must be 1..32767: 0");
         assertThatThrownBy(() -> writer.tryClaim(TYPE, writer.maxPayloadLength() + 1))
-                .hasMessageContaining("exceeds the ring's maximum of " + writer.maxPayloadLength());
+                .hasMessageContaining("frame payload must be 0.." + writer.maxPayloadLength() + " bytes");
     }
 
     @Test
-    void shouldResumeWhereThePreviousWriterPublished() {
-        write("one");
+    void shouldResumeAfterFramesAPredecessorCommittedButNeverPublished() {
+        write("published");
         writer.publish();
-        reader.poll(collect, 10);
+        write("committed only");
+        write("also committed");
+        reader.poll(collect, 2); // the reader has already seen one unpublished frame
+
         RingWriter restarted = new RingWriter(channel.writerEnd());
         assertThat(restarted.position()).isEqualTo(writer.position());
-        assertThat(restarted.tryWrite(TYPE, ByteBuffer.wrap("two".getBytes()), 0, 3)).isTrue();
+        assertThat(restarted.tryWrite(TYPE, ByteBuffer.wrap("after restart".getBytes()), 0, 13)).isTrue();
         reader.poll(collect, 10);
-        assertThat(received).containsExactly("7:0:one", "7:0:two");
+        assertThat(received).containsExactly("7:0:published", "7:0:committed only", "7:0:also committed", "7:0:after restart");
+    }
+
+    @Test
+    void shouldResumeAtTheConsumerWhenTheProducerWordIsBehindOrAhead() {
+        write("one");
+        reader.poll(collect, 10);
+        RingHeader.producerPosition(channel.ring, 0); // a stale announcement
+        assertThat(new RingWriter(channel.writerEnd()).position()).isEqualTo(reader.position());
+        RingHeader.producerPosition(channel.ring, 4 * CAPACITY); // an announcement beyond anything valid
+        assertThat(new RingWriter(channel.writerEnd()).position()).isEqualTo(reader.position());
+    }
+
+    @Test
+    void shouldFailClearlyWhenTheReaderNeverReportedFeedback() {
+        MemoryChannel silent = MemoryChannel.direct(CAPACITY, 1);
+        assertThatThrownBy(() -> new RingWriter(silent.writerEnd(), 20_000_000L))
+                .hasMessageContaining("no valid feedback from the reader of memory:writer");
     }
 
     private void write(String text) {

@@ -67,18 +67,55 @@ class ShmChannelTest {
     }
 
     @Test
-    void shouldReplaceAStaleFileSoOldWritersCannotReachTheNewRing() throws Exception {
+    void shouldReplaceAStaleFileSoOldWritersCannotReachTheNewRingAndTellThemSo() throws Exception {
         Path file = ShmTestFiles.newRingPath("replace");
         try (ShmReaderEnd first = ShmReaderEnd.create(file, 4096, 1, 1L, false)) {
+            new RingReader(first);
             ShmWriterEnd oldWriterEnd = ShmWriterEnd.attach(file);
-            try (ShmReaderEnd second = ShmReaderEnd.create(file, 4096, 2, 2L, true)) {
-                RingWriter zombie = new RingWriter(oldWriterEnd);
-                zombie.tryWrite(1, ByteBuffer.allocate(8), 0, 8);
+            RingWriter zombie = new RingWriter(oldWriterEnd);
+            try (ShmReaderEnd second = ShmReaderEnd.create(file, 4096, 1, 2L, true)) {
                 RingReader reader = new RingReader(second);
+                ByteBuffer payload = ByteBuffer.allocate(100);
+                assertThatThrownBy(() -> {
+                    while (true) {
+                        zombie.tryWrite(1, payload, 0, 100);
+                    }
+                }).hasMessageContaining("was replaced or removed by its reader");
                 assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isZero();
-                assertThat(reader.refusedEpochFrames()).isZero();
             }
         }
         assertThat(file).doesNotExist();
+    }
+
+    @Test
+    void shouldNotLeakFileDescriptorsWhenAttachFails() throws Exception {
+        Path file = ShmTestFiles.newRingPath("not-a-ring");
+        Files.write(file, new byte[8192]);
+        try {
+            long before = openFileDescriptors();
+            for (int i = 0; i < 50; i++) {
+                assertThatThrownBy(() -> ShmWriterEnd.attach(file)).hasMessageContaining("not an rdmarepl ring");
+            }
+            assertThat(openFileDescriptors()).isLessThan(before + 10);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    @Test
+    void shouldSayAnEmptyFileIsNotInitialisedYet() throws Exception {
+        Path file = ShmTestFiles.newRingPath("empty");
+        Files.write(file, new byte[0]);
+        try {
+            assertThatThrownBy(() -> ShmWriterEnd.attach(file)).hasMessageContaining("is not initialised yet");
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private static long openFileDescriptors() throws Exception {
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
     }
 }

@@ -1,0 +1,87 @@
+package io.rdmarepl.shipper;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.rdmarepl.format.Lsn;
+import io.rdmarepl.shipper.capture.CaptureEngine;
+import io.rdmarepl.shipper.capture.ChangeEncoding;
+import io.rdmarepl.shipper.capture.EngineProperties;
+import io.rdmarepl.shipper.capture.PrimaryPreflight;
+import io.rdmarepl.shipper.capture.TransactionAssembler;
+import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.shipper.ship.ShipMetrics;
+import io.rdmarepl.shipper.ship.ShipPipeline;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sidecar beside the primary, assembled: preflight checks, the standbys' rings, the Disruptor
+ * fan-out and the Debezium capture feeding it. {@link #close()} stops capture first, then lets the
+ * standby handlers drain what was handed to them.
+ */
+public final class Shipper implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Shipper.class);
+    private static final long MAX_TRANSACTION_BYTES = 1L << 30;
+
+    private final ShipperConfig config;
+    private final ShipMetrics metrics;
+    private final ShipPipeline pipeline;
+    private final TransactionAssembler assembler;
+    private final CaptureEngine capture;
+
+    private Shipper(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings, MeterRegistry registry) {
+        this.config = config;
+        LOG.info("starting shipper: {}", config.describe());
+        PrimaryPreflight.check(config);
+        this.metrics = new ShipMetrics(registry, config.standbys());
+        this.pipeline = new ShipPipeline(config.standbys(), config.disruptorSize(), config.heartbeatInterval(),
+                config.connectTimeout(), metrics);
+        this.assembler = new TransactionAssembler(encoding, pipeline, EngineProperties.TOPIC_PREFIX, MAX_TRANSACTION_BYTES);
+        this.capture = new CaptureEngine(EngineProperties.of(config, valueSettings), assembler).start();
+    }
+
+    /**
+     * Checks the primary, connects to every standby and starts capturing.
+     *
+     * @param valueSettings Debezium properties the encoding relies on
+     * @throws IllegalStateException naming what is wrong (primary, privileges, slot, standby)
+     */
+    public static Shipper start(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings,
+                                MeterRegistry registry) {
+        return new Shipper(config, encoding, valueSettings, registry);
+    }
+
+    /** Capture or shipping stopped for a reason that a restart would have to fix, or null. */
+    public String failure() {
+        String shipping = pipeline.failure();
+        return shipping != null ? "shipping to standby " + shipping : capture.failure();
+    }
+
+    public boolean healthy() {
+        return failure() == null && !capture.isStopped();
+    }
+
+    /** Everything {@code /status} shows. */
+    public Map<String, Object> status() {
+        Map<String, Object> status = new LinkedHashMap<>();
+        String failure = failure();
+        status.put("role", "shipper");
+        status.put("state", failure != null ? "failed" : capture.isStopped() ? "stopped" : "streaming");
+        status.put("source", config.sourceName());
+        status.put("slot", config.slotName());
+        status.put("transactions_shipped", assembler.transactionsShipped());
+        status.put("last_shipped_lsn", Lsn.format(assembler.lastShippedLsn()));
+        status.put("acknowledged_lsn", Lsn.format(pipeline.acks().acknowledged()));
+        status.put("records_awaiting_acknowledgement", assembler.pendingAcknowledgements());
+        status.put("standbys", metrics.standbyStatus());
+        status.put("last_error", failure);
+        return status;
+    }
+
+    @Override
+    public void close() {
+        capture.close();
+        pipeline.close();
+    }
+}

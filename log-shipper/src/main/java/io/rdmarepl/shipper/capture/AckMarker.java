@@ -1,0 +1,53 @@
+package io.rdmarepl.shipper.capture;
+
+import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.RecordChangeEvent;
+import java.util.ArrayDeque;
+import java.util.function.LongSupplier;
+import org.apache.kafka.connect.source.SourceRecord;
+
+/**
+ * Tells Debezium a record is processed only once every required standby holds it durably, in
+ * capture order. Debezium then commits the record's offset and confirms its LSN to the primary,
+ * which may recycle the WAL: nothing the standbys have not made durable is ever released.
+ * Runs on the engine's thread, where Debezium expects its committer to be used.
+ */
+final class AckMarker {
+    private final ArrayDeque<RecordChangeEvent<SourceRecord>> records = new ArrayDeque<>();
+    private final ArrayDeque<Long> requiredLsns = new ArrayDeque<>();
+    private final LongSupplier acknowledged;
+    private long marked;
+
+    AckMarker(LongSupplier acknowledged) {
+        this.acknowledged = acknowledged;
+    }
+
+    /** {@code record} may be marked once the standbys acknowledged {@code requiredLsn}. */
+    void add(RecordChangeEvent<SourceRecord> record, long requiredLsn) {
+        records.add(record);
+        requiredLsns.add(requiredLsn);
+    }
+
+    /** Marks every record whose requirement is met, oldest first, and lets Debezium commit. */
+    void markAcknowledged(DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer) throws InterruptedException {
+        long ack = acknowledged.getAsLong();
+        boolean any = false;
+        while (!records.isEmpty() && Long.compareUnsigned(requiredLsns.peek(), ack) <= 0) {
+            requiredLsns.poll();
+            committer.markProcessed(records.poll());
+            marked++;
+            any = true;
+        }
+        if (any) {
+            committer.markBatchFinished();
+        }
+    }
+
+    int pending() {
+        return records.size();
+    }
+
+    long marked() {
+        return marked;
+    }
+}

@@ -1,0 +1,59 @@
+package io.rdmarepl.shipper.capture;
+
+import io.rdmarepl.shipper.config.ShipperConfig;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+
+/**
+ * The Debezium engine configuration the shipper runs with. Latency: {@code poll.interval.ms} bounds
+ * how long a change waits in Debezium's queue (the streaming thread and the queue poll both sleep
+ * up to it); the batch and queue sizes only matter under load. Offsets live in memory on purpose:
+ * the replication slot's confirmed LSN, which we advance only to what the standbys hold durably,
+ * is where a restarted shipper resumes.
+ */
+public final class EngineProperties {
+    /** Topic prefix Debezium names its records with; the transaction topic is {@code <prefix>.transaction}. */
+    public static final String TOPIC_PREFIX = "rdmarepl";
+
+    private EngineProperties() {
+    }
+
+    public static Properties of(ShipperConfig config, Map<String, String> valueSettings) {
+        Properties p = new Properties();
+        p.setProperty("name", "rdmarepl-shipper-" + config.sourceName());
+        p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+        p.setProperty("offset.storage", "org.apache.kafka.connect.storage.MemoryOffsetBackingStore");
+        p.setProperty("offset.flush.interval.ms", "0");
+        p.setProperty("topic.prefix", TOPIC_PREFIX);
+        p.setProperty("database.hostname", config.databaseHost());
+        p.setProperty("database.port", Integer.toString(config.databasePort()));
+        p.setProperty("database.user", config.databaseUser());
+        p.setProperty("database.password", config.databasePassword());
+        p.setProperty("database.dbname", config.databaseName());
+        p.setProperty("plugin.name", "pgoutput");
+        p.setProperty("slot.name", config.slotName());
+        p.setProperty("slot.drop.on.stop", "false");
+        p.setProperty("publication.name", config.publicationName());
+        if (config.publicationTables().isEmpty()) {
+            p.setProperty("publication.autocreate.mode", "all_tables");
+        } else {
+            p.setProperty("publication.autocreate.mode", "filtered");
+            p.setProperty("table.include.list", config.publicationTables().stream()
+                    .map(t -> t.replace(".", "\\.")).collect(Collectors.joining(",")));
+        }
+        p.setProperty("snapshot.mode", config.snapshotMode());
+        p.setProperty("provide.transaction.metadata", "true");
+        p.setProperty("tombstones.on.delete", "false");
+        // Debezium's own heartbeat gives the engine thread a batch now and then while the primary
+        // is idle, which is when acknowledged offsets get committed
+        p.setProperty("heartbeat.interval.ms", "200");
+        p.setProperty("poll.interval.ms", Long.toString(config.pollInterval().toMillis()));
+        p.setProperty("max.batch.size", Integer.toString(config.maxBatchSize()));
+        p.setProperty("max.queue.size", Integer.toString(config.maxQueueSize()));
+        p.setProperty("errors.max.retries", "0");
+        valueSettings.forEach(p::setProperty);
+        config.debezium().forEach(p::setProperty);
+        return p;
+    }
+}

@@ -1,0 +1,75 @@
+package io.rdmarepl.shipper.capture;
+
+import io.rdmarepl.shipper.config.ShipperConfig;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+
+/**
+ * Checks the primary before Debezium starts, so the usual mistakes get a one-line error naming
+ * the cause and the fix instead of a connector stack trace.
+ */
+public final class PrimaryPreflight {
+    private PrimaryPreflight() {
+    }
+
+    /** Opens a plain JDBC connection to the primary the config names. */
+    public static Connection connect(ShipperConfig config) throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("user", config.databaseUser());
+        props.setProperty("password", config.databasePassword());
+        props.setProperty("connectTimeout", "10");
+        props.setProperty("ApplicationName", "rdmarepl-shipper");
+        return DriverManager.getConnection(config.jdbcUrl(), props);
+    }
+
+    /**
+     * @throws IllegalStateException naming the problem and its fix
+     */
+    public static void check(ShipperConfig config) {
+        String where = config.databaseUser() + "@" + config.databaseHost() + ":" + config.databasePort() + "/" + config.databaseName();
+        try (Connection connection = connect(config); Statement statement = connection.createStatement()) {
+            String walLevel = single(statement, "SHOW wal_level");
+            if (!"logical".equals(walLevel)) {
+                throw new IllegalStateException("primary " + where + " runs with wal_level=" + walLevel
+                        + ": set wal_level = logical in postgresql.conf and restart it");
+            }
+            String replication = single(statement, "SELECT rolreplication OR rolsuper FROM pg_roles WHERE rolname = current_user");
+            if (!"t".equals(replication)) {
+                throw new IllegalStateException("user " + config.databaseUser() + " on " + where
+                        + " lacks the REPLICATION privilege: ALTER ROLE " + config.databaseUser() + " REPLICATION");
+            }
+            try (PreparedStatement slot = connection.prepareStatement(
+                    "SELECT active_pid, plugin FROM pg_replication_slots WHERE slot_name = ?")) {
+                slot.setString(1, config.slotName());
+                try (ResultSet rs = slot.executeQuery()) {
+                    if (rs.next()) {
+                        if (rs.getObject(1) != null) {
+                            throw new IllegalStateException("replication slot " + config.slotName() + " on " + where
+                                    + " is in use by backend pid " + rs.getLong(1)
+                                    + ": another shipper is running, or stop it with pg_terminate_backend(" + rs.getLong(1) + ")");
+                        }
+                        if (!"pgoutput".equals(rs.getString(2))) {
+                            throw new IllegalStateException("replication slot " + config.slotName() + " on " + where
+                                    + " uses plugin " + rs.getString(2) + ", not pgoutput: choose another slot.name or drop it");
+                        }
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("primary " + where + " unreachable: " + e.getMessage()
+                    + " (check database.host, database.port and that PostgreSQL accepts connections)", e);
+        }
+    }
+
+    private static String single(Statement statement, String sql) throws SQLException {
+        try (ResultSet rs = statement.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package io.rdmarepl.shipper.config;
+
+import io.rdmarepl.channel.ChannelUri;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * Everything the shipper is told, typed and validated once at start-up. Every key has a default
+ * (see {@link #KEYS}); an unknown key is an error, except under {@code debezium.} (handed to the
+ * engine as is) and {@code standby.<name>.}.
+ */
+public record ShipperConfig(
+        String sourceName,
+        String databaseHost,
+        int databasePort,
+        String databaseName,
+        String databaseUser,
+        String databasePassword,
+        String slotName,
+        String publicationName,
+        List<String> publicationTables,
+        String snapshotMode,
+        List<StandbyConfig> standbys,
+        Duration heartbeatInterval,
+        Duration pollInterval,
+        int maxBatchSize,
+        int maxQueueSize,
+        int disruptorSize,
+        Duration connectTimeout,
+        InetSocketAddress adminAddress,
+        String adminToken,
+        Map<String, String> debezium) {
+
+    /** Key, default, description: the README's configuration table is this list. */
+    public static final List<String[]> KEYS = List.of(
+            new String[] {"source.name", "primary", "name of this primary in the applier's rdmarepl.applied_position"},
+            new String[] {"database.host", "localhost", "primary PostgreSQL host"},
+            new String[] {"database.port", "5432", "primary PostgreSQL port"},
+            new String[] {"database.name", "postgres", "database to capture"},
+            new String[] {"database.user", "postgres", "user with REPLICATION and SELECT on the captured tables"},
+            new String[] {"database.password", "", "its password (masked in every message)"},
+            new String[] {"slot.name", "rdmarepl", "logical replication slot (pgoutput), created if missing"},
+            new String[] {"publication.name", "rdmarepl", "publication, created if missing"},
+            new String[] {"publication.tables", "", "comma-separated schema.table list; empty = all tables"},
+            new String[] {"snapshot.mode", "no_data", "no_data (stream from now on) or initial (copy existing rows first)"},
+            new String[] {"standbys", "", "comma-separated standby names; each needs standby.<name>.uri"},
+            new String[] {"standby.<name>.uri", "", "the standby's ring: shm:///dev/shm/NAME, softrdma://host:port or rdma://host:port"},
+            new String[] {"standby.<name>.required", "true", "offsets wait for this standby's durable position"},
+            new String[] {"heartbeat.interval.ms", "5", "heartbeat frames to each standby while idle"},
+            new String[] {"capture.poll.interval.ms", "5", "Debezium poll.interval.ms: the capture latency floor while busy, CPU while idle"},
+            new String[] {"capture.max.batch.size", "2048", "Debezium max.batch.size"},
+            new String[] {"capture.max.queue.size", "8192", "Debezium max.queue.size"},
+            new String[] {"ship.buffer.events", "16384", "Disruptor ring size in records (power of two)"},
+            new String[] {"standby.connect.timeout.ms", "30000", "how long to wait for a standby's ring at start"},
+            new String[] {"admin.address", "127.0.0.1:7480", "admin HTTP endpoint (/health, /status, /metrics); port 0 picks a free one"},
+            new String[] {"admin.token", "", "bearer token for control actions; empty disables them"},
+            new String[] {"debezium.*", "", "passed to the Debezium engine as is (without the prefix)"});
+
+    private static final Set<String> SECRETS = Set.of("database.password", "admin.token");
+
+    /**
+     * @throws IllegalArgumentException listing every bad key, its value (secrets masked) and the rule
+     */
+    public static ShipperConfig load(Properties properties) {
+        ConfigProblems p = new ConfigProblems(properties, SECRETS);
+        String sourceName = p.string("source.name", "primary");
+        String host = p.string("database.host", "localhost");
+        int port = p.integer("database.port", 5432, 1, 65535);
+        String database = p.string("database.name", "postgres");
+        String user = p.string("database.user", "postgres");
+        String password = p.string("database.password", "");
+        String slot = p.string("slot.name", "rdmarepl");
+        if (!slot.matches("[a-z0-9_]{1,63}")) {
+            p.problem("slot.name", slot, "must be 1-63 lower-case letters, digits or underscores");
+        }
+        String publication = p.string("publication.name", "rdmarepl");
+        List<String> tables = list(p.string("publication.tables", ""));
+        for (String table : tables) {
+            if (!table.matches("[^.\\s]+\\.[^.\\s]+")) {
+                p.problem("publication.tables", table, "each entry must be schema.table");
+            }
+        }
+        String snapshot = p.oneOf("snapshot.mode", "no_data", Set.of("no_data", "initial"));
+        List<StandbyConfig> standbys = new ArrayList<>();
+        List<String> names = list(p.string("standbys", ""));
+        if (names.isEmpty()) {
+            p.problem("standbys", "", "name at least one standby");
+        }
+        for (String name : names) {
+            String uriKey = "standby." + name + ".uri";
+            String uri = p.string(uriKey, "");
+            boolean required = p.bool("standby." + name + ".required", true);
+            try {
+                standbys.add(new StandbyConfig(name, ChannelUri.parse(uri), required));
+            } catch (IllegalArgumentException e) {
+                p.problem(uriKey, uri, e.getMessage());
+            }
+        }
+        if (!standbys.isEmpty() && standbys.stream().noneMatch(StandbyConfig::required)) {
+            p.problem("standby.<name>.required", "false", "at least one standby must be required, or nothing would ever be acknowledged");
+        }
+        Duration heartbeat = Duration.ofMillis(p.longValue("heartbeat.interval.ms", 5, 1, 60_000));
+        Duration poll = Duration.ofMillis(p.longValue("capture.poll.interval.ms", 5, 1, 60_000));
+        int batch = p.integer("capture.max.batch.size", 2048, 1, 1_000_000);
+        int queue = p.integer("capture.max.queue.size", 8192, 2, 10_000_000);
+        if (queue <= batch) {
+            p.problem("capture.max.queue.size", Integer.toString(queue), "must be larger than capture.max.batch.size (" + batch + ")");
+        }
+        int events = p.integer("ship.buffer.events", 16384, 64, 1 << 24);
+        if (Integer.bitCount(events) != 1) {
+            p.problem("ship.buffer.events", Integer.toString(events), "must be a power of two");
+        }
+        Duration connect = Duration.ofMillis(p.longValue("standby.connect.timeout.ms", 30_000, 0, 3_600_000));
+        InetSocketAddress admin = address(p, p.string("admin.address", "127.0.0.1:7480"));
+        String token = p.string("admin.token", "");
+        Map<String, String> debezium = new LinkedHashMap<>();
+        for (String key : properties.stringPropertyNames()) {
+            if (key.startsWith("debezium.")) {
+                debezium.put(key.substring("debezium.".length()), properties.getProperty(key));
+            }
+        }
+        p.rejectUnknown(Set.of("debezium."));
+        p.throwIfAny("shipper configuration");
+        return new ShipperConfig(sourceName, host, port, database, user, password, slot, publication, tables, snapshot,
+                List.copyOf(standbys), heartbeat, poll, batch, queue, events, connect, admin, token, Map.copyOf(debezium));
+    }
+
+    public String jdbcUrl() {
+        return "jdbc:postgresql://" + databaseHost + ":" + databasePort + "/" + databaseName;
+    }
+
+    /** The resolved configuration for the start-up log line, secrets masked. */
+    public String describe() {
+        return "source=" + sourceName + " database=" + databaseUser + "@" + databaseHost + ":" + databasePort + "/" + databaseName
+                + " slot=" + slotName + " publication=" + publicationName + " tables=" + (publicationTables.isEmpty() ? "all" : publicationTables)
+                + " snapshot=" + snapshotMode + " standbys=" + standbys + " heartbeat=" + heartbeatInterval.toMillis() + "ms poll="
+                + pollInterval.toMillis() + "ms admin=" + adminAddress + (adminToken.isEmpty() ? " (no control token)" : " (control token set)");
+    }
+
+    private static List<String> list(String value) {
+        List<String> items = new ArrayList<>();
+        for (String item : value.split(",")) {
+            if (!item.isBlank()) {
+                items.add(item.trim());
+            }
+        }
+        return items;
+    }
+
+    private static InetSocketAddress address(ConfigProblems p, String value) {
+        int colon = value.lastIndexOf(':');
+        try {
+            if (colon > 0) {
+                int port = Integer.parseInt(value.substring(colon + 1));
+                if (port >= 0 && port <= 65535) {
+                    return new InetSocketAddress(value.substring(0, colon), port);
+                }
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        p.problem("admin.address", value, "must be host:port with port 0..65535");
+        return new InetSocketAddress("127.0.0.1", 0);
+    }
+}

@@ -1,0 +1,91 @@
+package io.rdmarepl.shipper.ship;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.rdmarepl.format.Lsn;
+import io.rdmarepl.shipper.config.StandbyConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** What the shipper counts per standby, for /metrics and /status. Written by the standby threads. */
+public final class ShipMetrics {
+    private final List<StandbyConfig> standbys;
+    private final Counter[] transactions;
+    private final Timer[] captureLag;
+    private final Timer[] backPressure;
+    private final AtomicLong[] appliedLsn;
+    private final AtomicLong[] durableLsn;
+    private final AtomicLong[] occupancy;
+    private final AtomicLong[] lastCommitTimeUs;
+
+    public ShipMetrics(MeterRegistry registry, List<StandbyConfig> standbys) {
+        this.standbys = standbys;
+        int n = standbys.size();
+        transactions = new Counter[n];
+        captureLag = new Timer[n];
+        backPressure = new Timer[n];
+        appliedLsn = new AtomicLong[n];
+        durableLsn = new AtomicLong[n];
+        occupancy = new AtomicLong[n];
+        lastCommitTimeUs = new AtomicLong[n];
+        for (int i = 0; i < n; i++) {
+            String name = standbys.get(i).name();
+            transactions[i] = Counter.builder("rdmarepl_shipper_transactions").tag("standby", name)
+                    .description("transactions written into the standby's ring").register(registry);
+            captureLag[i] = Timer.builder("rdmarepl_shipper_commit_to_ring").tag("standby", name)
+                    .description("primary commit to the transaction's last record in the ring").publishPercentileHistogram()
+                    .minimumExpectedValue(Duration.ofNanos(100_000)).maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
+            backPressure[i] = Timer.builder("rdmarepl_shipper_back_pressure").tag("standby", name)
+                    .description("time spent waiting for room in the standby's ring").register(registry);
+            appliedLsn[i] = registry.gauge("rdmarepl_shipper_applied_lsn", List.of(io.micrometer.core.instrument.Tag.of("standby", name)), new AtomicLong());
+            durableLsn[i] = registry.gauge("rdmarepl_shipper_durable_lsn", List.of(io.micrometer.core.instrument.Tag.of("standby", name)), new AtomicLong());
+            occupancy[i] = registry.gauge("rdmarepl_shipper_ring_used_bytes", List.of(io.micrometer.core.instrument.Tag.of("standby", name)), new AtomicLong());
+            lastCommitTimeUs[i] = new AtomicLong();
+        }
+    }
+
+    void shipped(int standby, long commitTimeUs) {
+        transactions[standby].increment();
+        lastCommitTimeUs[standby].set(commitTimeUs);
+        long lagUs = System.currentTimeMillis() * 1000L - commitTimeUs;
+        if (commitTimeUs > 0 && lagUs >= 0) {
+            captureLag[standby].record(lagUs, TimeUnit.MICROSECONDS);
+        }
+    }
+
+    void backPressured(int standby, long waitedNs) {
+        backPressure[standby].record(waitedNs, TimeUnit.NANOSECONDS);
+    }
+
+    void feedback(int standby, long applied, long durable, long writerPosition, long consumerPosition, int capacity) {
+        appliedLsn[standby].set(applied);
+        durableLsn[standby].set(durable);
+        occupancy[standby].set(Math.max(0, Math.min(capacity, writerPosition - consumerPosition)));
+    }
+
+    /** Per-standby figures for /status. */
+    public List<Map<String, Object>> standbyStatus() {
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (int i = 0; i < standbys.size(); i++) {
+            Map<String, Object> s = new LinkedHashMap<>();
+            s.put("name", standbys.get(i).name());
+            s.put("uri", standbys.get(i).uri().text());
+            s.put("required", standbys.get(i).required());
+            s.put("transactions_shipped", (long) transactions[i].count());
+            s.put("applied_lsn", Lsn.format(appliedLsn[i].get()));
+            s.put("durable_lsn", Lsn.format(durableLsn[i].get()));
+            s.put("ring_used_bytes", occupancy[i].get());
+            s.put("back_pressure_seconds", backPressure[i].totalTime(TimeUnit.MILLISECONDS) / 1000.0);
+            long lastUs = lastCommitTimeUs[i].get();
+            s.put("last_shipped_commit_age_ms", lastUs == 0 ? null : (System.currentTimeMillis() * 1000L - lastUs) / 1000);
+            list.add(s);
+        }
+        return list;
+    }
+}

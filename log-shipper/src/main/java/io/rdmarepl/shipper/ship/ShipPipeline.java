@@ -1,0 +1,137 @@
+package io.rdmarepl.shipper.ship;
+
+import com.lmax.disruptor.LiteTimeoutBlockingWaitStrategy;
+import com.lmax.disruptor.RingBuffer;
+import com.lmax.disruptor.dsl.Disruptor;
+import com.lmax.disruptor.dsl.ProducerType;
+import io.rdmarepl.channel.Transports;
+import io.rdmarepl.channel.ring.WriterEnd;
+import io.rdmarepl.shipper.config.StandbyConfig;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The fan-out: one Disruptor, a single producer (the capture thread) and one handler per standby,
+ * each on its own thread with its own ring. A slow standby holds the others back only once the
+ * Disruptor is full: by design, since offsets wait for the required standbys anyway.
+ */
+public final class ShipPipeline implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ShipPipeline.class);
+
+    private final Disruptor<ShipEvent> disruptor;
+    private final RingBuffer<ShipEvent> ringBuffer;
+    private final List<StandbyShipper> shippers = new ArrayList<>();
+    private final AckTracker acks;
+
+    /**
+     * Connects to every standby's ring (retrying until {@code connectTimeout}), then starts the handlers.
+     *
+     * @throws IllegalStateException naming the standby and the reason when a ring cannot be reached
+     */
+    public ShipPipeline(List<StandbyConfig> standbys, int bufferEvents, Duration heartbeatInterval, Duration connectTimeout,
+                        ShipMetrics metrics) {
+        List<Boolean> required = new ArrayList<>();
+        standbys.forEach(s -> required.add(s.required()));
+        this.acks = new AckTracker(required);
+        AtomicInteger threads = new AtomicInteger();
+        this.disruptor = new Disruptor<>(ShipEvent::new, bufferEvents,
+                r -> {
+                    Thread thread = new Thread(r, "rdmarepl-ship-" + standbys.get(threads.getAndIncrement() % standbys.size()).name());
+                    thread.setDaemon(true);
+                    return thread;
+                },
+                ProducerType.SINGLE, new LiteTimeoutBlockingWaitStrategy(heartbeatInterval.toNanos(), TimeUnit.NANOSECONDS));
+        try {
+            for (int i = 0; i < standbys.size(); i++) {
+                StandbyConfig standby = standbys.get(i);
+                shippers.add(new StandbyShipper(standby, i, connect(standby, connectTimeout), acks, metrics, heartbeatInterval.toNanos()));
+            }
+        } catch (RuntimeException e) {
+            shippers.forEach(StandbyShipper::close);
+            throw e;
+        }
+        disruptor.setDefaultExceptionHandler(new StandbyFailureHandler(shippers));
+        disruptor.handleEventsWith(shippers.toArray(new StandbyShipper[0]));
+        this.ringBuffer = disruptor.start();
+    }
+
+    /**
+     * Hands one record to every standby; waits while the Disruptor is full (back-pressure).
+     *
+     * @throws IllegalStateException when a standby handler has failed (its stream is broken)
+     */
+    public void publish(int role, ByteBuffer source, int offset, int length, long commitLsn, long commitTimeUs) {
+        long sequence;
+        while (true) {
+            try {
+                sequence = ringBuffer.tryNext();
+                break;
+            } catch (com.lmax.disruptor.InsufficientCapacityException full) {
+                String failure = failure();
+                if (failure != null) {
+                    throw new IllegalStateException("shipping to standby " + failure);
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+            }
+        }
+        try {
+            ringBuffer.get(sequence).set(role, source, offset, length, commitLsn, commitTimeUs);
+        } finally {
+            ringBuffer.publish(sequence);
+        }
+    }
+
+    public AckTracker acks() {
+        return acks;
+    }
+
+    /** The first standby failure, or null. */
+    public String failure() {
+        for (StandbyShipper shipper : shippers) {
+            if (shipper.failure() != null) {
+                return shipper.standby().name() + ": " + shipper.failure();
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void close() {
+        try {
+            disruptor.shutdown(5, TimeUnit.SECONDS);
+        } catch (com.lmax.disruptor.TimeoutException e) {
+            LOG.warn("standby handlers did not drain within 5 s; halting them");
+            disruptor.halt();
+        }
+        shippers.forEach(StandbyShipper::close);
+    }
+
+    private static WriterEnd connect(StandbyConfig standby, Duration timeout) {
+        long deadlineNs = System.nanoTime() + timeout.toNanos();
+        long backoffMs = 50;
+        while (true) {
+            try {
+                return Transports.openWriter(standby.uri());
+            } catch (RuntimeException e) {
+                if (System.nanoTime() - deadlineNs >= 0 || e instanceof UnsupportedOperationException) {
+                    throw new IllegalStateException("standby " + standby.name() + " (" + standby.uri() + ") unreachable after "
+                            + timeout.toMillis() + " ms: " + e.getMessage(), e);
+                }
+                LOG.info("waiting for standby {}: {}", standby.name(), e.getMessage());
+                try {
+                    Thread.sleep(backoffMs);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while connecting to standby " + standby.name(), interrupted);
+                }
+                backoffMs = Math.min(backoffMs * 2, 1000);
+            }
+        }
+    }
+}

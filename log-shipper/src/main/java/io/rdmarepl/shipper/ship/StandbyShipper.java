@@ -1,0 +1,116 @@
+package io.rdmarepl.shipper.ship;
+
+import com.lmax.disruptor.EventHandler;
+import io.rdmarepl.channel.fragment.MessageWriter;
+import io.rdmarepl.channel.idle.BackoffIdleStrategy;
+import io.rdmarepl.channel.ring.RingWriter;
+import io.rdmarepl.channel.ring.WriterEnd;
+import io.rdmarepl.format.ChangeStream;
+import io.rdmarepl.format.codec.RecordEncoder;
+import io.rdmarepl.shipper.config.StandbyConfig;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Feeds one standby: writes each record of the stream into the standby's ring (waiting while the
+ * ring is full, which stops the Disruptor and, behind it, Debezium), publishes at the end of each
+ * batch, sends heartbeats between transactions while idle, and reports the standby's durable LSN.
+ */
+final class StandbyShipper implements EventHandler<ShipEvent> {
+    private final StandbyConfig standby;
+    private final int index;
+    private final WriterEnd end;
+    private final MessageWriter writer;
+    private final RingWriter ring;
+    private final AckTracker acks;
+    private final ShipMetrics metrics;
+    private final long heartbeatIntervalNs;
+    private final RecordEncoder encoder = new RecordEncoder();
+    private final ByteBuffer heartbeat = ByteBuffer.allocateDirect(64).order(ByteOrder.LITTLE_ENDIAN);
+    private final BackoffIdleStrategy idle = new BackoffIdleStrategy(1000, 10, 1_000, 200_000);
+    private boolean inTransaction;
+    private long lastCommitLsn;
+    private long lastWriteNs = System.nanoTime();
+    private volatile String failure;
+
+    StandbyShipper(StandbyConfig standby, int index, WriterEnd end, AckTracker acks, ShipMetrics metrics, long heartbeatIntervalNs) {
+        this.standby = standby;
+        this.index = index;
+        this.end = end;
+        this.ring = new RingWriter(end);
+        this.writer = new MessageWriter(ring);
+        this.acks = acks;
+        this.metrics = metrics;
+        this.heartbeatIntervalNs = heartbeatIntervalNs;
+    }
+
+    @Override
+    public void onEvent(ShipEvent event, long sequence, boolean endOfBatch) {
+        write(event.bytes(), event.length());
+        switch (event.role()) {
+            case ShipEvent.BEGIN -> inTransaction = true;
+            case ShipEvent.COMMIT -> {
+                inTransaction = false;
+                lastCommitLsn = event.commitLsn();
+                metrics.shipped(index, event.commitTimeUs());
+            }
+            default -> {
+            }
+        }
+        if (endOfBatch) {
+            ring.publish();
+            reportAcks();
+        }
+    }
+
+    @Override
+    public void onTimeout(long sequence) {
+        if (!inTransaction && System.nanoTime() - lastWriteNs >= heartbeatIntervalNs) {
+            int length = encoder.encodeHeartbeat(heartbeat, 0, heartbeat.capacity(), System.currentTimeMillis() * 1000L, lastCommitLsn);
+            write(heartbeat, length);
+            ring.publish();
+        }
+        reportAcks();
+    }
+
+    private void write(ByteBuffer bytes, int length) {
+        idle.reset();
+        long waitStartNs = 0;
+        while (!writer.tryWrite(ChangeStream.RECORD_FRAME_TYPE, bytes, 0, length)) {
+            if (waitStartNs == 0) {
+                waitStartNs = System.nanoTime();
+                ring.publish();
+            }
+            reportAcks();
+            idle.idle(0);
+        }
+        if (waitStartNs != 0) {
+            metrics.backPressured(index, System.nanoTime() - waitStartNs);
+        }
+        lastWriteNs = System.nanoTime();
+    }
+
+    private void reportAcks() {
+        if (ring.feedback().refresh()) {
+            acks.durable(index, ring.feedback().durableLsn());
+            metrics.feedback(index, ring.feedback().appliedLsn(), ring.feedback().durableLsn(), ring.position(),
+                    ring.feedback().consumerPosition(), ring.capacity());
+        }
+    }
+
+    StandbyConfig standby() {
+        return standby;
+    }
+
+    String failure() {
+        return failure;
+    }
+
+    void failed(String reason) {
+        failure = reason;
+    }
+
+    void close() {
+        end.close();
+    }
+}

@@ -1,0 +1,100 @@
+package io.rdmarepl.shipper;
+
+import io.rdmarepl.channel.fragment.MessageAssembler;
+import io.rdmarepl.channel.ring.RingReader;
+import io.rdmarepl.channel.shm.ShmReaderEnd;
+import io.rdmarepl.format.codec.RecordDecoder;
+import io.rdmarepl.format.record.ChangeRecord;
+import io.rdmarepl.format.record.RecordMaterializer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+
+/**
+ * A standby stand-in: owns a shm ring, decodes every record into a list, and reports as durable
+ * every transaction it received, up to a ceiling a test can hold back.
+ */
+final class RingCollector implements AutoCloseable {
+    private final ShmReaderEnd end;
+    private final RingReader reader;
+    private final List<ChangeRecord> records = new ArrayList<>();
+    private final RecordDecoder decoder = new RecordDecoder();
+    private final RecordMaterializer materializer = new RecordMaterializer();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile long durableCeiling = -1L;
+    private volatile long pollPauseNs;
+
+    RingCollector(int capacity) {
+        Path dir = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of("target");
+        this.end = ShmReaderEnd.create(dir.resolve("rdmarepl-shipper-test-" + UUID.randomUUID()), capacity, 1, 1L, true);
+        this.reader = new RingReader(end);
+        MessageAssembler assembler = new MessageAssembler((type, buffer, offset, length) -> {
+            decoder.decode(buffer, offset, length, materializer);
+            ChangeRecord record = materializer.last();
+            synchronized (records) {
+                records.add(record);
+            }
+            if (record instanceof ChangeRecord.Commit commit) {
+                long lsn = Long.compareUnsigned(commit.commitLsn(), durableCeiling) <= 0 ? commit.commitLsn() : durableCeiling;
+                reader.feedback().appliedLsn(lsn);
+                reader.feedback().durableLsn(lsn);
+            }
+        });
+        this.thread = new Thread(() -> {
+            while (running) {
+                int read = reader.poll(assembler, 64);
+                if (pollPauseNs > 0) {
+                    LockSupport.parkNanos(pollPauseNs);
+                } else if (read == 0) {
+                    LockSupport.parkNanos(50_000);
+                }
+            }
+        }, "ring-collector");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    String uri() {
+        return "shm://" + end.path().toAbsolutePath();
+    }
+
+    /** Acknowledge nothing beyond {@code lsn} (unsigned; -1 = everything). */
+    void holdDurableAt(long lsn) {
+        durableCeiling = lsn;
+    }
+
+    void slowDown(long pauseNs) {
+        pollPauseNs = pauseNs;
+    }
+
+    List<ChangeRecord> records() {
+        synchronized (records) {
+            return new ArrayList<>(records);
+        }
+    }
+
+    List<ChangeRecord> awaitRecords(Predicate<List<ChangeRecord>> done, long timeoutMs) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (System.nanoTime() < deadline) {
+            List<ChangeRecord> now = records();
+            if (done.test(now)) {
+                return now;
+            }
+            LockSupport.parkNanos(5_000_000);
+        }
+        throw new AssertionError("records not received within " + timeoutMs + " ms; got " + records());
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        running = false;
+        thread.join(5000);
+        end.close();
+    }
+}

@@ -1,0 +1,234 @@
+package io.rdmarepl.shipper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rdmarepl.format.Lsn;
+import io.rdmarepl.format.record.ChangeRecord;
+import io.rdmarepl.format.record.Value;
+import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.testsupport.Durability;
+import io.rdmarepl.testsupport.PostgresServer;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The shipper against a real primary, real Debezium and a real shm ring, with a stand-in standby. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ShipperPipelineIT {
+    private static PostgresServer primary;
+
+    @BeforeAll
+    static void startPrimary() {
+        primary = PostgresServer.builder("shipper_primary").durability(Durability.FAST)
+                .setting("synchronous_commit", "on").start();
+        primary.execute("CREATE TABLE accounts (id int PRIMARY KEY, note text)");
+        primary.execute("CREATE TABLE burst (id int PRIMARY KEY, payload text)");
+    }
+
+    @AfterAll
+    static void stopPrimary() {
+        if (primary != null) {
+            primary.close();
+        }
+    }
+
+    @Test
+    void transactionsArriveWholeInCommitOrderAndRolledBackOnesNever() throws Exception {
+        try (RingCollector standby = new RingCollector(1 << 20); Shipper shipper = start("ordering", standby, Map.of())) {
+            try (Connection a = primary.connect("postgres"); Connection b = primary.connect("postgres");
+                 Connection c = primary.connect("postgres")) {
+                a.setAutoCommit(false);
+                b.setAutoCommit(false);
+                c.setAutoCommit(false);
+                exec(a, "INSERT INTO accounts VALUES (1, 'a1')");
+                exec(a, "INSERT INTO accounts VALUES (2, 'a2')");
+                exec(b, "INSERT INTO accounts VALUES (3, 'b')");
+                b.commit();
+                a.commit();
+                exec(c, "INSERT INTO accounts VALUES (4, 'rolled back')");
+                c.rollback();
+                exec(c, "UPDATE accounts SET note = 'changed' WHERE id = 3");
+                exec(c, "DELETE FROM accounts WHERE id = 2");
+                c.commit();
+            }
+            List<List<ChangeRecord>> transactions = transactions(standby.awaitRecords(r -> commits(r) >= 3, 30_000));
+            assertThat(transactions).hasSize(3);
+            assertThat(texts(transactions.get(0))).containsExactly("3:b");
+            assertThat(texts(transactions.get(1))).containsExactly("1:a1", "2:a2");
+            assertThat(texts(transactions.get(2))).containsExactly("3:changed", "delete 2");
+            long previous = 0;
+            for (List<ChangeRecord> tx : transactions) {
+                ChangeRecord.Begin begin = (ChangeRecord.Begin) tx.get(0);
+                ChangeRecord.Commit commit = (ChangeRecord.Commit) tx.get(tx.size() - 1);
+                assertThat(begin.commitLsn()).isEqualTo(commit.commitLsn());
+                assertThat(Long.compareUnsigned(commit.commitLsn(), previous)).isPositive();
+                assertThat(commit.commitTimeUs()).isPositive();
+                previous = commit.commitLsn();
+            }
+            assertThat(standby.records()).noneMatch(r -> r.toString().contains("rolled back"));
+            assertThat(shipper.status()).containsEntry("state", "streaming");
+        }
+    }
+
+    @Test
+    void primaryForgetsOnlyWhatTheStandbyHoldsDurably() throws Exception {
+        try (RingCollector standby = new RingCollector(1 << 20); Shipper shipper = start("acks", standby, Map.of())) {
+            standby.holdDurableAt(0);
+            primary.execute("INSERT INTO accounts VALUES (10, 'held')");
+            List<ChangeRecord> received = standby.awaitRecords(r -> commits(r) >= 1, 30_000);
+            long commitLsn = received.stream().filter(r -> r instanceof ChangeRecord.Commit)
+                    .map(r -> ((ChangeRecord.Commit) r).commitLsn()).findFirst().orElseThrow();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1500)); // several Debezium heartbeats and commits
+            assertThat(Long.compareUnsigned(confirmedFlushLsn("acks"), commitLsn))
+                    .as("slot confirmed %s while the standby held nothing durable (tx at %s)",
+                            Lsn.format(confirmedFlushLsn("acks")), Lsn.format(commitLsn))
+                    .isNegative();
+
+            standby.holdDurableAt(-1L);
+            primary.execute("INSERT INTO accounts VALUES (11, 'released')");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (Long.compareUnsigned(confirmedFlushLsn("acks"), commitLsn) < 0 && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            }
+            assertThat(Long.compareUnsigned(confirmedFlushLsn("acks"), commitLsn)).as("slot advanced once durable").isNotNegative();
+        }
+    }
+
+    @Test
+    void aFullRingHoldsCaptureBackAndLosesNothing() throws Exception {
+        try (RingCollector standby = new RingCollector(8192); Shipper shipper = start("burst", standby, Map.of("ship.buffer.events", "64"))) {
+            standby.slowDown(2_000_000);
+            try (Connection connection = primary.connect("postgres")) {
+                connection.setAutoCommit(false);
+                for (int tx = 0; tx < 20; tx++) {
+                    for (int i = 0; i < 50; i++) {
+                        int id = tx * 50 + i;
+                        exec(connection, "INSERT INTO burst VALUES (" + id + ", repeat('x', " + (id % 300) + "))");
+                    }
+                    connection.commit();
+                }
+            }
+            standby.slowDown(0);
+            List<ChangeRecord> received = standby.awaitRecords(r -> commits(r) >= 20, 60_000);
+            List<Integer> ids = new ArrayList<>();
+            for (ChangeRecord r : received) {
+                if (r instanceof ChangeRecord.Insert insert) {
+                    ids.add(Integer.parseInt(((Value.Text) insert.newTuple().values().get(0)).value()));
+                }
+            }
+            List<Integer> expected = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                expected.add(i);
+            }
+            assertThat(ids).isEqualTo(expected);
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> standbys = (List<Map<String, Object>>) shipper.status().get("standbys");
+            assertThat((Double) standbys.get(0).get("back_pressure_seconds")).as("the ring was full at times").isPositive();
+        }
+    }
+
+    private static Shipper start(String name, RingCollector standby, Map<String, String> extra) throws Exception {
+        Properties p = new Properties();
+        p.setProperty("database.host", PostgresServer.HOST);
+        p.setProperty("database.port", Integer.toString(primary.port()));
+        p.setProperty("database.user", PostgresServer.SUPERUSER);
+        p.setProperty("slot.name", name);
+        p.setProperty("publication.name", name);
+        p.setProperty("publication.tables", "public.accounts,public.burst");
+        p.setProperty("standbys", "a");
+        p.setProperty("standby.a.uri", standby.uri());
+        p.setProperty("admin.address", "127.0.0.1:0");
+        p.setProperty("capture.poll.interval.ms", "5");
+        extra.forEach(p::setProperty);
+        Shipper shipper = Shipper.start(ShipperConfig.load(p), new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!slotActive(name)) {
+            if (System.nanoTime() > deadline || shipper.failure() != null) {
+                shipper.close();
+                throw new AssertionError("slot " + name + " not streaming within 60 s: " + shipper.failure());
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+        return shipper;
+    }
+
+    private static boolean slotActive(String slot) throws Exception {
+        try (Connection c = primary.connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT active FROM pg_replication_slots WHERE slot_name = '" + slot + "'")) {
+            return rs.next() && rs.getBoolean(1);
+        }
+    }
+
+    private static long confirmedFlushLsn(String slot) throws Exception {
+        try (Connection c = primary.connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = '" + slot + "'")) {
+            rs.next();
+            return Lsn.parse(rs.getString(1));
+        }
+    }
+
+    private static void exec(Connection connection, String sql) throws Exception {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    private static long commits(List<ChangeRecord> records) {
+        return records.stream().filter(r -> r instanceof ChangeRecord.Commit).count();
+    }
+
+    /** Splits the stream into transactions, checking heartbeats only ever fall between them. */
+    private static List<List<ChangeRecord>> transactions(List<ChangeRecord> records) {
+        List<List<ChangeRecord>> transactions = new ArrayList<>();
+        List<ChangeRecord> current = null;
+        for (ChangeRecord r : records) {
+            if (r instanceof ChangeRecord.Begin) {
+                assertThat(current).as("Begin inside a transaction").isNull();
+                current = new ArrayList<>();
+            }
+            if (r instanceof ChangeRecord.Heartbeat) {
+                assertThat(current).as("heartbeat inside a transaction").isNull();
+                continue;
+            }
+            if (r instanceof ChangeRecord.Relation) {
+                continue;
+            }
+            assertThat(current).as("%s outside a transaction", r).isNotNull();
+            current.add(r);
+            if (r instanceof ChangeRecord.Commit) {
+                transactions.add(current);
+                current = null;
+            }
+        }
+        return transactions;
+    }
+
+    private static List<String> texts(List<ChangeRecord> transaction) {
+        List<String> texts = new ArrayList<>();
+        for (ChangeRecord r : transaction) {
+            if (r instanceof ChangeRecord.Insert i) {
+                texts.add(text(i.newTuple().values().get(0)) + ":" + text(i.newTuple().values().get(1)));
+            } else if (r instanceof ChangeRecord.Update u) {
+                texts.add(text(u.newTuple().values().get(0)) + ":" + text(u.newTuple().values().get(1)));
+            } else if (r instanceof ChangeRecord.Delete d) {
+                texts.add("delete " + text(d.oldTuple().values().get(0)));
+            }
+        }
+        return texts;
+    }
+
+    private static String text(Value value) {
+        return value instanceof Value.Text t ? t.value() : String.valueOf(value);
+    }
+}

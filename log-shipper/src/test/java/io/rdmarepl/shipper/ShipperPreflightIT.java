@@ -1,0 +1,97 @@
+package io.rdmarepl.shipper;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.testsupport.Durability;
+import io.rdmarepl.testsupport.PostgresServer;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import org.postgresql.PGConnection;
+import org.postgresql.replication.PGReplicationStream;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The mistakes users make first each get one line naming the cause and the fix. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ShipperPreflightIT {
+    private static PostgresServer primary;
+
+    @BeforeAll
+    static void startPrimary() {
+        primary = PostgresServer.builder("preflight_primary").durability(Durability.FAST).start();
+        primary.execute("CREATE ROLE plain LOGIN");
+    }
+
+    @AfterAll
+    static void stopPrimary() {
+        if (primary != null) {
+            primary.close();
+        }
+    }
+
+    @Test
+    void shouldNameAnUnreachablePrimary() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        assertThatThrownBy(() -> start(Map.of("database.port", Integer.toString(closedPort))))
+                .hasMessageContaining("primary postgres@127.0.0.1:" + closedPort + "/postgres unreachable")
+                .hasMessageContaining("check database.host, database.port");
+    }
+
+    @Test
+    void shouldNameAMissingReplicationPrivilege() {
+        assertThatThrownBy(() -> start(Map.of("database.user", "plain")))
+                .hasMessageContaining("user plain")
+                .hasMessageContaining("lacks the REPLICATION privilege: ALTER ROLE plain REPLICATION");
+    }
+
+    @Test
+    void shouldNameASlotInUseByAnotherProcess() throws Exception {
+        primary.execute("CREATE PUBLICATION busy_pub FOR ALL TABLES");
+        primary.execute("SELECT pg_create_logical_replication_slot('busy', 'pgoutput')");
+        try (Connection replication = primary.connectForReplication("postgres");
+             PGReplicationStream stream = replication.unwrap(PGConnection.class).getReplicationAPI().replicationStream().logical()
+                     .withSlotName("busy").withSlotOption("proto_version", "1").withSlotOption("publication_names", "busy_pub").start()) {
+            assertThatThrownBy(() -> start(Map.of("slot.name", "busy")))
+                    .hasMessageContaining("replication slot busy")
+                    .hasMessageContaining("is in use by backend pid")
+                    .hasMessageContaining("pg_terminate_backend(");
+        }
+    }
+
+    @Test
+    void shouldNameASlotOfAnotherPlugin() {
+        primary.execute("SELECT pg_create_logical_replication_slot('wrong_plugin', 'test_decoding')");
+        assertThatThrownBy(() -> start(Map.of("slot.name", "wrong_plugin")))
+                .hasMessageContaining("replication slot wrong_plugin")
+                .hasMessageContaining("uses plugin test_decoding, not pgoutput");
+    }
+
+    @Test
+    void shouldNameAnUnreachableStandby() {
+        assertThatThrownBy(() -> start(Map.of("standby.a.uri", "shm:///dev/shm/rdmarepl-nobody-here", "standby.connect.timeout.ms", "200")))
+                .hasMessageContaining("standby a (shm:///dev/shm/rdmarepl-nobody-here) unreachable after 200 ms")
+                .hasMessageContaining("start the reader (standby) side first");
+    }
+
+    private static void start(Map<String, String> overrides) {
+        Properties p = new Properties();
+        p.setProperty("database.host", PostgresServer.HOST);
+        p.setProperty("database.port", Integer.toString(primary.port()));
+        p.setProperty("standbys", "a");
+        p.setProperty("standby.a.uri", "shm:///dev/shm/rdmarepl-preflight-unused");
+        p.setProperty("standby.connect.timeout.ms", "200");
+        p.setProperty("admin.address", "127.0.0.1:0");
+        overrides.forEach(p::setProperty);
+        Shipper.start(ShipperConfig.load(p), new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry()).close();
+    }
+}

@@ -1,0 +1,73 @@
+package io.rdmarepl.shipper.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class ShipperConfigTest {
+
+    @Test
+    void shouldApplyDefaultsForEverythingButTheStandbys() {
+        Properties p = new Properties();
+        p.setProperty("standbys", "a");
+        p.setProperty("standby.a.uri", "shm:///dev/shm/a");
+        ShipperConfig config = ShipperConfig.load(p);
+
+        assertThat(config.slotName()).isEqualTo("rdmarepl");
+        assertThat(config.heartbeatInterval().toMillis()).isEqualTo(5);
+        assertThat(config.standbys()).singleElement().satisfies(s -> {
+            assertThat(s.name()).isEqualTo("a");
+            assertThat(s.required()).isTrue();
+        });
+        assertThat(config.adminAddress().getPort()).isEqualTo(7480);
+        assertThat(config.jdbcUrl()).isEqualTo("jdbc:postgresql://localhost:5432/postgres");
+    }
+
+    @Test
+    void shouldListEveryProblemAtOnceWithSecretsMasked() {
+        Properties p = new Properties();
+        p.setProperty("standbys", "a,b");
+        p.setProperty("standby.a.uri", "tcp://x:1");
+        p.setProperty("standby.b.uri", "shm:///dev/shm/b");
+        p.setProperty("standby.b.required", "maybe");
+        p.setProperty("database.port", "70000");
+        p.setProperty("database.password", "hunter2");
+        p.setProperty("slot.name", "Bad-Slot");
+        p.setProperty("heartbeat.interval.ms", "soon");
+        p.setProperty("snapshot.mode", "sometimes");
+        p.setProperty("ship.buffer.events", "1000");
+        p.setProperty("admin.token", "t0ken");
+        p.setProperty("heartbeat.intervall.ms", "5");
+        p.setProperty("debezium.poll.interval.ms", "1");
+
+        assertThatThrownBy(() -> ShipperConfig.load(p))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("standby.a.uri=tcp://x:1: channel URI 'tcp://x:1' has unknown scheme 'tcp'")
+                .hasMessageContaining("standby.b.required=maybe: must be true or false")
+                .hasMessageContaining("database.port=70000: must be between 1 and 65535")
+                .hasMessageContaining("slot.name=Bad-Slot")
+                .hasMessageContaining("heartbeat.interval.ms=soon: must be a whole number")
+                .hasMessageContaining("snapshot.mode=sometimes")
+                .hasMessageContaining("ship.buffer.events=1000: must be a power of two")
+                .hasMessageContaining("heartbeat.intervall.ms: unknown key")
+                .hasMessageNotContaining("hunter2")
+                .hasMessageNotContaining("t0ken")
+                .hasMessageNotContaining("debezium.poll.interval.ms");
+    }
+
+    @Test
+    void shouldPassDebeziumKeysThroughWithoutThePrefix() {
+        Properties p = new Properties();
+        p.setProperty("standbys", "a");
+        p.setProperty("standby.a.uri", "shm:///dev/shm/a");
+        p.setProperty("debezium.max.queue.size.in.bytes", "1000000");
+        assertThat(ShipperConfig.load(p).debezium()).containsEntry("max.queue.size.in.bytes", "1000000");
+    }
+
+    @Test
+    void shouldRequireAStandby() {
+        assertThatThrownBy(() -> ShipperConfig.load(new Properties())).hasMessageContaining("standbys=: name at least one standby");
+    }
+}

@@ -1,5 +1,6 @@
 package io.rdmarepl.cli;
 
+import io.rdmarepl.cli.apply.ApplyCommand;
 import io.rdmarepl.cli.bench.BenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,7 +13,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Replication accelerator for PostgreSQL: ships the change stream over RDMA into a standby's ring.",
-        subcommands = {BenchCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {ApplyCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:the operation failed", "2:bad usage or configuration"})
 public final class RdmareplCommand implements Runnable {

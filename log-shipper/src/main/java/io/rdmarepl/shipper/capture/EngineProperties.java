@@ -52,8 +52,8 @@ public final class EngineProperties {
         p.setProperty("max.batch.size", Integer.toString(config.maxBatchSize()));
         p.setProperty("max.queue.size", Integer.toString(config.maxQueueSize()));
         p.setProperty("errors.max.retries", "0");
-        valueSettings.forEach(p::setProperty);
-        config.debezium().forEach(p::setProperty);
+        valueSettings.forEach(p::setProperty); // the encoding's settings win over ours...
+        config.debezium().forEach(p::setProperty); // ...and the operator's over both
         return p;
     }
 }

@@ -31,7 +31,9 @@ final class StagedTransaction {
         while (true) {
             try {
                 int length = encode.applyAsInt(used);
-                append(length);
+                if (length > 0) { // 0: nothing to ship for this event (e.g. the first half of a key change)
+                    append(length);
+                }
                 return;
             } catch (io.rdmarepl.format.RecordCapacityException e) {
                 grow(Math.max(bytes.capacity() * 2L, used + e.required()));

@@ -48,7 +48,7 @@ public record ShipperConfig(
             new String[] {"slot.name", "rdmarepl", "logical replication slot (pgoutput), created if missing"},
             new String[] {"publication.name", "rdmarepl", "publication, created if missing"},
             new String[] {"publication.tables", "", "comma-separated schema.table list; empty = all tables"},
-            new String[] {"snapshot.mode", "no_data", "no_data (stream from now on) or initial (copy existing rows first)"},
+            new String[] {"snapshot.mode", "no_data", "no_data: stream changes from the slot's position on (initial copy is not supported yet)"},
             new String[] {"standbys", "", "comma-separated standby names; each needs standby.<name>.uri"},
             new String[] {"standby.<name>.uri", "", "the standby's ring: shm:///dev/shm/NAME, softrdma://host:port or rdma://host:port"},
             new String[] {"standby.<name>.required", "true", "offsets wait for this standby's durable position"},
@@ -86,7 +86,7 @@ public record ShipperConfig(
                 p.problem("publication.tables", table, "each entry must be schema.table");
             }
         }
-        String snapshot = p.oneOf("snapshot.mode", "no_data", Set.of("no_data", "initial"));
+        String snapshot = p.oneOf("snapshot.mode", "no_data", Set.of("no_data"));
         List<StandbyConfig> standbys = new ArrayList<>();
         List<String> names = list(p.string("standbys", ""));
         if (names.isEmpty()) {

@@ -41,7 +41,8 @@ final class StaleServers {
     /**
      * Clean a base directory once per JVM, before the first server starts in it.
      */
-    static void cleanOnce(final Path baseDirectory) {
+    /** Synchronized: a server starting in parallel must not create its directory while the clean-up runs. */
+    static synchronized void cleanOnce(final Path baseDirectory) {
         if (CLEANED.add(baseDirectory)) {
             clean(baseDirectory);
         }
@@ -59,12 +60,23 @@ final class StaleServers {
         }
 
         for (final Path dir : candidates) {
+            if (!Files.exists(dir.resolve(OWNER_FILE)) && youngerThanAMinute(dir)) {
+                continue; // another JVM is creating it right now and has not written its owner file yet
+            }
             if (!ownerAlive(dir.resolve(OWNER_FILE))) {
                 final long pid = postmasterPid(dir.resolve(DATA_DIR)).orElse(-1L);
                 final boolean killed = pid > 0 && killPostmaster(pid, Duration.ofSeconds(5));
                 deleteRecursively(dir);
                 LOG.info("removed stale PostgreSQL instance {}{}", dir, killed ? " and killed its postmaster " + pid : "");
             }
+        }
+    }
+
+    private static boolean youngerThanAMinute(final Path dir) {
+        try {
+            return Files.getLastModifiedTime(dir).toInstant().isAfter(Instant.now().minusSeconds(60));
+        } catch (final IOException ex) {
+            return false;
         }
     }
 

@@ -1,0 +1,236 @@
+package io.rdmarepl.applier.apply;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.rdmarepl.applier.config.ApplierConfig;
+import io.rdmarepl.applier.position.AppliedPosition;
+import io.rdmarepl.applier.position.AppliedPositionStore;
+import io.rdmarepl.applier.schema.SequenceTracker;
+import io.rdmarepl.channel.RingSettings;
+import io.rdmarepl.channel.Transports;
+import io.rdmarepl.channel.idle.BackoffIdleStrategy;
+import io.rdmarepl.channel.idle.IdleStrategy;
+import io.rdmarepl.channel.ring.ReaderEnd;
+import io.rdmarepl.channel.ring.RingReader;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The replica applier: creates the ring the shipper writes into, and replays it into the replica exactly
+ * once on its own thread until {@link #close()}.
+ *
+ * <pre>{@code
+ * ApplierConfig config = ApplierConfig.load(Path.of("applier.properties"));
+ * try (Applier applier = Applier.start(config, meterRegistry)) {
+ *     // the shipper attaches to config.ringUri(); applier.status() tells how far it got
+ * }
+ * }</pre>
+ *
+ * Control actions ({@link #drain}, {@link #promote}, {@link #epoch}) run on the apply thread; they may be
+ * called from any thread.
+ */
+public final class Applier implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Applier.class);
+
+    private final ApplierConfig config;
+    private final HikariDataSource dataSource;
+    private final ReaderEnd ring;
+    private final ReplicaSession session;
+    private final ApplierAgent agent;
+    private final SequenceTracker sequences;
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    private Applier(ApplierConfig config, HikariDataSource dataSource, ReaderEnd ring, ReplicaSession session,
+                    ApplierAgent agent, SequenceTracker sequences) {
+        this.config = config;
+        this.dataSource = dataSource;
+        this.ring = ring;
+        this.session = session;
+        this.agent = agent;
+        this.sequences = sequences;
+        this.thread = new Thread(this::run, "rdmarepl-applier");
+    }
+
+    /**
+     * Connects to the replica (creating {@code rdmarepl.applied_position} if needed, making the database
+     * read-only for clients), reads the applied position, creates the ring and starts applying.
+     *
+     * @throws IllegalStateException naming the replica or ring when either cannot be reached or created
+     */
+    public static Applier start(ApplierConfig config, MeterRegistry registry) {
+        LOG.info("starting applier with configuration:\n{}", config.describe());
+        HikariDataSource dataSource;
+        try {
+            dataSource = ReplicaDataSource.create(config);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("cannot connect to the replica at " + config.replicaJdbcUrl() + " as "
+                    + config.replicaUser() + ": " + rootMessage(e), e);
+        }
+        ReaderEnd ring = null;
+        try {
+            AppliedPositionStore positions = new AppliedPositionStore(config.sourceName());
+            AppliedPosition position;
+            try (Connection connection = dataSource.getConnection()) {
+                positions.createIfMissing(connection);
+                if (config.replicaReadOnlyForClients()) {
+                    ReadOnlyGuard.readOnlyForClients(connection);
+                }
+                position = positions.read(connection);
+            }
+            ring = Transports.openReader(config.ringUri(), new RingSettings(config.ringCapacityBytes(), config.ringEpoch(),
+                    ThreadLocalRandom.current().nextLong(), true));
+            RingReader reader = new RingReader(ring);
+            ReplicaSession session = new ReplicaSession(dataSource, positions);
+            SequenceTracker sequences = new SequenceTracker();
+            ApplierMetrics metrics = new ApplierMetrics(registry);
+            ApplierAgent agent = new ApplierAgent(config, reader, session, sequences, metrics, position);
+            Applier applier = new Applier(config, dataSource, ring, session, agent, sequences);
+            applier.registerGauges(metrics);
+            applier.thread.start();
+            LOG.info("applying {} from {} into {}, resuming after {}", config.sourceName(), config.ringUri(),
+                    config.replicaJdbcUrl(), position);
+            return applier;
+        } catch (SQLException | RuntimeException e) {
+            if (ring != null) {
+                ring.close();
+            }
+            dataSource.close();
+            throw new IllegalStateException("cannot start the applier on " + config.replicaJdbcUrl() + " and "
+                    + config.ringUri() + ": " + rootMessage(e), e);
+        }
+    }
+
+    public ApplierConfig config() {
+        return config;
+    }
+
+    /** The latest snapshot (refreshed a few times a second and after every group). */
+    public ApplierStatus status() {
+        return agent.status();
+    }
+
+    /** True while the applier thread runs and is not paused on an error. */
+    public boolean healthy() {
+        ApplierStatus s = status();
+        return running && thread.isAlive() && s != null && !s.state().paused();
+    }
+
+    /** The highest value applied per sequence so far (promotion also reads the tables). */
+    public Map<String, Long> sequencesSeen() {
+        return sequences.snapshot();
+    }
+
+    /**
+     * Applies everything the ring holds, then completes with the applied LSN; the applier keeps applying
+     * (state draining) until promoted.
+     */
+    public CompletableFuture<Long> drain() {
+        CompletableFuture<Long> future = new CompletableFuture<>();
+        agent.submit(() -> agent.drain(future));
+        return future;
+    }
+
+    /** Stops applying, lifts read-only for clients and sets every sequence past the primary's; returns what it set. */
+    public Map<String, Long> promote(Duration timeout) throws SQLException, TimeoutException, InterruptedException {
+        CompletableFuture<Map<String, Long>> future = new CompletableFuture<>();
+        agent.submit(() -> {
+            try {
+                future.complete(agent.promote());
+            } catch (SQLException | RuntimeException e) {
+                future.completeExceptionally(e);
+            }
+        });
+        try {
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SQLException sql) {
+                throw sql;
+            }
+            throw new IllegalStateException("promotion failed: " + e.getCause().getMessage(), e.getCause());
+        }
+    }
+
+    /** From now on the ring refuses frames of any other epoch (a fenced shipper's). */
+    public void epoch(int epoch) {
+        agent.submit(() -> agent.epoch(epoch));
+    }
+
+    @Override
+    public void close() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        thread.interrupt();
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        session.close();
+        ring.close();
+        dataSource.close();
+    }
+
+    private void run() {
+        IdleStrategy idle = new BackoffIdleStrategy(1_000, 10, 1_000, TimeUnit.MICROSECONDS.toNanos(config.idleMaxParkUs()));
+        String lastFailure = null;
+        while (running) {
+            int work;
+            try {
+                work = agent.doWork();
+                lastFailure = null;
+            } catch (RuntimeException e) {
+                if (!String.valueOf(e).equals(lastFailure)) {
+                    LOG.error("apply loop failed unexpectedly; retrying in 1 s", e);
+                    lastFailure = String.valueOf(e);
+                }
+                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+                continue;
+            }
+            idle.idle(work);
+        }
+        agent.stop();
+    }
+
+    private void registerGauges(ApplierMetrics metrics) {
+        metrics.gauge("rdmarepl.applier.state", "State code: 1 streaming, 2 retrying, 3 paused-schema, 4 paused-error, "
+                + "5 draining, 6 promoted", this, a -> a.status().state().code());
+        metrics.gauge("rdmarepl.applier.lag.ms", "Since the primary committed the oldest transaction not yet applied",
+                this, a -> a.status().lagMs());
+        metrics.gauge("rdmarepl.applier.ring.backlog.bytes", "Ring bytes written but not yet read", this,
+                a -> a.status().backlogBytes());
+        metrics.gauge("rdmarepl.applier.applied.lsn", "Commit LSN of the last applied source transaction", this,
+                a -> a.status().appliedLsn());
+        metrics.gauge("rdmarepl.applier.durable.lsn", "Commit LSN of the last source transaction the replica flushed", this,
+                a -> a.status().durableLsn());
+        metrics.gauge("rdmarepl.applier.pending.transactions", "Received transactions not yet applied", this,
+                a -> a.status().pendingTransactions());
+        metrics.counter("rdmarepl.applier.ring.refused.epoch.frames", "Frames refused because they carried a stale epoch",
+                this, a -> a.status().refusedEpochFrames());
+        metrics.counter("rdmarepl.applier.transactions.skipped", "Transactions skipped because already applied (re-sent)",
+                this, a -> a.status().skippedTransactions());
+        metrics.counter("rdmarepl.applier.transactions.discarded.partial",
+                "Transactions cut short by a writer restart, dropped before any row was applied", this,
+                a -> a.status().discardedPartialTransactions());
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + root.getMessage() + ")";
+    }
+}

@@ -1,0 +1,351 @@
+package io.rdmarepl.applier.apply;
+
+import io.rdmarepl.applier.config.ApplierConfig;
+import io.rdmarepl.applier.position.AppliedPosition;
+import io.rdmarepl.applier.position.DurabilityTracker;
+import io.rdmarepl.applier.schema.RelationCache;
+import io.rdmarepl.applier.schema.SequenceTracker;
+import io.rdmarepl.channel.fragment.MessageAssembler;
+import io.rdmarepl.channel.ring.RingReader;
+import io.rdmarepl.format.FormatException;
+import io.rdmarepl.format.Lsn;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The apply loop, one thread: poll the ring into whole transactions, apply them in groups, report
+ * applied and durable LSNs to the shipper, pause and retry on failures. {@link #doWork} returns how much
+ * it did, so the caller idles when it is 0. Other threads reach it only through {@link #submit}.
+ *
+ * <pre>
+ *  RingReader.poll -> MessageAssembler -> TxAssembler -> GroupLog --(ring idle, or count/bytes/time)-->
+ *    GroupApplier (one replica tx: rows + applied_position) -> commit -> feedback(applied, durable)
+ * </pre>
+ */
+final class ApplierAgent {
+    private static final Logger LOG = LoggerFactory.getLogger(ApplierAgent.class);
+    private static final long STATUS_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private final ApplierConfig config;
+    private final RingReader reader;
+    private final GroupLog log = new GroupLog();
+    private final TxAssembler assembler;
+    private final MessageAssembler frames;
+    private final ReplicaSession session;
+    private final RelationCache relations;
+    private final SequenceTracker sequences;
+    private final GroupApplier applier;
+    private final DurabilityTracker durability;
+    private final ApplierMetrics metrics;
+    private final boolean flushTracked;
+    private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
+    private final long groupMaxNs;
+    private final long durablePollNs;
+    private final long feedbackIntervalNs;
+
+    private ApplierState state = ApplierState.STARTING;
+    private String stateReason = "starting";
+    private long stateSinceMs = System.currentTimeMillis();
+    private ApplyFailure failure;
+    private String lastError;
+    private long retryDelayMs;
+    private long retryAtNs;
+    private boolean corruptStream;
+
+    private long appliedLsn;
+    private long appliedTxId;
+    private long lastAppliedCommitTimeUs;
+    private long transactionsApplied;
+    private long rowsApplied;
+    private long retries;
+    private long lastStrayRecords;
+    private long lastFeedbackNs;
+    private long lastDurablePollNs;
+    private long lastStatusNs;
+    private CompletableFuture<Long> drained;
+    private volatile ApplierStatus status;
+
+    ApplierAgent(ApplierConfig config, RingReader reader, ReplicaSession session, SequenceTracker sequences,
+                 ApplierMetrics metrics, AppliedPosition start) {
+        this.config = config;
+        this.reader = reader;
+        this.session = session;
+        this.sequences = sequences;
+        this.metrics = metrics;
+        this.relations = new RelationCache(sequences);
+        this.applier = new GroupApplier(relations, session, metrics, config.batchMaxRows());
+        this.assembler = new TxAssembler(log, start.commitLsn());
+        this.frames = new MessageAssembler(assembler);
+        this.durability = new DurabilityTracker(start.commitLsn());
+        this.flushTracked = config.synchronousCommit().equals("off");
+        this.groupMaxNs = TimeUnit.MILLISECONDS.toNanos(config.groupMaxMs());
+        this.durablePollNs = TimeUnit.MILLISECONDS.toNanos(config.durablePollMs());
+        this.feedbackIntervalNs = TimeUnit.MILLISECONDS.toNanos(config.feedbackIntervalMs());
+        this.appliedLsn = start.commitLsn();
+        this.appliedTxId = start.txId();
+        reader.feedback().appliedLsn(appliedLsn);
+        reader.feedback().durableLsn(appliedLsn);
+        reader.publishFeedback();
+        state(ApplierState.STREAMING, System.nanoTime(), "applied position " + start);
+    }
+
+    /** Runs {@code command} on the apply thread at its next cycle. */
+    void submit(Runnable command) {
+        commands.add(command);
+    }
+
+    ApplierStatus status() {
+        return status;
+    }
+
+    int doWork() {
+        long nowNs = System.nanoTime();
+        int work = runCommands();
+        if (state == ApplierState.PROMOTED || state == ApplierState.STOPPED) {
+            publishStatus(nowNs, work > 0);
+            return work;
+        }
+        if (state.paused()) {
+            if (nowNs - retryAtNs >= 0) {
+                work += retry(nowNs);
+            }
+        } else {
+            work += stream(nowNs);
+        }
+        work += pollDurability(nowNs);
+        if (nowNs - lastFeedbackNs >= feedbackIntervalNs) {
+            reader.publishFeedback();
+            lastFeedbackNs = nowNs;
+        }
+        publishStatus(nowNs, work > 0);
+        return work;
+    }
+
+    private int stream(long nowNs) {
+        int polled = 0;
+        if (!groupFull()) {
+            assembler.now(nowNs);
+            try {
+                polled = reader.poll(frames, config.pollMaxFrames());
+            } catch (FormatException e) {
+                corruptStream = true;
+                pause(new ApplyFailure(FailureCategory.PERMANENT, 0, assembler.acceptedLsn(), null, null, null,
+                        "corrupt record at ring position " + reader.position() + ": " + e.getMessage()
+                                + "; restart the shipper or this applier (the shipper re-sends from the durable position)"), nowNs);
+                return 1;
+            }
+        }
+        if (assembler.strayRecords() != lastStrayRecords) {
+            LOG.warn("{} row or commit records arrived outside a transaction and were not applied (the stream breaks "
+                    + "the ChangeStream contract)", assembler.strayRecords() - lastStrayRecords);
+            lastStrayRecords = assembler.strayRecords();
+        }
+        int work = polled;
+        if (log.transactions() > 0 && (polled == 0 || groupFull() || nowNs - log.firstCompleteNs() >= groupMaxNs)) {
+            work += applyGroup(nowNs, false);
+        }
+        if (drained != null && log.transactions() == 0 && reader.position() >= reader.producerPosition()) {
+            drained.complete(appliedLsn);
+            drained = null;
+        }
+        return work;
+    }
+
+    private boolean groupFull() {
+        int count = log.transactions();
+        return count >= config.groupMaxTransactions() || count > 0 && log.completeBytes() >= config.groupMaxBytes();
+    }
+
+    private int applyGroup(long nowNs, boolean isolate) {
+        long startNs = System.nanoTime();
+        GroupApplier.Outcome outcome = applier.apply(log, log.transactions(), isolate, reader.epoch());
+        committed(outcome, startNs);
+        if (!outcome.ok() && !isolate && outcome.failure().category() != FailureCategory.RETRIABLE && log.transactions() > 0) {
+            // stop exactly at the failing transaction: commit the ones before it one by one
+            startNs = System.nanoTime();
+            outcome = applier.apply(log, log.transactions(), true, reader.epoch());
+            committed(outcome, startNs);
+        }
+        if (outcome.ok()) {
+            if (state.paused()) {
+                resume(nowNs);
+            }
+        } else {
+            pause(outcome.failure(), nowNs);
+        }
+        return 1;
+    }
+
+    private void committed(GroupApplier.Outcome outcome, long startNs) {
+        int count = outcome.committedTransactions();
+        if (count == 0) {
+            return;
+        }
+        long nowUs = System.currentTimeMillis() * 1000L;
+        for (int k = 0; k < count; k++) {
+            metrics.lagUs(nowUs - log.commitTimeUs(k));
+        }
+        metrics.group(count, outcome.rows(), System.nanoTime() - startNs);
+        appliedLsn = log.commitLsn(count - 1);
+        appliedTxId = log.txId(count - 1);
+        lastAppliedCommitTimeUs = log.commitTimeUs(count - 1);
+        transactionsApplied += count;
+        rowsApplied += outcome.rows();
+        if (outcome.missingRows() > 0) {
+            LOG.warn("{} update/delete row(s) found no row on the replica up to commit LSN {} (counted in "
+                    + "rdmarepl_applier_rows_missing_total): the replica had diverged", outcome.missingRows(),
+                    Lsn.format(appliedLsn));
+        }
+        log.consume(count);
+        reader.feedback().appliedLsn(appliedLsn);
+        if (flushTracked) {
+            try {
+                durability.committed(session.walInsertLsn(), appliedLsn);
+            } catch (SQLException e) {
+                session.discard(); // a later commit's entry covers this one
+            }
+        } else {
+            durability.durableNow(appliedLsn);
+        }
+        reader.feedback().durableLsn(durability.durableLsn());
+        reader.publishFeedback();
+        lastFeedbackNs = System.nanoTime();
+    }
+
+    private int pollDurability(long nowNs) {
+        if (!flushTracked || durability.pending() == 0 || nowNs - lastDurablePollNs < durablePollNs) {
+            return 0;
+        }
+        lastDurablePollNs = nowNs;
+        try {
+            long durable = durability.flushedUpTo(session.walFlushLsn());
+            reader.feedback().durableLsn(durable);
+            reader.publishFeedback();
+            lastFeedbackNs = nowNs;
+            return 1;
+        } catch (SQLException e) {
+            session.discard();
+            return 0;
+        }
+    }
+
+    private int retry(long nowNs) {
+        retries++;
+        metrics.retry();
+        relations.invalidateMappings();
+        if (corruptStream) {
+            corruptStream = false;
+            resume(nowNs);
+            return 1;
+        }
+        if (log.transactions() == 0) {
+            resume(nowNs);
+            return 1;
+        }
+        return applyGroup(nowNs, state != ApplierState.RETRYING);
+    }
+
+    private void pause(ApplyFailure f, long nowNs) {
+        ApplierState next = switch (f.category()) {
+            case RETRIABLE -> ApplierState.RETRYING;
+            case SCHEMA -> ApplierState.PAUSED_SCHEMA;
+            case PERMANENT -> ApplierState.PAUSED_ERROR;
+        };
+        retryDelayMs = retryDelayMs == 0 ? config.retryInitialMs() : Math.min(config.retryMaxMs(), retryDelayMs * 2);
+        retryAtNs = nowNs + TimeUnit.MILLISECONDS.toNanos(retryDelayMs);
+        String message = "apply paused at " + f.describe();
+        boolean repeated = failure != null && failure.describe().equals(f.describe()) && state == next;
+        failure = f;
+        lastError = message;
+        if (repeated) {
+            LOG.debug("{}; still failing, next retry in {} ms", message, retryDelayMs);
+        } else {
+            state(next, nowNs, message + "; retrying with back-off up to " + config.retryMaxMs() + " ms");
+        }
+    }
+
+    private void resume(long nowNs) {
+        retryDelayMs = 0;
+        failure = null;
+        state(drained != null ? ApplierState.DRAINING : ApplierState.STREAMING, nowNs, "resumed at applied position "
+                + Lsn.format(appliedLsn));
+    }
+
+    /** Every transition goes through here and is logged once. */
+    private void state(ApplierState next, long nowNs, String reason) {
+        if (next.paused()) {
+            LOG.warn("{} -> {}: {}", state.displayName(), next.displayName(), reason);
+        } else {
+            LOG.info("{} -> {}: {}", state.displayName(), next.displayName(), reason);
+        }
+        state = next;
+        stateReason = reason;
+        stateSinceMs = System.currentTimeMillis();
+        publishStatus(nowNs, true);
+    }
+
+    private int runCommands() {
+        int n = 0;
+        for (Runnable command; (command = commands.poll()) != null; n++) {
+            command.run();
+        }
+        return n;
+    }
+
+    /** Apply everything in the ring; the future completes with the applied LSN once the ring is empty. */
+    void drain(CompletableFuture<Long> future) {
+        if (state == ApplierState.PROMOTED) {
+            future.complete(appliedLsn);
+            return;
+        }
+        drained = future;
+        if (state == ApplierState.STREAMING) {
+            state(ApplierState.DRAINING, System.nanoTime(), "draining the ring before promotion");
+        }
+    }
+
+    /** Stops applying, lifts read-only and moves sequences past the primary's. */
+    Map<String, Long> promote() throws SQLException {
+        try {
+            var connection = session.connection();
+            if (config.replicaReadOnlyForClients()) {
+                ReadOnlyGuard.writableForClients(connection);
+            }
+            Map<String, Long> set = SequencePromoter.promote(connection, sequences, config.sequenceHeadroom());
+            connection.commit();
+            state(ApplierState.PROMOTED, System.nanoTime(), "promoted at applied position " + Lsn.format(appliedLsn)
+                    + "; sequences set: " + set);
+            return set;
+        } catch (SQLException e) {
+            session.rollback();
+            throw e;
+        }
+    }
+
+    void epoch(int epoch) {
+        reader.epoch(epoch);
+        LOG.info("ring epoch is now {}: frames of older epochs are refused", epoch);
+    }
+
+    void stop() {
+        state(ApplierState.STOPPED, System.nanoTime(), "stopped at applied position " + Lsn.format(appliedLsn));
+    }
+
+    private void publishStatus(long nowNs, boolean force) {
+        if (!force && nowNs - lastStatusNs < STATUS_INTERVAL_NS) {
+            return;
+        }
+        lastStatusNs = nowNs;
+        status = new ApplierStatus(state, stateReason, stateSinceMs, config.sourceName(), appliedLsn, appliedTxId,
+                durability.durableLsn(), lastAppliedCommitTimeUs, log.transactions() > 0 ? log.commitTimeUs(0) : 0,
+                log.transactions(), reader.uri(), reader.epoch(), reader.position(), reader.producerPosition(),
+                reader.refusedEpochFrames(), transactionsApplied, rowsApplied, assembler.skippedTransactions(),
+                assembler.discardedPartialTransactions(), assembler.strayRecords(), retries, lastError);
+    }
+}

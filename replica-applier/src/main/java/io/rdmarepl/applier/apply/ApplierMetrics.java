@@ -1,0 +1,94 @@
+package io.rdmarepl.applier.apply;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The applier's meters ({@code rdmarepl_applier_*} in Prometheus): apply rate, batch and group sizes,
+ * apply latency and commit-to-applied lag histograms, ring and position gauges. Recorded on the apply
+ * thread after each group, not per row.
+ */
+public final class ApplierMetrics {
+    private final MeterRegistry registry;
+    private final Counter transactions;
+    private final Counter rows;
+    private final Counter groups;
+    private final Counter retries;
+    private final DistributionSummary batchRows;
+    private final DistributionSummary groupTransactions;
+    private final Timer applyLatency;
+    private final Timer lag;
+
+    public ApplierMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        transactions = Counter.builder("rdmarepl.applier.transactions").description("Source transactions applied")
+                .register(registry);
+        rows = Counter.builder("rdmarepl.applier.rows").description("Row changes (and truncates) applied").register(registry);
+        groups = Counter.builder("rdmarepl.applier.groups").description("Replica transactions committed").register(registry);
+        retries = Counter.builder("rdmarepl.applier.retries").description("Groups retried after a failure or pause")
+                .register(registry);
+        batchRows = DistributionSummary.builder("rdmarepl.applier.batch.rows").description("Rows per JDBC batch")
+                .publishPercentileHistogram().maximumExpectedValue(100_000.0).register(registry);
+        groupTransactions = DistributionSummary.builder("rdmarepl.applier.group.transactions")
+                .description("Source transactions per replica transaction").publishPercentileHistogram()
+                .maximumExpectedValue(1_000_000.0).register(registry);
+        applyLatency = Timer.builder("rdmarepl.applier.apply.latency")
+                .description("Time to apply and commit one group on the replica").publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(10_000)).maximumExpectedValue(Duration.ofSeconds(30))
+                .register(registry);
+        lag = Timer.builder("rdmarepl.applier.lag")
+                .description("Commit on the primary to commit on the replica, per source transaction")
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000))
+                .maximumExpectedValue(Duration.ofMinutes(10)).register(registry);
+    }
+
+    void batch(int rowCount) {
+        batchRows.record(rowCount);
+    }
+
+    void group(int transactionCount, int rowCount, long applyNs) {
+        groups.increment();
+        transactions.increment(transactionCount);
+        rows.increment(rowCount);
+        groupTransactions.record(transactionCount);
+        applyLatency.record(applyNs, TimeUnit.NANOSECONDS);
+    }
+
+    void lagUs(long micros) {
+        if (micros >= 0) {
+            lag.record(micros, TimeUnit.MICROSECONDS);
+        }
+    }
+
+    void retry() {
+        retries.increment();
+    }
+
+    void missingRows(StatementShape shape, long count) {
+        Counter.builder("rdmarepl.applier.rows.missing")
+                .description("UPDATE or DELETE that found no row on the replica (counted, never silent)")
+                .tag("table", shape.table()).tag("operation", shape.kind().displayName())
+                .register(registry).increment(count);
+    }
+
+    /** A gauge read from the status snapshot (any thread). */
+    <T> void gauge(String name, String description, T source, ToDoubleFunction<T> value) {
+        Gauge.builder(name, source, value).description(description).register(registry);
+    }
+
+    /** A monotonic count read from the status snapshot (any thread). */
+    <T> void counter(String name, String description, T source, ToDoubleFunction<T> value) {
+        FunctionCounter.builder(name, source, value).description(description).register(registry);
+    }
+
+    Timer lagTimer() {
+        return lag;
+    }
+}

@@ -1,0 +1,287 @@
+package io.rdmarepl.applier.apply;
+
+import io.rdmarepl.applier.schema.RelationCache;
+import io.rdmarepl.applier.schema.SchemaMismatchException;
+import io.rdmarepl.applier.schema.SourceRelation;
+import io.rdmarepl.applier.schema.TableMapping;
+import io.rdmarepl.format.OldTupleKind;
+import io.rdmarepl.format.RecordKind;
+import io.rdmarepl.format.codec.RecordDecoder;
+import io.rdmarepl.format.codec.RecordHandler;
+import io.rdmarepl.format.codec.RelationView;
+import io.rdmarepl.format.codec.RowChangeView;
+import io.rdmarepl.format.codec.TruncateView;
+import io.rdmarepl.format.codec.TupleView;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * Replays the first transactions of the {@link GroupLog} into the replica: one replica transaction for
+ * the whole group (or one per source transaction when isolating a failure), rows batched per statement
+ * shape in stream order, the applied position written in the same transaction. All or nothing: on any
+ * error the replica transaction is rolled back and the failure says which source transaction it was in.
+ */
+final class GroupApplier implements RecordHandler {
+    private final RecordDecoder decoder = new RecordDecoder();
+    private final ValueBinder binder = new ValueBinder();
+    private final RelationCache relations;
+    private final ReplicaSession session;
+    private final ApplierMetrics metrics;
+    private final int batchMaxRows;
+    private final long[] noToast = ShapeKey.empty();
+    private long[] newToast = ShapeKey.empty();
+    private long[] oldToast = ShapeKey.empty();
+    private int ringEpoch;
+
+    private GroupLog log;
+    private boolean commitEach;
+    private BatchingStatement open;
+    private long statementsGeneration = -1;
+    private long txId;
+    private long commitLsn;
+    private int txIndex;
+    private int committed;
+    private int rows;
+    private long missingRows;
+
+    GroupApplier(RelationCache relations, ReplicaSession session, ApplierMetrics metrics, int batchMaxRows) {
+        this.relations = relations;
+        this.session = session;
+        this.metrics = metrics;
+        this.batchMaxRows = batchMaxRows;
+    }
+
+    /** What one call did. */
+    record Outcome(int committedTransactions, int rows, long missingRows, ApplyFailure failure) {
+        boolean ok() {
+            return failure == null;
+        }
+    }
+
+    /**
+     * Applies the first {@code count} complete transactions of {@code log}.
+     *
+     * @param commitEach one replica transaction per source transaction (to isolate a failure), else one for all
+     * @param ringEpoch  stored with the position
+     */
+    Outcome apply(GroupLog log, int count, boolean commitEach, int ringEpoch) {
+        this.log = log;
+        this.commitEach = commitEach;
+        this.ringEpoch = ringEpoch;
+        this.committed = 0;
+        this.rows = 0;
+        this.missingRows = 0;
+        this.txIndex = 0;
+        this.open = null;
+        int end = log.transactionEnd(count - 1);
+        try {
+            session.connection();
+            int at = 0;
+            while (at < end) {
+                at += decoder.decode(log.buffer(), at, end - at, this);
+            }
+            if (!commitEach) {
+                commit(count - 1);
+            }
+            return new Outcome(committed, rows, missingRows, null);
+        } catch (Abort abort) {
+            return fail(abort.getCause());
+        } catch (SQLException e) {
+            return fail(e);
+        }
+    }
+
+    private Outcome fail(Throwable cause) {
+        if (open != null) {
+            open.discard();
+        }
+        ApplyFailure failure;
+        long failedTx = log.transactions() > txIndex ? log.txId(txIndex) : txId;
+        long failedLsn = log.transactions() > txIndex ? log.commitLsn(txIndex) : commitLsn;
+        String table = open == null ? null : open.shape().table();
+        if (cause instanceof SchemaMismatchException s) {
+            failure = new ApplyFailure(FailureCategory.SCHEMA, failedTx, failedLsn, s.table(), s.column(), null, s.getMessage());
+        } else if (cause instanceof SQLException e) {
+            FailureCategory category = SqlErrors.classify(e);
+            String where = table == null ? "" : " (applying " + open.shape().kind().displayName() + " to " + table + ")";
+            failure = new ApplyFailure(category, failedTx, failedLsn, table, null, SqlErrors.sqlState(e),
+                    SqlErrors.message(e) + where);
+        } else {
+            failure = new ApplyFailure(FailureCategory.PERMANENT, failedTx, failedLsn, table, null, null,
+                    String.valueOf(cause.getMessage()));
+        }
+        if (failure.category() == FailureCategory.RETRIABLE) {
+            session.discard();
+        } else {
+            session.rollback();
+        }
+        open = null;
+        return new Outcome(committed, rows, missingRows, failure);
+    }
+
+    private void commit(int lastTx) throws SQLException {
+        flush();
+        session.writePosition(log.commitLsn(lastTx), log.txId(lastTx), ringEpoch);
+        session.connection().commit();
+        committed = lastTx + 1;
+    }
+
+    @Override
+    public void onBegin(long txId, long commitLsn, long commitTimeUs) {
+        this.txId = txId;
+        this.commitLsn = commitLsn;
+    }
+
+    @Override
+    public void onCommit(long txId, long commitLsn, long endLsn, long commitTimeUs) {
+        if (commitEach) {
+            try {
+                commit(txIndex);
+            } catch (SQLException e) {
+                throw new Abort(e);
+            }
+        }
+        txIndex++;
+    }
+
+    @Override
+    public void onRelation(RelationView view) {
+        try {
+            flush();
+            relations.define(SourceRelation.copyOf(view));
+        } catch (SQLException e) {
+            throw new Abort(e);
+        }
+    }
+
+    @Override
+    public void onInsert(RowChangeView insert) {
+        try {
+            TableMapping m = mapping(insert.relationId());
+            TupleView row = insert.newTuple();
+            newToast = ShapeKey.toastColumns(row, newToast);
+            BatchingStatement s = switchTo(session.statements().get(m, RecordKind.INSERT, OldTupleKind.NONE, newToast, noToast));
+            bind(s, m, s.shape().values(), row, 1);
+            add(s);
+        } catch (SQLException | SchemaMismatchException e) {
+            throw new Abort(e);
+        }
+    }
+
+    @Override
+    public void onUpdate(RowChangeView update) {
+        try {
+            TableMapping m = mapping(update.relationId());
+            TupleView row = update.newTuple();
+            newToast = ShapeKey.toastColumns(row, newToast);
+            long[] oldMask = noToast;
+            if (update.hasOldTuple()) {
+                oldToast = ShapeKey.toastColumns(update.oldTuple(), oldToast);
+                oldMask = oldToast;
+            }
+            BatchingStatement s = session.statements().get(m, RecordKind.UPDATE, update.oldTupleKind(), newToast, oldMask);
+            if (s.shape().isNoOp()) {
+                rows++;
+                return;
+            }
+            switchTo(s);
+            StatementShape shape = s.shape();
+            int next = bind(s, m, shape.values(), row, 1);
+            bind(s, m, shape.where(), shape.whereFromOld() ? update.oldTuple() : row, next);
+            add(s);
+        } catch (SQLException | SchemaMismatchException e) {
+            throw new Abort(e);
+        }
+    }
+
+    @Override
+    public void onDelete(RowChangeView delete) {
+        try {
+            TableMapping m = mapping(delete.relationId());
+            oldToast = ShapeKey.toastColumns(delete.oldTuple(), oldToast);
+            BatchingStatement s = switchTo(session.statements().get(m, RecordKind.DELETE, delete.oldTupleKind(),
+                    noToast, oldToast));
+            bind(s, m, s.shape().where(), delete.oldTuple(), 1);
+            add(s);
+        } catch (SQLException | SchemaMismatchException e) {
+            throw new Abort(e);
+        }
+    }
+
+    @Override
+    public void onTruncate(TruncateView truncate) {
+        try {
+            flush();
+            StringBuilder sql = new StringBuilder("TRUNCATE TABLE ");
+            for (int i = 0; i < truncate.relationCount(); i++) {
+                sql.append(i == 0 ? "" : ", ").append(mapping(truncate.relationId(i)).qualifiedName());
+            }
+            if (truncate.restartIdentity()) {
+                sql.append(" RESTART IDENTITY");
+            }
+            if (truncate.cascade()) {
+                sql.append(" CASCADE");
+            }
+            try (Statement statement = session.connection().createStatement()) {
+                statement.execute(sql.toString());
+            }
+            rows++;
+        } catch (SQLException | SchemaMismatchException e) {
+            throw new Abort(e);
+        }
+    }
+
+    private TableMapping mapping(int relationId) throws SQLException, SchemaMismatchException {
+        if (statementsGeneration != relations.generation()) {
+            flush();
+            session.statements().close();
+            statementsGeneration = relations.generation();
+        }
+        return relations.mapping(relationId, session.connection());
+    }
+
+    private BatchingStatement switchTo(BatchingStatement next) throws SQLException {
+        if (open != next) {
+            flush();
+            open = next;
+        }
+        return next;
+    }
+
+    private int bind(BatchingStatement s, TableMapping m, int[] columns, TupleView tuple, int first) throws SQLException {
+        int p = first;
+        for (int c : columns) {
+            binder.bind(s.statement(), p++, tuple, c, m.sequenceHolder(c));
+        }
+        return p;
+    }
+
+    private void add(BatchingStatement s) throws SQLException {
+        s.addBatch();
+        rows++;
+        if (s.pending() >= batchMaxRows) {
+            flush();
+        }
+    }
+
+    private void flush() throws SQLException {
+        if (open != null && open.pending() > 0) {
+            int batch = open.pending();
+            long missing = open.flush();
+            metrics.batch(batch);
+            if (missing > 0) {
+                missingRows += missing;
+                metrics.missingRows(open.shape(), missing);
+            }
+        }
+    }
+
+    /** Carries a checked failure out of a decoder callback; stackless. */
+    private static final class Abort extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Abort(Throwable cause) {
+            super(null, cause, false, false);
+        }
+    }
+}

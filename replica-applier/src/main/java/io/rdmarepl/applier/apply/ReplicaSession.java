@@ -1,0 +1,108 @@
+package io.rdmarepl.applier.apply;
+
+import io.rdmarepl.applier.position.AppliedPositionStore;
+import io.rdmarepl.format.Lsn;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+
+/**
+ * The apply thread's connection to the replica, kept across groups with its prepared statements, and
+ * replaced (statements and all) when it breaks.
+ */
+final class ReplicaSession implements AutoCloseable {
+    private final DataSource dataSource;
+    private final AppliedPositionStore positions;
+    private final StatementCache statements = new StatementCache();
+    private Connection connection;
+    private PreparedStatement writePosition;
+    private PreparedStatement walInsertLsn;
+    private PreparedStatement walFlushLsn;
+
+    ReplicaSession(DataSource dataSource, AppliedPositionStore positions) {
+        this.dataSource = dataSource;
+        this.positions = positions;
+    }
+
+    /** The open connection (autocommit off), connecting first if needed. */
+    Connection connection() throws SQLException {
+        if (connection == null) {
+            Connection c = dataSource.getConnection();
+            try {
+                c.setAutoCommit(false);
+                writePosition = positions.prepare(c);
+                walInsertLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_insert_lsn()::text");
+                walFlushLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_flush_lsn()::text");
+            } catch (SQLException e) {
+                closeQuietly(c);
+                throw e;
+            }
+            connection = c;
+            statements.connection(c);
+        }
+        return connection;
+    }
+
+    StatementCache statements() {
+        return statements;
+    }
+
+    void writePosition(long commitLsn, long txId, long epoch) throws SQLException {
+        positions.write(writePosition, commitLsn, txId, epoch);
+    }
+
+    /** The replica's WAL insert position (after a commit: at or past its commit record). */
+    long walInsertLsn() throws SQLException {
+        return lsn(walInsertLsn);
+    }
+
+    /** How far the replica has flushed its WAL. */
+    long walFlushLsn() throws SQLException {
+        return lsn(walFlushLsn);
+    }
+
+    private long lsn(PreparedStatement query) throws SQLException {
+        connection();
+        long lsn;
+        try (ResultSet rows = query.executeQuery()) {
+            rows.next();
+            lsn = Lsn.parse(rows.getString(1));
+        }
+        connection.commit();
+        return lsn;
+    }
+
+    void rollback() {
+        if (connection != null) {
+            try {
+                connection.rollback();
+            } catch (SQLException e) {
+                discard();
+            }
+        }
+    }
+
+    /** Throws the connection away (broken, or its statements are stale). */
+    void discard() {
+        statements.close();
+        if (connection != null) {
+            closeQuietly(connection);
+            connection = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        discard();
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException ignored) {
+            // a broken connection; the pool replaces it
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package io.rdmarepl.applier.apply;
+
+import io.rdmarepl.format.RecordKind;
+
+/**
+ * One SQL statement for one (table, operation, column set): which source columns it binds from the new
+ * tuple ({@code values}: INSERT values or UPDATE SET list) and which from the tuple that finds the row
+ * ({@code where}: the old key, the old row, or the key in the new row).
+ *
+ * @param whereFromOld  the where values come from the old tuple (else from the new one)
+ * @param findsOneRow   an UPDATE or DELETE, whose affected-row count is checked
+ */
+record StatementShape(RecordKind kind, String table, String sql, int[] values, int[] where, boolean whereFromOld,
+                      boolean findsOneRow) {
+
+    /** An UPDATE with nothing to set (only key columns, unchanged): nothing to run. */
+    boolean isNoOp() {
+        return kind == RecordKind.UPDATE && values.length == 0;
+    }
+}

@@ -1,0 +1,75 @@
+package io.rdmarepl.applier.position;
+
+import io.rdmarepl.format.Lsn;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * {@code rdmarepl.applied_position}: written in the same replica transaction as the rows it covers, so
+ * after any crash the replica holds exactly the transactions up to the stored commit LSN.
+ */
+public final class AppliedPositionStore {
+    public static final String TABLE = "rdmarepl.applied_position";
+
+    private static final String CREATE = """
+            CREATE SCHEMA IF NOT EXISTS rdmarepl;
+            CREATE TABLE IF NOT EXISTS rdmarepl.applied_position (
+                source text PRIMARY KEY,
+                commit_lsn pg_lsn NOT NULL,
+                tx_id bigint NOT NULL,
+                epoch bigint NOT NULL,
+                applied_at timestamptz NOT NULL)""";
+    private static final String READ = "SELECT commit_lsn::text, tx_id, epoch FROM rdmarepl.applied_position WHERE source = ?";
+    static final String WRITE = """
+            INSERT INTO rdmarepl.applied_position AS p (source, commit_lsn, tx_id, epoch, applied_at)
+            VALUES (?, ?::pg_lsn, ?, ?, clock_timestamp())
+            ON CONFLICT (source) DO UPDATE
+               SET commit_lsn = EXCLUDED.commit_lsn, tx_id = EXCLUDED.tx_id, epoch = EXCLUDED.epoch,
+                   applied_at = EXCLUDED.applied_at""";
+
+    private final String source;
+
+    public AppliedPositionStore(String source) {
+        this.source = source;
+    }
+
+    /** Creates the schema and table when missing (autocommit connection). */
+    public void createIfMissing(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(CREATE);
+        }
+    }
+
+    public AppliedPosition read(Connection connection) throws SQLException {
+        try (PreparedStatement read = connection.prepareStatement(READ)) {
+            read.setString(1, source);
+            try (ResultSet rows = read.executeQuery()) {
+                if (!rows.next()) {
+                    return AppliedPosition.none(source);
+                }
+                return new AppliedPosition(source, Lsn.parse(rows.getString(1)), rows.getLong(2), rows.getLong(3));
+            }
+        }
+    }
+
+    /** Prepares the write for a connection; the applier keeps it with the connection's other statements. */
+    public PreparedStatement prepare(Connection connection) throws SQLException {
+        return connection.prepareStatement(WRITE);
+    }
+
+    /** Records the position inside the caller's open transaction. */
+    public void write(PreparedStatement prepared, long commitLsn, long txId, long epoch) throws SQLException {
+        prepared.setString(1, source);
+        prepared.setString(2, Lsn.format(commitLsn));
+        prepared.setLong(3, txId);
+        prepared.setLong(4, epoch);
+        prepared.executeUpdate();
+    }
+
+    public String source() {
+        return source;
+    }
+}

@@ -1,0 +1,62 @@
+package io.rdmarepl.applier.schema;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Reads a table's shape from the replica's catalog (pg_class, pg_attribute, pg_index). */
+public final class ReplicaCatalog {
+    private static final String TABLE_SQL = """
+            SELECT c.oid, c.relkind FROM pg_catalog.pg_class c
+              JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+             WHERE n.nspname = ? AND c.relname = ? AND c.relkind IN ('r', 'p')""";
+    private static final String COLUMNS_SQL = """
+            SELECT a.attname,
+                   pg_catalog.format_type(a.atttypid, NULL),
+                   a.attgenerated <> '',
+                   a.attidentity <> '',
+                   a.attidentity = 'a',
+                   pg_catalog.pg_get_serial_sequence(pg_catalog.format('%I.%I', ?::text, ?::text), a.attname),
+                   COALESCE(a.attnum = ANY (i.indkey), false)
+              FROM pg_catalog.pg_attribute a
+              LEFT JOIN pg_catalog.pg_index i ON i.indrelid = a.attrelid AND i.indisprimary
+             WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped
+             ORDER BY a.attnum""";
+
+    private ReplicaCatalog() {
+    }
+
+    /** The table, or empty when the replica has no table (or partitioned table) of that name. */
+    public static Optional<ReplicaTable> load(Connection connection, String schema, String table) throws SQLException {
+        long oid;
+        boolean partitioned;
+        try (PreparedStatement find = connection.prepareStatement(TABLE_SQL)) {
+            find.setString(1, schema);
+            find.setString(2, table);
+            try (ResultSet rows = find.executeQuery()) {
+                if (!rows.next()) {
+                    return Optional.empty();
+                }
+                oid = rows.getLong(1);
+                partitioned = "p".equals(rows.getString(2));
+            }
+        }
+        List<ReplicaColumn> columns = new ArrayList<>();
+        try (PreparedStatement read = connection.prepareStatement(COLUMNS_SQL)) {
+            read.setString(1, schema);
+            read.setString(2, table);
+            read.setLong(3, oid);
+            try (ResultSet rows = read.executeQuery()) {
+                while (rows.next()) {
+                    columns.add(new ReplicaColumn(rows.getString(1), rows.getString(2), rows.getBoolean(3),
+                            rows.getBoolean(4), rows.getBoolean(5), rows.getString(6), rows.getBoolean(7)));
+                }
+            }
+        }
+        return Optional.of(new ReplicaTable(schema, table, partitioned, columns));
+    }
+}

@@ -1,0 +1,14 @@
+package io.rdmarepl.applier.schema;
+
+/**
+ * A column of the replica's table, as its catalog says.
+ *
+ * @param castType       the type to cast bound values to, without modifier ({@code numeric}, {@code integer[]}, {@code public.mood})
+ * @param generated      a generated column: never written
+ * @param identityAlways GENERATED ALWAYS AS IDENTITY: inserts need OVERRIDING SYSTEM VALUE
+ * @param sequence       the sequence behind a serial or identity column (schema-qualified, quoted as needed), or null
+ * @param primaryKey     part of the replica's primary key
+ */
+public record ReplicaColumn(String name, String castType, boolean generated, boolean identity, boolean identityAlways,
+                            String sequence, boolean primaryKey) {
+}

@@ -1,0 +1,26 @@
+package io.rdmarepl.applier.schema;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** A table of the replica as its catalog describes it: columns by name, primary key, partitioned or not. */
+public record ReplicaTable(String schema, String name, boolean partitioned, List<ReplicaColumn> columns) {
+
+    public ReplicaTable {
+        columns = List.copyOf(columns);
+    }
+
+    public Map<String, ReplicaColumn> byName() {
+        return columns.stream().collect(Collectors.toMap(ReplicaColumn::name, Function.identity()));
+    }
+
+    public List<ReplicaColumn> primaryKey() {
+        return columns.stream().filter(ReplicaColumn::primaryKey).toList();
+    }
+
+    public String qualifiedName() {
+        return SqlNames.qualified(schema, name);
+    }
+}

@@ -1,0 +1,74 @@
+package io.rdmarepl.applier.apply;
+
+import static io.rdmarepl.applier.testing.Records.i4;
+import static io.rdmarepl.applier.testing.Records.i8;
+import static io.rdmarepl.applier.testing.Records.insert;
+import static io.rdmarepl.applier.testing.Records.relation;
+import static io.rdmarepl.applier.testing.Records.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rdmarepl.applier.testing.ApplierFixture;
+import io.rdmarepl.applier.testing.Sql;
+import io.rdmarepl.testsupport.Durability;
+import io.rdmarepl.testsupport.PostgresServer;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The replica is read-only for clients until promotion, which also moves every sequence past the primary's. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class PromotionIT {
+    private static PostgresServer replica;
+
+    @BeforeAll
+    static void startReplica() {
+        replica = PostgresServer.replica(Durability.FAST);
+    }
+
+    @AfterAll
+    static void stopReplica() {
+        if (replica != null) {
+            replica.close();
+        }
+    }
+
+    @Test
+    void shouldStayReadOnlyForClientsUntilPromotedThenSetSequencesPastTheHighestValue() throws Exception {
+        Sql.write(replica, "CREATE TABLE serials (id serial PRIMARY KEY, v text);"
+                + " CREATE TABLE idents (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v text)");
+        try (ApplierFixture f = ApplierFixture.start(replica, "promotion", "promote.sequence.headroom", "10")) {
+            f.feeder().send(relation(1, "serials", 'd', "id*", "v"), relation(2, "idents", 'd', "id*", "v"))
+                    .transaction(1, 10, insert(1, i4(1000), text("a")), insert(1, i4(7), text("b")),
+                            insert(2, i8(5000), text("c")));
+            f.awaitApplied(10);
+
+            assertThatThrownBy(() -> clientInsert("INSERT INTO serials (v) VALUES ('client')"))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("25006"));
+            assertThat(f.applier().sequencesSeen()).containsEntry("public.serials_id_seq", 1000L)
+                    .containsEntry("public.idents_id_seq", 5000L);
+
+            Map<String, Long> set = f.applier().promote(Duration.ofSeconds(10));
+            assertThat(set).containsEntry("public.serials_id_seq", 1010L).containsEntry("public.idents_id_seq", 5010L);
+            assertThat(f.status().state()).isEqualTo(ApplierState.PROMOTED);
+        }
+        clientInsert("INSERT INTO serials (v) VALUES ('after')");
+        clientInsert("INSERT INTO idents (v) VALUES ('after')");
+        assertThat(Sql.rows(replica, "SELECT (SELECT id FROM serials WHERE v = 'after'), (SELECT id FROM idents WHERE v = 'after')"))
+                .containsExactly(java.util.List.of("1011", "5011"));
+    }
+
+    private static void clientInsert(String sql) throws SQLException {
+        try (Connection c = replica.connect("postgres"); Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.rdmarepl.applier.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class ApplierConfigTest {
+
+    @Test
+    void shouldLoadEveryDefault() {
+        ApplierConfig config = ApplierConfig.load(new Properties());
+        assertThat(config.batchMaxRows()).isEqualTo(500);
+        assertThat(config.groupMaxMs()).isEqualTo(20);
+        assertThat(config.ringUri().text()).isEqualTo("shm:///dev/shm/rdmarepl-standby");
+        assertThat(config.synchronousCommit()).isEqualTo("off");
+        assertThat(config.printable()).containsOnlyKeys(ApplierKeys.ALL.stream().map(ConfigKey::name).toList());
+    }
+
+    @Test
+    void shouldReportEveryBadKeyAtOnceWithValueAndRule() {
+        Properties p = new Properties();
+        p.setProperty("apply.batch.max.rows", "0");
+        p.setProperty("apply.group.max.ms", "soon");
+        p.setProperty("ring.capacity.bytes", "5000");
+        p.setProperty("ring.uri", "ftp://x");
+        p.setProperty("apply.synchronous.commit", "maybe");
+        p.setProperty("replica.jdbc.url", "jdbc:mysql://x");
+        p.setProperty("apply.bach.max.rows", "10");
+        p.setProperty("apply.retry.initial.ms", "900");
+        p.setProperty("apply.retry.max.ms", "100");
+        assertThatThrownBy(() -> ApplierConfig.load(p))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactlyInAnyOrder(
+                        "apply.batch.max.rows=0: must be between 1 and 100000",
+                        "apply.group.max.ms=soon: must be a whole number between 0 and 60000",
+                        "ring.capacity.bytes=5000: must be a power of two",
+                        "ring.uri=ftp://x: channel URI 'ftp://x' has unknown scheme 'ftp': use shm:///path, rdma://host:port or softrdma://host:port",
+                        "apply.synchronous.commit=maybe: must be one of local, off, on, remote_apply, remote_write",
+                        "replica.jdbc.url=jdbc:mysql://x: must start with jdbc:postgresql:",
+                        "apply.retry.max.ms=100: must be at least apply.retry.initial.ms (900)",
+                        "unknown key 'apply.bach.max.rows' (did you mean apply.batch.max.rows?)"))
+                .hasMessageStartingWith("8 configuration problems: ");
+    }
+
+    @Test
+    void shouldMaskThePasswordInErrorsAndInTheResolvedConfiguration() {
+        ApplierConfig config = ApplierConfig.of("replica.password", "s3cret", "admin.token", "t0ken");
+        assertThat(config.describe()).contains("replica.password=****", "admin.token=****").doesNotContain("s3cret", "t0ken");
+        assertThat(config.toString()).doesNotContain("s3cret");
+        assertThat(config.replicaPassword()).isEqualTo("s3cret");
+    }
+
+    @Test
+    void shouldDocumentEveryKeyInTheReadmeSection() throws Exception {
+        String readme = Files.readString(Path.of("README-applier-section.md"));
+        for (ConfigKey key : ApplierKeys.ALL) {
+            assertThat(readme).as("README row for %s", key.name())
+                    .contains("| `" + key.name() + "` | `" + key.defaultValue() + "` | " + key.description() + " |");
+        }
+    }
+}

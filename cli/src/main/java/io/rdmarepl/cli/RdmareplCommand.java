@@ -2,6 +2,8 @@ package io.rdmarepl.cli;
 
 import io.rdmarepl.cli.apply.ApplyCommand;
 import io.rdmarepl.cli.bench.BenchCommand;
+import io.rdmarepl.cli.demo.DemoCommand;
+import io.rdmarepl.cli.ship.ShipCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -13,7 +15,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Replication accelerator for PostgreSQL: ships the change stream over RDMA into a standby's ring.",
-        subcommands = {ApplyCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {DemoCommand.class, ShipCommand.class, ApplyCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:the operation failed", "2:bad usage or configuration"})
 public final class RdmareplCommand implements Runnable {

@@ -8,10 +8,14 @@ import io.rdmarepl.shipper.capture.EngineProperties;
 import io.rdmarepl.shipper.capture.PrimaryPreflight;
 import io.rdmarepl.shipper.capture.TransactionAssembler;
 import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.shipper.encode.ChangeEventEncoder;
+import io.rdmarepl.shipper.encode.DebeziumValueSettings;
+import io.rdmarepl.shipper.encode.RelationCatalog;
 import io.rdmarepl.shipper.ship.ShipMetrics;
 import io.rdmarepl.shipper.ship.ShipPipeline;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +33,7 @@ public final class Shipper implements AutoCloseable {
     private final ShipPipeline pipeline;
     private final TransactionAssembler assembler;
     private final CaptureEngine capture;
+    private RelationCatalog catalog;
 
     private Shipper(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings, MeterRegistry registry) {
         this.config = config;
@@ -42,7 +47,29 @@ public final class Shipper implements AutoCloseable {
     }
 
     /**
-     * Checks the primary, connects to every standby and starts capturing.
+     * Checks the primary, connects to every standby and starts capturing, encoding every value
+     * exactly ({@link ChangeEventEncoder} over the primary's catalog).
+     *
+     * @throws IllegalStateException naming what is wrong (primary, privileges, slot, standby)
+     */
+    public static Shipper start(ShipperConfig config, MeterRegistry registry) {
+        Properties credentials = new Properties();
+        credentials.setProperty("user", config.databaseUser());
+        credentials.setProperty("password", config.databasePassword());
+        credentials.setProperty("ApplicationName", "rdmarepl-shipper-catalog");
+        RelationCatalog catalog = RelationCatalog.forJdbcUrl(config.jdbcUrl(), credentials);
+        try {
+            Shipper shipper = new Shipper(config, new ChangeEventEncoder(catalog), DebeziumValueSettings.properties(), registry);
+            shipper.catalog = catalog;
+            return shipper;
+        } catch (RuntimeException e) {
+            catalog.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Checks the primary, connects to every standby and starts capturing with the given encoding.
      *
      * @param valueSettings Debezium properties the encoding relies on
      * @throws IllegalStateException naming what is wrong (primary, privileges, slot, standby)
@@ -83,5 +110,8 @@ public final class Shipper implements AutoCloseable {
     public void close() {
         capture.close();
         pipeline.close();
+        if (catalog != null) {
+            catalog.close();
+        }
     }
 }

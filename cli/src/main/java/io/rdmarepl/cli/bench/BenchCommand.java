@@ -6,8 +6,8 @@ import picocli.CommandLine.Command;
 /** {@code rdmarepl bench}: measurements users can reproduce. */
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
-        description = "Benchmarks: the channel alone (more to come: lag, failover).",
-        subcommands = {ChannelBenchCommand.class})
+        description = "Benchmarks: the channel alone, and the capture stage (more to come: end-to-end lag, failover).",
+        subcommands = {ChannelBenchCommand.class, CaptureBenchCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -16,10 +16,19 @@ final class AckMarker {
     private final ArrayDeque<RecordChangeEvent<SourceRecord>> records = new ArrayDeque<>();
     private final ArrayDeque<Long> requiredLsns = new ArrayDeque<>();
     private final LongSupplier acknowledged;
+    private final long commitIntervalNs;
     private long marked;
+    private long unflushed;
+    private long lastCommitNs;
 
-    AckMarker(LongSupplier acknowledged) {
+    /**
+     * @param commitIntervalNs least time between two offset commits: each one flushes the LSN over
+     *     the replication connection, whose lock the streaming thread holds while it reads, so
+     *     committing on every batch would hold capture back
+     */
+    AckMarker(LongSupplier acknowledged, long commitIntervalNs) {
         this.acknowledged = acknowledged;
+        this.commitIntervalNs = commitIntervalNs;
     }
 
     /** {@code record} may be marked once the standbys acknowledged {@code requiredLsn}. */
@@ -31,15 +40,17 @@ final class AckMarker {
     /** Marks every record whose requirement is met, oldest first, and lets Debezium commit. */
     void markAcknowledged(DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer) throws InterruptedException {
         long ack = acknowledged.getAsLong();
-        boolean any = false;
         while (!records.isEmpty() && Long.compareUnsigned(requiredLsns.peek(), ack) <= 0) {
             requiredLsns.poll();
             committer.markProcessed(records.poll());
             marked++;
-            any = true;
+            unflushed++;
         }
-        if (any) {
+        long now = System.nanoTime();
+        if (unflushed > 0 && now - lastCommitNs >= commitIntervalNs) {
             committer.markBatchFinished();
+            unflushed = 0;
+            lastCommitNs = now;
         }
     }
 

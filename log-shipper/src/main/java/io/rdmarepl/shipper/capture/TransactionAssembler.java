@@ -38,7 +38,7 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
         this.pipeline = pipeline;
         this.transactionTopic = topicPrefix + ".transaction";
         this.staged = new StagedTransaction(maxTransactionBytes);
-        this.acks = new AckMarker(pipeline.acks()::acknowledged);
+        this.acks = new AckMarker(pipeline.acks()::acknowledged, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100));
     }
 
     @Override

@@ -1,0 +1,218 @@
+package io.rdmarepl.cli.demo;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rdmarepl.applier.apply.Applier;
+import io.rdmarepl.applier.config.ApplierConfig;
+import io.rdmarepl.shipper.Shipper;
+import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.testsupport.Durability;
+import io.rdmarepl.testsupport.PostgresPair;
+import io.rdmarepl.testsupport.PostgresServer;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code rdmarepl demo}: the whole path on one machine. Two real PostgreSQL servers (embedded,
+ * from Maven artifacts), the applier and the shipper (threads of this process), a mixed workload,
+ * then replica = primary checked table by table and the commit to applied lag printed.
+ */
+@Command(name = "demo",
+        mixinStandardHelpOptions = true,
+        description = {"Replicate a mixed workload between two embedded PostgreSQL servers, then check replica = primary.",
+                "Exit code 0 only when every table matches (PASS)."})
+public final class DemoCommand implements Callable<Integer> {
+
+    @Option(names = "--seconds", defaultValue = "20", description = "Length of the workload. Default: ${DEFAULT-VALUE}.")
+    int seconds;
+
+    @Option(names = "--transport", defaultValue = "shm", description = "Ring transport: shm. Default: ${DEFAULT-VALUE}.")
+    String transport;
+
+    @Option(names = "--clients", defaultValue = "4", description = "Concurrent clients on the primary. Default: ${DEFAULT-VALUE}.")
+    int clients;
+
+    @Option(names = "--probe-rate", defaultValue = "200", description = "Lag probes per second. Default: ${DEFAULT-VALUE}.")
+    int probeRate;
+
+    @Option(names = "--json", description = "Print one JSON object instead of the report.")
+    boolean json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        validate();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter progress = spec.commandLine().getErr();
+        Path ring = (Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir")))
+                .resolve("rdmarepl-demo-" + ProcessHandle.current().pid());
+        String ringUri = "shm://" + ring.toAbsolutePath();
+        say(progress, "starting two PostgreSQL 17 servers (fsync on)");
+        try (PostgresPair servers = PostgresPair.start(Durability.DURABLE)) {
+            PostgresServer primary = servers.primary();
+            PostgresServer replica = servers.replica();
+            primary.execute(DemoSchema.primary());
+            primary.execute(DemoSchema.seed());
+            replica.execute(DemoSchema.replica());
+            replica.execute(DemoSchema.seed());
+            say(progress, "starting the applier (" + ringUri + ") and the shipper");
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            try (Applier applier = Applier.start(ApplierConfig.of("source.name", "demo", "ring.uri", ringUri,
+                    "replica.jdbc.url", replica.jdbcUrl("postgres"), "admin.port", "0"), registry);
+                 Shipper shipper = Shipper.start(shipperConfig(primary, ringUri), registry)) {
+                awaitSlot(primary);
+                say(progress, "workload: " + clients + " clients and " + probeRate + " probes/s for " + seconds + " s");
+                DemoWorkload workload = new DemoWorkload(primary);
+                workload.run(clients, seconds, probeRate);
+                long lastProbe = workload.finalProbe();
+                say(progress, "waiting for the replica to catch up");
+                long caughtUpMs = awaitProbe(replica, lastProbe, applier, shipper);
+                List<TableComparison.Result> tables = TableComparison.compare(primary, replica);
+                LagReport lag = LagReport.read(replica, Math.min(probeRate, lastProbe / 4));
+                Map<String, Object> report = report(workload, tables, lag, caughtUpMs, ringUri);
+                if (json) {
+                    out.println(new ObjectMapper().writeValueAsString(report));
+                } else {
+                    out.print(table(report, tables, lag));
+                }
+                out.flush();
+                return Boolean.TRUE.equals(report.get("pass")) ? 0 : 1;
+            }
+        }
+    }
+
+    private void validate() {
+        List<String> problems = new ArrayList<>();
+        if (seconds < 1 || seconds > 3600) {
+            problems.add("--seconds " + seconds + ": must be 1..3600");
+        }
+        if (!transport.equals("shm")) {
+            problems.add("--transport " + transport + ": only shm is available in this build");
+        }
+        if (clients < 1 || clients > 64) {
+            problems.add("--clients " + clients + ": must be 1..64");
+        }
+        if (probeRate < 1 || probeRate > 10_000) {
+            problems.add("--probe-rate " + probeRate + ": must be 1..10000");
+        }
+        if (!problems.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "invalid options:\n  " + String.join("\n  ", problems));
+        }
+    }
+
+    private static ShipperConfig shipperConfig(PostgresServer primary, String ringUri) {
+        Properties p = new Properties();
+        p.setProperty("source.name", "demo");
+        p.setProperty("database.host", PostgresServer.HOST);
+        p.setProperty("database.port", Integer.toString(primary.port()));
+        p.setProperty("database.user", PostgresServer.SUPERUSER);
+        p.setProperty("standbys", "replica");
+        p.setProperty("standby.replica.uri", ringUri);
+        p.setProperty("admin.address", "127.0.0.1:0");
+        p.setProperty("capture.poll.interval.ms", "1");
+        return ShipperConfig.load(p);
+    }
+
+    private static void awaitSlot(PostgresServer primary) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            try (Connection c = primary.connect("postgres"); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT active FROM pg_replication_slots WHERE slot_name = 'rdmarepl'")) {
+                if (rs.next() && rs.getBoolean(1)) {
+                    return;
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("the shipper's replication slot did not become active within 60 s");
+    }
+
+    /** @return milliseconds it took the replica to hold the last probe */
+    private static long awaitProbe(PostgresServer replica, long id, Applier applier, Shipper shipper) throws Exception {
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            try (Connection c = replica.connect("postgres"); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT 1 FROM probe WHERE id = " + id)) {
+                if (rs.next()) {
+                    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                }
+            }
+            if (shipper.failure() != null) {
+                throw new IllegalStateException("shipper failed: " + shipper.failure());
+            }
+            Thread.sleep(20);
+        }
+        throw new IllegalStateException("replica did not catch up within 120 s: applier " + applier.status().toMap()
+                + ", shipper " + shipper.status());
+    }
+
+    private Map<String, Object> report(DemoWorkload workload, List<TableComparison.Result> tables, LagReport lag, long caughtUpMs,
+                                       String ringUri) {
+        long rows = 0;
+        List<String> mismatches = new ArrayList<>();
+        for (TableComparison.Result t : tables) {
+            rows += t.primaryRows();
+            if (!t.equal()) {
+                mismatches.add(t.table());
+            }
+        }
+        Map<String, Object> lagUs = new LinkedHashMap<>();
+        lagUs.put("p50", lag.p50Us());
+        lagUs.put("p90", lag.p90Us());
+        lagUs.put("p99", lag.p99Us());
+        lagUs.put("max", lag.maxUs());
+        lagUs.put("samples", lag.samples());
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("pass", mismatches.isEmpty() && lag.samples() > 0);
+        report.put("transport", transport);
+        report.put("ring", ringUri);
+        report.put("seconds", seconds);
+        report.put("clients", clients);
+        report.put("transactions", workload.committed());
+        report.put("rolled_back", workload.rolledBack());
+        report.put("rows_compared", rows);
+        report.put("mismatches", mismatches);
+        report.put("lag_us", lagUs);
+        report.put("catch_up_ms", caughtUpMs);
+        return report;
+    }
+
+    private static String table(Map<String, Object> report, List<TableComparison.Result> tables, LagReport lag) {
+        StringBuilder out = new StringBuilder();
+        out.append(String.format("rdmarepl demo: %s transactions committed (%s rolled back) over %s in %s s%n",
+                report.get("transactions"), report.get("rolled_back"), report.get("transport"), report.get("seconds")));
+        for (TableComparison.Result t : tables) {
+            out.append(String.format("  %-10s %8d rows on the primary, %8d on the replica  %s%n", t.table(), t.primaryRows(),
+                    t.replicaRows(), t.equal() ? "equal" : "DIFFERENT"));
+        }
+        out.append(String.format("commit -> applied lag (%d probes): p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+                lag.samples(), lag.p50Us() / 1000.0, lag.p90Us() / 1000.0, lag.p99Us() / 1000.0, lag.maxUs() / 1000.0));
+        out.append(String.format("caught up %s ms after the workload stopped%n", report.get("catch_up_ms")));
+        out.append(Boolean.TRUE.equals(report.get("pass")) ? "PASS\n" : "FAIL: " + report.get("mismatches") + "\n");
+        return out.toString();
+    }
+
+    private void say(PrintWriter progress, String message) {
+        if (!json) {
+            progress.println("demo: " + message);
+            progress.flush();
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.rdmarepl.cli.ship;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmarepl.cli.RdmareplCommand;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class ShipCommandTest {
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine commandLine = RdmareplCommand.commandLine();
+        commandLine.setOut(new PrintWriter(new StringWriter()));
+        commandLine.setErr(new PrintWriter(err));
+        return commandLine.execute(args);
+    }
+
+    @Test
+    void shouldNameAMissingConfigFile(@TempDir Path dir) {
+        assertThat(run("ship", "--config", dir.resolve("nope.properties").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("configuration file").contains("nope.properties").contains("does not exist");
+    }
+
+    @Test
+    void shouldListEveryBadKeyAndExitWith2(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("shipper.properties");
+        Files.writeString(config, "standbys=a\nstandby.a.uri=nope://x\ndatabase.password=secret\nslot.nam=typo\n");
+        assertThat(run("ship", "--config", config.toString())).isEqualTo(2);
+        assertThat(err.toString())
+                .contains("invalid shipper configuration")
+                .contains("standby.a.uri=nope://x")
+                .contains("slot.nam: unknown key")
+                .doesNotContain("secret");
+    }
+
+    @Test
+    void shouldNameAnUnreachablePrimaryAndExitWith1(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("shipper.properties");
+        Files.writeString(config, "standbys=a\nstandby.a.uri=shm:///dev/shm/none\ndatabase.host=127.0.0.1\ndatabase.port=1\n");
+        assertThat(run("ship", "--config", config.toString())).isEqualTo(1);
+        assertThat(err.toString()).contains("primary postgres@127.0.0.1:1/postgres unreachable").doesNotContain("\tat ");
+    }
+}

@@ -31,8 +31,12 @@ final class RingCollector implements AutoCloseable {
     private volatile long pollPauseNs;
 
     RingCollector(int capacity) {
-        Path dir = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of("target");
-        this.end = ShmReaderEnd.create(dir.resolve("rdmarepl-shipper-test-" + UUID.randomUUID()), capacity, 1, 1L, true);
+        this(newPath(), capacity);
+    }
+
+    /** A standby on {@code path}; a second collector on the same path replaces the ring, as a restarted standby does. */
+    RingCollector(Path path, int capacity) {
+        this.end = ShmReaderEnd.create(path, capacity, 1, System.nanoTime(), true);
         this.reader = new RingReader(end);
         MessageAssembler assembler = new MessageAssembler((type, buffer, offset, length) -> {
             decoder.decode(buffer, offset, length, materializer);
@@ -58,6 +62,15 @@ final class RingCollector implements AutoCloseable {
         }, "ring-collector");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    static Path newPath() {
+        Path dir = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of("target");
+        return dir.resolve("rdmarepl-shipper-test-" + UUID.randomUUID());
+    }
+
+    Path path() {
+        return end.path();
     }
 
     String uri() {

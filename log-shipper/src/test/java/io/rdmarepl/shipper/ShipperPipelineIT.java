@@ -138,6 +138,25 @@ class ShipperPipelineIT {
         }
     }
 
+    @Test
+    void aRestartedStandbyStopsTheShipperInsteadOfFeedingAnOrphanRing() throws Exception {
+        RingCollector first = new RingCollector(1 << 20);
+        try (Shipper shipper = start("restarted", first, Map.of())) {
+            primary.execute("INSERT INTO accounts VALUES (20, 'before restart')");
+            first.awaitRecords(r -> commits(r) >= 1, 30_000);
+            first.close();
+            try (RingCollector second = new RingCollector(first.path(), 1 << 20)) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (shipper.failure() == null && System.nanoTime() < deadline) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+                }
+                assertThat(shipper.failure()).contains("was replaced or removed by its reader");
+                assertThat(shipper.healthy()).isFalse();
+                assertThat(second.records()).isEmpty();
+            }
+        }
+    }
+
     private static Shipper start(String name, RingCollector standby, Map<String, String> extra) throws Exception {
         Properties p = new Properties();
         p.setProperty("database.host", PostgresServer.HOST);

@@ -17,6 +17,8 @@ import java.nio.ByteOrder;
  * batch, sends heartbeats between transactions while idle, and reports the standby's durable LSN.
  */
 final class StandbyShipper implements EventHandler<ShipEvent> {
+    private static final long HEALTH_CHECK_INTERVAL_NS = 100_000_000L;
+
     private final StandbyConfig standby;
     private final int index;
     private final WriterEnd end;
@@ -31,6 +33,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     private boolean inTransaction;
     private long lastCommitLsn;
     private long lastWriteNs = System.nanoTime();
+    private long nextHealthCheckNs;
     private volatile String failure;
 
     StandbyShipper(StandbyConfig standby, int index, WriterEnd end, AckTracker acks, ShipMetrics metrics, long heartbeatIntervalNs) {
@@ -60,6 +63,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
         if (endOfBatch) {
             ring.publish();
             reportAcks();
+            checkHealth();
         }
     }
 
@@ -71,6 +75,16 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
             ring.publish();
         }
         reportAcks();
+        checkHealth();
+    }
+
+    /** A standby that restarted has a new ring: stop rather than write into one nobody reads. */
+    private void checkHealth() {
+        long now = System.nanoTime();
+        if (now - nextHealthCheckNs >= 0) {
+            nextHealthCheckNs = now + HEALTH_CHECK_INTERVAL_NS;
+            end.checkHealth();
+        }
     }
 
     private void write(ByteBuffer bytes, int length) {

@@ -86,6 +86,7 @@ public final class DemoCommand implements Callable<Integer> {
                 List<TableComparison.Result> tables = TableComparison.compare(primary, replica);
                 LagReport lag = LagReport.read(replica, Math.min(probeRate, lastProbe / 4));
                 Map<String, Object> report = report(workload, tables, lag, caughtUpMs, ringUri);
+                report.put("stages", StageBreakdown.of(registry));
                 if (json) {
                     out.println(new ObjectMapper().writeValueAsString(report));
                 } else {
@@ -205,6 +206,7 @@ public final class DemoCommand implements Callable<Integer> {
         out.append(String.format("commit -> applied lag (%d probes): p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms%n",
                 lag.samples(), lag.p50Us() / 1000.0, lag.p90Us() / 1000.0, lag.p99Us() / 1000.0, lag.maxUs() / 1000.0));
         out.append(String.format("caught up %s ms after the workload stopped%n", report.get("catch_up_ms")));
+        out.append("stages (ms, from the components' histograms): ").append(report.get("stages")).append('\n');
         out.append(Boolean.TRUE.equals(report.get("pass")) ? "PASS\n" : "FAIL: " + report.get("mismatches") + "\n");
         return out.toString();
     }

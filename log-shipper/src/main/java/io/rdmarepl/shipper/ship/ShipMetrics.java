@@ -40,6 +40,7 @@ public final class ShipMetrics {
                     .description("transactions written into the standby's ring").register(registry);
             captureLag[i] = Timer.builder("rdmarepl_shipper_commit_to_ring").tag("standby", name)
                     .description("primary commit to the transaction's last record in the ring").publishPercentileHistogram()
+                    .publishPercentiles(0.5, 0.9, 0.99)
                     .minimumExpectedValue(Duration.ofNanos(100_000)).maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
             backPressure[i] = Timer.builder("rdmarepl_shipper_back_pressure").tag("standby", name)
                     .description("time spent waiting for room in the standby's ring").register(registry);

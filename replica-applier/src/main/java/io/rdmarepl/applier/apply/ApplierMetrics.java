@@ -41,11 +41,12 @@ public final class ApplierMetrics {
                 .maximumExpectedValue(1_000_000.0).register(registry);
         applyLatency = Timer.builder("rdmarepl.applier.apply.latency")
                 .description("Time to apply and commit one group on the replica").publishPercentileHistogram()
+                .publishPercentiles(0.5, 0.9, 0.99)
                 .minimumExpectedValue(Duration.ofNanos(10_000)).maximumExpectedValue(Duration.ofSeconds(30))
                 .register(registry);
         lag = Timer.builder("rdmarepl.applier.lag")
                 .description("Commit on the primary to commit on the replica, per source transaction")
-                .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000))
+                .publishPercentileHistogram().publishPercentiles(0.5, 0.9, 0.99).minimumExpectedValue(Duration.ofNanos(10_000))
                 .maximumExpectedValue(Duration.ofMinutes(10)).register(registry);
     }
 

@@ -71,9 +71,11 @@ public final class PostgresServer implements AutoCloseable {
     private final String name;
     private final Durability durability;
     private final Path instanceDirectory;
-    private final EmbeddedPostgres postgres;
+    private final Map<String, String> settings;
+    private final Duration startupTimeout;
     private final int port;
-    private final long pid;
+    private volatile EmbeddedPostgres postgres;
+    private volatile long pid;
     private final String serverVersion;
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -81,11 +83,15 @@ public final class PostgresServer implements AutoCloseable {
         final String name,
         final Durability durability,
         final Path instanceDirectory,
+        final Map<String, String> settings,
+        final Duration startupTimeout,
         final EmbeddedPostgres postgres,
         final long pid) {
         this.name = name;
         this.durability = durability;
         this.instanceDirectory = instanceDirectory;
+        this.settings = settings;
+        this.startupTimeout = startupTimeout;
         this.postgres = postgres;
         this.port = postgres.getPort();
         this.pid = pid;
@@ -141,24 +147,13 @@ public final class PostgresServer implements AutoCloseable {
                 System.setProperty(ZONKY_WORKING_DIR_PROP_NAME, binaries.toString());
             }
 
-            final EmbeddedPostgres.Builder zonky = EmbeddedPostgres.builder()
-                .setOverrideWorkingDirectory(binaries.toFile())
-                .setDataDirectory(dataDirectory)
-                .setCleanDataDirectory(true)
-                .setRegisterShutdownHook(false)
-                .setPort(port)
-                .setPGStartupWait(builder.startupTimeout())
-                .setLocaleConfig("locale", "C")
-                .setOutputRedirector(Redirect.appendTo(logFile.toFile()))
-                .setErrorRedirector(Redirect.appendTo(logFile.toFile()));
-            builder.settings(port).forEach(zonky::setServerConfig);
-
-            postgres = zonky.start();
+            final Map<String, String> settings = Map.copyOf(builder.settings(port));
+            postgres = startPostmaster(settings, builder.startupTimeout(), instanceDirectory, port);
             final long pid = StaleServers.postmasterPid(dataDirectory).orElseThrow(
                 () -> new IllegalStateException("no postmaster.pid in " + dataDirectory));
             final PostgresServer server = new PostgresServer(
-                builder.name(), builder.durability(), instanceDirectory, postgres, pid);
-            server.checkSettings(builder.settings(port));
+                builder.name(), builder.durability(), instanceDirectory, settings, builder.startupTimeout(), postgres, pid);
+            server.checkSettings(settings);
             LIVE.add(server);
             LOG.info("started {} in {} ms", server, (System.nanoTime() - startNs) / 1_000_000);
             return server;
@@ -180,6 +175,77 @@ public final class PostgresServer implements AutoCloseable {
         }
     }
 
+    /**
+     * initdb (unless the data directory already holds a cluster) and start the postmaster. The data directory is
+     * never deleted by zonky: {@link #close()} deletes the whole instance directory itself.
+     */
+    private static EmbeddedPostgres startPostmaster(
+        final Map<String, String> settings,
+        final Duration startupTimeout,
+        final Path instanceDirectory,
+        final int port) throws IOException {
+        final Path logFile = instanceDirectory.resolve(StaleServers.LOG_FILE);
+        final EmbeddedPostgres.Builder zonky = EmbeddedPostgres.builder()
+            .setOverrideWorkingDirectory(defaultBaseDirectory().toFile())
+            .setDataDirectory(instanceDirectory.resolve(StaleServers.DATA_DIR))
+            .setCleanDataDirectory(false)
+            .setRegisterShutdownHook(false)
+            .setPort(port)
+            .setPGStartupWait(startupTimeout)
+            .setLocaleConfig("locale", "C")
+            .setOutputRedirector(Redirect.appendTo(logFile.toFile()))
+            .setErrorRedirector(Redirect.appendTo(logFile.toFile()));
+        settings.forEach(zonky::setServerConfig);
+        return zonky.start();
+    }
+
+    /**
+     * Restart the server as an operator would: stop the postmaster (fast shutdown: sessions are disconnected,
+     * nothing committed is lost), keep it down for {@code downtime}, then start it again on the same data
+     * directory, port and settings. Clients see connection errors while it is down, as with a real restart.
+     *
+     * @throws IllegalStateException if the server is closed, does not stop, or does not start again
+     */
+    public synchronized void restart(final Duration downtime) {
+        if (downtime.isNegative()) {
+            throw new IllegalArgumentException("downtime must not be negative: " + downtime);
+        }
+        if (closed.get()) {
+            throw new IllegalStateException(this + ": closed, cannot restart");
+        }
+        final long startNs = System.nanoTime();
+        try {
+            postgres.close();
+        } catch (final IOException ex) {
+            throw new UncheckedIOException(this + ": could not stop for a restart", ex);
+        }
+        if (!StaleServers.awaitExit(pid, STOP_TIMEOUT)) {
+            throw new IllegalStateException(this + ": postmaster " + pid + " still ran " + STOP_TIMEOUT.toSeconds() +
+                " s after pg_ctl stop; see " + logFile() + "\n" + tail(logFile()));
+        }
+        try {
+            Thread.sleep(downtime.toMillis());
+            postgres = startPostmaster(settings, startupTimeout, instanceDirectory, port);
+        } catch (final InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(this + ": interrupted while down for a restart", ex);
+        } catch (final IOException | RuntimeException ex) {
+            throw new IllegalStateException(this + ": failed to start again on " + dataDirectory() + ": " + ex +
+                "\n--- last lines of " + logFile() + " ---\n" + tail(logFile()), ex);
+        }
+        pid = StaleServers.postmasterPid(dataDirectory()).orElseThrow(
+            () -> new IllegalStateException("no postmaster.pid in " + dataDirectory() + " after a restart"));
+        LOG.info("restarted {} in {} ms ({} ms down)", this, (System.nanoTime() - startNs) / 1_000_000,
+            downtime.toMillis());
+    }
+
+    /**
+     * Same as {@link #restart(Duration)} without downtime.
+     */
+    public void restart() {
+        restart(Duration.ZERO);
+    }
+
     public String name() {
         return name;
     }
@@ -189,7 +255,7 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     /**
-     * @return the pid of the postmaster.
+     * @return the pid of the postmaster (a new one after {@link #restart(Duration)}).
      */
     public long pid() {
         return pid;
@@ -290,7 +356,7 @@ public final class PostgresServer implements AutoCloseable {
      * @throws IllegalStateException if the postmaster is still running after the stop: it is then killed.
      */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }

@@ -1,0 +1,275 @@
+package io.rdmarepl.e2e;
+
+import io.rdmarepl.testsupport.Durability;
+import io.rdmarepl.testsupport.PostgresPair;
+import io.rdmarepl.testsupport.PostgresServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The whole path for one test class: a primary and a replica PostgreSQL server, the test schema on both, and
+ * {@code rdmarepl apply} and {@code rdmarepl ship} as separate processes configured by properties files under
+ * {@code target/e2e/<name>/}, where their logs go too. Every wait has a deadline and fails with the tails of both
+ * processes' logs.
+ */
+final class Replication implements AutoCloseable {
+    static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
+
+    private final String name;
+    private final PostgresPair servers;
+    private final Path directory;
+    private final Path ring;
+    private final Path shipperConfig;
+    private final Path applierConfig;
+    private final Map<String, Integer> starts = new HashMap<>();
+    private RoleProcess shipper;
+    private RoleProcess applier;
+    private long nextMarker = 1;
+
+    private Replication(String name, PostgresPair servers, Path directory, Path ring) {
+        this.name = name;
+        this.servers = servers;
+        this.directory = directory;
+        this.ring = ring;
+        this.shipperConfig = directory.resolve("shipper.properties");
+        this.applierConfig = directory.resolve("applier.properties");
+    }
+
+    /** Starts the two servers and creates the schema on both; the processes are started by the test. */
+    static Replication create(String name) throws IOException {
+        Path directory = Path.of("target", "e2e", name).toAbsolutePath();
+        Files.createDirectories(directory);
+        Path shm = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
+        Path ring = shm.resolve("rdmarepl-e2e-" + name + "-" + ProcessHandle.current().pid());
+        PostgresPair servers = PostgresPair.start(Durability.FAST);
+        Replication replication = new Replication(name, servers, directory, ring);
+        try {
+            servers.primary().execute(Workload.SCHEMA);
+            servers.replica().execute(Workload.SCHEMA);
+            replication.writeConfigs();
+            return replication;
+        } catch (IOException | RuntimeException e) {
+            servers.close();
+            throw e;
+        }
+    }
+
+    PostgresServer primary() {
+        return servers.primary();
+    }
+
+    PostgresServer replica() {
+        return servers.replica();
+    }
+
+    RoleProcess shipper() {
+        return shipper;
+    }
+
+    RoleProcess applier() {
+        return applier;
+    }
+
+    RoleProcess startApplier() {
+        applier = start("apply", "applier", applierConfig);
+        return applier;
+    }
+
+    RoleProcess startShipper() {
+        shipper = start("ship", "shipper", shipperConfig);
+        return shipper;
+    }
+
+    /** Starts the applier, then the shipper, and waits until the shipper's slot streams. */
+    void startBoth() throws Exception {
+        startApplier();
+        startShipper();
+        awaitSlotActive();
+    }
+
+    /** Waits until the shipper's replication slot exists and a walsender streams from it. */
+    void awaitSlotActive() throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            try (Connection c = primary().connect("postgres"); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT active FROM pg_replication_slots WHERE slot_name = 'rdmarepl'")) {
+                if (rs.next() && rs.getBoolean(1)) {
+                    return;
+                }
+            }
+            checkAlive();
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the shipper's replication slot did not become active within 60 s\n" + tails());
+    }
+
+    /** Waits until the replica holds at least {@code count} history rows of committed transactions. */
+    void awaitReplicaProgress(long transactions, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long seen = 0;
+        while (System.nanoTime() - deadline < 0) {
+            seen = queryLong(replica(), "SELECT count(DISTINCT tx) FROM history");
+            if (seen >= transactions) {
+                return;
+            }
+            checkAlive();
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the replica applied only " + seen + " of " + transactions + " transactions within "
+                + timeout.toSeconds() + " s\n" + diagnostics());
+    }
+
+    /**
+     * Inserts a new marker row on the primary and waits (deadline {@link #CATCH_UP_TIMEOUT}) until the replica holds it:
+     * commit order is preserved, so the replica then holds everything committed before it.
+     */
+    void awaitCaughtUp() throws Exception {
+        long marker = nextMarker++;
+        Workload.mark(primary(), marker);
+        long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            if (queryLong(replica(), "SELECT count(*) FROM marker WHERE id = " + marker) == 1) {
+                return;
+            }
+            checkAlive();
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the replica did not hold marker " + marker + " within " + CATCH_UP_TIMEOUT.toSeconds()
+                + " s after it committed on the primary\n" + diagnostics());
+    }
+
+    /** Fails with the process's log when the shipper or the applier is not running. */
+    void checkAlive() {
+        for (RoleProcess process : new RoleProcess[] {applier, shipper}) {
+            if (process != null && !process.isAlive()) {
+                throw new AssertionError(process.label() + " exited unexpectedly\n" + tails());
+            }
+        }
+    }
+
+    /** Table by table, replica = primary: row counts, and on a difference the rows missing and extra. */
+    List<TableDiff> compare() throws SQLException {
+        List<TableDiff> diffs = new ArrayList<>();
+        for (String table : Workload.TABLES) {
+            diffs.add(TableDiff.of(table, primary(), replica()));
+        }
+        return diffs;
+    }
+
+    /** Tails of both processes' logs and their /status. */
+    String diagnostics() {
+        return tails() + status(applier) + status(shipper);
+    }
+
+    String tails() {
+        StringBuilder out = new StringBuilder();
+        for (RoleProcess process : new RoleProcess[] {applier, shipper}) {
+            if (process != null) {
+                out.append(process.tail());
+            }
+        }
+        return out.toString();
+    }
+
+    /** SIGTERM both processes (applier last: the shipper drains into its ring), then stop the servers. */
+    @Override
+    public void close() {
+        try {
+            for (RoleProcess process : new RoleProcess[] {shipper, applier}) {
+                if (process != null) {
+                    process.stop(STOP_TIMEOUT);
+                }
+            }
+        } finally {
+            try {
+                Files.deleteIfExists(ring);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                servers.close();
+            }
+        }
+    }
+
+    private RoleProcess start(String role, String label, Path config) {
+        int n = starts.merge(label, 1, Integer::sum);
+        return RoleProcess.start(role, label + " #" + n, config, directory.resolve(label + "-" + n + ".log"));
+    }
+
+    private void writeConfigs() throws IOException {
+        Properties shipping = new Properties();
+        shipping.setProperty("source.name", "primary");
+        shipping.setProperty("database.host", PostgresServer.HOST);
+        shipping.setProperty("database.port", Integer.toString(primary().port()));
+        shipping.setProperty("database.user", PostgresServer.SUPERUSER);
+        shipping.setProperty("standbys", "replica");
+        shipping.setProperty("standby.replica.uri", "shm://" + ring);
+        shipping.setProperty("admin.address", "127.0.0.1:0");
+        store(shipping, shipperConfig);
+
+        Properties applying = new Properties();
+        applying.setProperty("source.name", "primary");
+        applying.setProperty("ring.uri", "shm://" + ring);
+        applying.setProperty("ring.capacity.bytes", Integer.toString(4 << 20));
+        applying.setProperty("replica.jdbc.url", replica().jdbcUrl("postgres"));
+        applying.setProperty("replica.connect.timeout.ms", "2000");
+        applying.setProperty("apply.retry.max.ms", "500");
+        applying.setProperty("admin.port", "0");
+        store(applying, applierConfig);
+    }
+
+    private void store(Properties properties, Path file) throws IOException {
+        try (var writer = Files.newBufferedWriter(file)) {
+            properties.store(writer, "rdmarepl end-to-end test " + name);
+        }
+    }
+
+    private static String status(RoleProcess process) {
+        if (process == null || !process.isAlive() || process.statusUrl() == null) {
+            return "";
+        }
+        try {
+            HttpResponse<String> response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()
+                    .send(HttpRequest.newBuilder(URI.create(process.statusUrl())).timeout(Duration.ofSeconds(2)).build(),
+                            HttpResponse.BodyHandlers.ofString());
+            return "--- " + process.label() + " /status: " + response.body() + "\n";
+        } catch (IOException e) {
+            return "--- " + process.label() + " /status: " + e + "\n";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
+    static long queryLong(PostgresServer server, String sql) throws SQLException {
+        try (Connection c = server.connect("postgres"); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** The applier's counts from its /status (applied, skipped as already applied, partial discarded...), for the log. */
+    String applierCounts() {
+        Matcher counts = Pattern.compile("\"counts\":\\{[^}]*}").matcher(status(applier));
+        return counts.find() ? counts.group() : "(no applier status)";
+    }
+}

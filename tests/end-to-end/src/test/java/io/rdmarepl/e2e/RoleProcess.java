@@ -1,0 +1,149 @@
+package io.rdmarepl.e2e;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One {@code rdmarepl ship|apply --config FILE} in its own JVM, on this JVM's classpath, its stdout and stderr
+ * written to a log file of its own under target/. {@link #kill()} is SIGKILL; {@link #stop()} is SIGTERM, as an operator or a
+ * supervisor would send.
+ */
+final class RoleProcess {
+    private static final int TAIL_LINES = 40;
+    /** Processes still running when this JVM exits (a test that failed hard) are killed with it. */
+    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "e2e-process-killer"));
+    }
+
+    private final String label;
+    private final Path logFile;
+    private final Process process;
+
+    private RoleProcess(String label, Path logFile, Process process) {
+        this.label = label;
+        this.logFile = logFile;
+        this.process = process;
+    }
+
+    /**
+     * @param role    {@code ship} or {@code apply}
+     * @param label   names the process in messages, e.g. "shipper #2"
+     * @param logFile output of the process (replaced)
+     */
+    static RoleProcess start(String role, String label, Path config, Path logFile) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // small and quick to start: two of these share two cores with two PostgreSQL servers and the test
+        command.add("-Xmx384m");
+        command.add("-XX:+UseSerialGC");
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add("io.rdmarepl.cli.RdmareplCommand");
+        command.add(role);
+        command.add("--config");
+        command.add(config.toString());
+        try {
+            Files.createDirectories(logFile.getParent());
+            Files.writeString(logFile, "=== " + label + ": " + String.join(" ", command.subList(command.size() - 4, command.size()))
+                    + "\n", StandardCharsets.UTF_8);
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(Redirect.appendTo(logFile.toFile()));
+            builder.environment().put("RDMAREPL_DEBUG", "1");
+            Process process = builder.start();
+            LIVE.add(process);
+            process.onExit().thenRun(() -> LIVE.remove(process));
+            return new RoleProcess(label, logFile, process);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + label + ": " + command, e);
+        }
+    }
+
+    /** SIGKILL, then wait for the process to be gone. */
+    void kill() {
+        process.destroyForcibly();
+        awaitExit(Duration.ofSeconds(10));
+    }
+
+    /** SIGTERM (graceful stop); SIGKILL if it is still running after {@code timeout}. */
+    void stop(Duration timeout) {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        if (awaitExit(timeout).isEmpty()) {
+            kill();
+        }
+    }
+
+    /** @return the exit code, or empty if the process still runs after {@code timeout} */
+    OptionalInt awaitExit(Duration timeout) {
+        try {
+            if (process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                return OptionalInt.of(process.exitValue());
+            }
+            return OptionalInt.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + label, e);
+        }
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    String label() {
+        return label;
+    }
+
+    /** @return the URL of its admin endpoint's /status once the process printed it, else null */
+    String statusUrl() {
+        for (String line : lines()) {
+            int at = line.indexOf("admin http://");
+            if (at >= 0) {
+                return line.substring(at + "admin ".length()).trim();
+            }
+        }
+        return null;
+    }
+
+    /** The last lines of its log, for assertion messages. */
+    String tail() {
+        List<String> lines = lines();
+        return "--- " + label + " (pid " + process.pid() + (process.isAlive() ? ", running" : ", exited " + process.exitValue())
+                + "), last lines of " + logFile + " ---\n"
+                + String.join("\n", lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size())) + "\n";
+    }
+
+    private List<String> lines() {
+        try {
+            return Files.readAllLines(logFile, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return List.of("(cannot read " + logFile + ": " + e + ")");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return label + " (pid " + process.pid() + ")";
+    }
+}

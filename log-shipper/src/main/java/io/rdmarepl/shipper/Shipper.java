@@ -13,6 +13,10 @@ import io.rdmarepl.shipper.encode.DebeziumValueSettings;
 import io.rdmarepl.shipper.encode.RelationCatalog;
 import io.rdmarepl.shipper.ship.ShipMetrics;
 import io.rdmarepl.shipper.ship.ShipPipeline;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -101,9 +105,24 @@ public final class Shipper implements AutoCloseable {
         status.put("last_shipped_lsn", Lsn.format(assembler.lastShippedLsn()));
         status.put("acknowledged_lsn", Lsn.format(pipeline.acks().acknowledged()));
         status.put("records_awaiting_acknowledgement", assembler.pendingAcknowledgements());
+        status.put("slot_retained_wal_bytes", slotRetainedWalBytes());
         status.put("standbys", metrics.standbyStatus());
         status.put("last_error", failure);
         return status;
+    }
+
+    /** WAL the primary keeps for the slot (what the standbys have not made durable yet); null when it cannot be read. */
+    private Long slotRetainedWalBytes() {
+        try (Connection connection = PrimaryPreflight.connect(config);
+             PreparedStatement query = connection.prepareStatement(
+                     "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)::bigint FROM pg_replication_slots WHERE slot_name = ?")) {
+            query.setString(1, config.slotName());
+            try (ResultSet rs = query.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : null;
+            }
+        } catch (SQLException e) {
+            return null;
+        }
     }
 
     @Override

@@ -78,6 +78,7 @@ class ShipperPipelineIT {
             }
             assertThat(standby.records()).noneMatch(r -> r.toString().contains("rolled back"));
             assertThat(shipper.status()).containsEntry("state", "streaming");
+            assertThat((Long) shipper.status().get("slot_retained_wal_bytes")).isNotNegative();
         }
     }
 

@@ -7,7 +7,8 @@ import java.util.Locale;
 
 /**
  * A parsed transport URI: {@code shm:///dev/shm/NAME}, {@code rdma://host:port} or
- * {@code softrdma://host:port}.
+ * {@code softrdma://host:port}. Port 0 lets a reader listen on any free port (its end's
+ * {@code uri()} then names the port it bound).
  */
 public record ChannelUri(Transport transport, String host, int port, Path path, String text) {
 
@@ -53,9 +54,9 @@ public record ChannelUri(Transport transport, String host, int port, Path path, 
                 return new ChannelUri(Transport.SHM, null, -1, Path.of(path), text);
             }
             case "rdma", "softrdma" -> {
-                if (uri.getHost() == null || uri.getPort() < 1 || uri.getPort() > 65535) {
-                    throw new IllegalArgumentException("channel URI '" + text + "' must name host and port (1..65535), like "
-                            + scheme + "://10.0.0.2:7471");
+                if (uri.getHost() == null || uri.getPort() < 0 || uri.getPort() > 65535) {
+                    throw new IllegalArgumentException("channel URI '" + text + "' must name host and port"
+                            + " (0..65535; 0: any free port, reader side), like " + scheme + "://10.0.0.2:7471");
                 }
                 if (!uri.getRawPath().isEmpty() || uri.getRawQuery() != null || uri.getRawFragment() != null) {
                     throw new IllegalArgumentException("channel URI '" + text + "' must be just " + scheme + "://host:port");

@@ -2,12 +2,18 @@ package io.rdmarepl.cli.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.channel.ChannelUri;
 import io.rdmarepl.channel.RingSettings;
 import io.rdmarepl.channel.ring.FrameDescriptor;
 import io.rdmarepl.channel.ring.RingDescriptor;
+import io.rdmarepl.channel.verbs.NativeVerbsCheck;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -20,6 +26,7 @@ import picocli.CommandLine.Option;
  * <pre>
  *   this process                                   child process
  *   ChannelBenchWriter --- frames (one-sided) ---> [ ring ] ---> ChannelBenchReader
+ *                        (shm: mapped file; softrdma / rdma: RDMA WRITEs over DiSNI)
  *      paced at --rate, then flat out                 HdrHistogram of now - stamp
  *      &lt;--------------- feedback (consumer position) ---
  * </pre>
@@ -31,10 +38,12 @@ import picocli.CommandLine.Option;
 public final class ChannelBenchCommand implements Callable<Integer> {
 
     @Option(names = "--transport", defaultValue = "shm",
-            description = "Transport: shm (same-host shared memory). Default: ${DEFAULT-VALUE}.")
+            description = "Transport: shm (same-host shared memory), softrdma (the verbs code path over the software RDMA provider:"
+                    + " emulation over TCP on loopback) or rdma (DiSNI native verbs; needs an RDMA NIC). Default: ${DEFAULT-VALUE}.")
     String transport;
 
-    @Option(names = "--uri", description = "Channel URI; default: shm:///dev/shm/rdmarepl-bench-<pid> (or the temp dir without /dev/shm).")
+    @Option(names = "--uri", description = "Channel URI; default: shm:///dev/shm/rdmarepl-bench-<pid> (or the temp dir without"
+            + " /dev/shm), softrdma://127.0.0.1:<free port>, rdma://127.0.0.1:7471.")
     String uri;
 
     @Option(names = "--frame-size", defaultValue = "256",
@@ -70,13 +79,15 @@ public final class ChannelBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ChannelUri channelUri = validate();
+        // one secret per run, handed to the reader process through its environment
+        ChannelSecurity security = channelUri.transport() == ChannelUri.Transport.SHM ? null : ChannelSecurity.random();
         if (!json) {
             spec.commandLine().getErr().println("bench channel: measuring platform hiccups for 1 s");
         }
         Map<String, Object> hiccups = PlatformHiccups.measure(1_000_000_000L);
         ChannelBenchWriter.Result result;
-        try (ChildReader child = ChildReader.start(channelUri, capacity, idle)) {
-            result = new ChannelBenchWriter(channelUri, frameSize, rate, warmupSeconds, seconds,
+        try (ChildReader child = ChildReader.start(channelUri, capacity, idle, security)) {
+            result = new ChannelBenchWriter(channelUri, security, frameSize, rate, warmupSeconds, seconds,
                     json ? null : spec.commandLine().getErr()).run(child);
         }
         Map<String, Object> report = ChannelBenchReport.build(this, channelUri, result, hiccups);
@@ -91,9 +102,14 @@ public final class ChannelBenchCommand implements Callable<Integer> {
 
     private ChannelUri validate() {
         StringBuilder problems = new StringBuilder();
-        if (!transport.equals("shm")) {
-            problems.append("\n  --transport ").append(transport)
-                    .append(": only shm is available in this build (softrdma and rdma come with the verbs transport)");
+        ChannelUri.Transport chosen = switch (transport) {
+            case "shm" -> ChannelUri.Transport.SHM;
+            case "softrdma" -> ChannelUri.Transport.SOFTRDMA;
+            case "rdma" -> ChannelUri.Transport.RDMA;
+            default -> null;
+        };
+        if (chosen == null) {
+            problems.append("\n  --transport ").append(transport).append(": must be shm, softrdma or rdma");
         }
         if (frameSize < BenchFrames.minFrameSize() || frameSize % FrameDescriptor.FRAME_ALIGNMENT != 0) {
             problems.append("\n  --frame-size ").append(frameSize).append(": must be a multiple of 8, at least ")
@@ -121,9 +137,16 @@ public final class ChannelBenchCommand implements Callable<Integer> {
         }
         ChannelUri channelUri = null;
         try {
-            channelUri = ChannelUri.parse(uri != null ? uri : defaultUri());
-            if (channelUri.transport() != ChannelUri.Transport.SHM) {
-                problems.append("\n  --uri ").append(uri).append(": only shm:// is available in this build");
+            channelUri = ChannelUri.parse(uri != null ? uri : defaultUri(chosen == null ? ChannelUri.Transport.SHM : chosen));
+            if (chosen != null && channelUri.transport() != chosen) {
+                problems.append("\n  --uri ").append(uri).append(": is ").append(channelUri.transport().scheme())
+                        .append("://, but --transport is ").append(transport);
+            } else if (chosen == ChannelUri.Transport.RDMA) {
+                List<String> missing = NativeVerbsCheck.problems();
+                if (!missing.isEmpty()) {
+                    problems.append("\n  --transport rdma: DiSNI native verbs cannot run on this host (use --transport softrdma):\n    - ")
+                            .append(String.join("\n    - ", missing));
+                }
             }
         } catch (IllegalArgumentException e) {
             problems.append("\n  --uri: ").append(e.getMessage());
@@ -135,9 +158,23 @@ public final class ChannelBenchCommand implements Callable<Integer> {
         return channelUri;
     }
 
-    private static String defaultUri() {
+    private static String defaultUri(ChannelUri.Transport chosen) {
+        if (chosen == ChannelUri.Transport.SOFTRDMA) {
+            return "softrdma://127.0.0.1:" + freePort();
+        }
+        if (chosen == ChannelUri.Transport.RDMA) {
+            return "rdma://127.0.0.1:7471";
+        }
         Path dir = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
         return "shm://" + dir.toAbsolutePath().resolve("rdmarepl-bench-" + ProcessHandle.current().pid());
+    }
+
+    private static int freePort() {
+        try (ServerSocket probe = new ServerSocket(0)) {
+            return probe.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot find a free port for softrdma: " + e.getMessage(), e);
+        }
     }
 
     int frameSize() {

@@ -1,6 +1,7 @@
 package io.rdmarepl.cli.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.channel.ChannelUri;
 import io.rdmarepl.channel.RingSettings;
 import io.rdmarepl.channel.Transports;
@@ -42,7 +43,7 @@ public final class ChannelBenchReader implements FrameHandler {
         int capacity = Integer.parseInt(args[1]);
         IdleStrategy idle = args[2].equals("spin") ? new BusySpinIdleStrategy() : BackoffIdleStrategy.defaults();
         RingSettings settings = new RingSettings(capacity, 1, ThreadLocalRandom.current().nextLong(), true);
-        try (ReaderEnd end = Transports.openReader(uri, settings)) {
+        try (ReaderEnd end = Transports.openReader(uri, settings, ChannelSecurity.fromEnvironment())) {
             RingReader reader = new RingReader(end);
             ThreadAllocation.currentThreadAllocatedBytes(); // load the management classes now, not mid-measurement
             System.out.println(READY);

@@ -1,6 +1,7 @@
 package io.rdmarepl.cli.bench;
 
 import io.rdmarepl.channel.ChannelUri;
+import io.rdmarepl.channel.verbs.VerbsProviders;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -22,6 +23,9 @@ final class ChannelBenchReport {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("transport", uri.transport().scheme());
         report.put("uri", uri.text());
+        if (uri.transport() != ChannelUri.Transport.SHM) {
+            report.put("provider", VerbsProviders.label(uri.transport()));
+        }
         report.put("frame_size", options.frameSize());
         report.put("payload_size", BenchFrames.payloadLength(options.frameSize()));
         report.put("rate", options.rate());
@@ -60,6 +64,9 @@ final class ChannelBenchReport {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "rdmarepl bench channel: %s (%s), %d-byte frames, ring %d bytes, reader idle %s%n",
                 report.get("transport"), report.get("uri"), report.get("frame_size"), report.get("capacity"), report.get("reader_idle")));
+        if (report.get("provider") != null) {
+            out.append("provider: ").append(report.get("provider")).append(System.lineSeparator());
+        }
         out.append(String.format(Locale.ROOT, "one-way latency at %d frames/s, %s samples after %ss warm-up (ns):%n",
                 report.get("rate"), latency.get("samples"), report.get("warmup_seconds")));
         out.append(String.format(Locale.ROOT, "  %10s %10s %10s %10s %10s%n", "p50", "p90", "p99", "p99.9", "max"));

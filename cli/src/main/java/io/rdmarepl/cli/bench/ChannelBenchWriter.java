@@ -1,5 +1,6 @@
 package io.rdmarepl.cli.bench;
 
+import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.channel.ChannelUri;
 import io.rdmarepl.channel.Transports;
 import io.rdmarepl.channel.ring.RingWriter;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 final class ChannelBenchWriter {
     private static final long YIELD_THRESHOLD_NS = 3_000;
     private final ChannelUri uri;
+    private final ChannelSecurity security;
     private final int payloadLength;
     private final long intervalNs;
     private final int warmupSeconds;
@@ -26,8 +28,9 @@ final class ChannelBenchWriter {
                   long latencyFramesSent, long behindScheduleNs) {
     }
 
-    ChannelBenchWriter(ChannelUri uri, int frameSize, int rate, int warmupSeconds, int seconds, PrintWriter progress) {
+    ChannelBenchWriter(ChannelUri uri, ChannelSecurity security, int frameSize, int rate, int warmupSeconds, int seconds, PrintWriter progress) {
         this.uri = uri;
+        this.security = security;
         this.payloadLength = BenchFrames.payloadLength(frameSize);
         this.intervalNs = 1_000_000_000L / rate;
         this.warmupSeconds = warmupSeconds;
@@ -40,7 +43,7 @@ final class ChannelBenchWriter {
     }
 
     Result run(ChildReader child) throws IOException {
-        try (WriterEnd end = Transports.openWriter(uri)) {
+        try (WriterEnd end = Transports.openWriter(uri, security)) {
             RingWriter writer = new RingWriter(end);
             ThreadAllocation.currentThreadAllocatedBytes(); // load the management classes before any timing
             say("warm-up: " + warmupSeconds + " s paced");
@@ -52,6 +55,7 @@ final class ChannelBenchWriter {
             say("throughput: " + seconds + " s flat out");
             flatOut(writer, TimeUnit.SECONDS.toNanos(seconds), child);
             send(writer, BenchFrames.END, 0, child);
+            writer.publish(); // over shm a no-op; over verbs the frame travels only now
             long allocated = ThreadAllocation.currentThreadAllocatedBytes() - allocationBefore;
             long frames = writer.framesCommitted() - framesBefore;
             say("waiting for the reader's figures");

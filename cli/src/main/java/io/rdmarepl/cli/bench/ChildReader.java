@@ -1,6 +1,7 @@
 package io.rdmarepl.cli.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.channel.ChannelUri;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -27,12 +28,18 @@ final class ChildReader implements AutoCloseable {
         this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     }
 
-    static ChildReader start(ChannelUri uri, int capacity, String idle) throws IOException {
-        List<String> command = List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                ChannelBenchReader.class.getName(), uri.text(), Integer.toString(capacity), idle);
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    static ChildReader start(ChannelUri uri, int capacity, String idle, ChannelSecurity security) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
+        // the reader runs the same transport tuning as this process (e.g. rdmarepl.softrdma.receive.spin.us)
+        System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith("rdmarepl.softrdma."))
+                .forEach(name -> command.add("-D" + name + "=" + System.getProperty(name)));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                ChannelBenchReader.class.getName(), uri.text(), Integer.toString(capacity), idle));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+        if (security != null) {
+            builder.environment().put(ChannelSecurity.SECRET_ENV, security.toHex());
+        }
+        Process process = builder.start();
         ChildReader child = new ChildReader(process, uri);
         child.awaitLine(ChannelBenchReader.READY);
         return child;

@@ -32,9 +32,22 @@ class ChannelBenchCommandTest {
     }
 
     @Test
-    void shouldRefuseTransportsThisBuildDoesNotHave() {
+    void shouldRefuseUnknownTransports() {
+        assertThat(run("bench", "channel", "--transport", "tcp")).isEqualTo(2);
+        assertThat(err.toString()).contains("--transport tcp: must be shm, softrdma or rdma");
+    }
+
+    @Test
+    void shouldExplainWhyNativeRdmaCannotRunOnThisHost() {
         assertThat(run("bench", "channel", "--transport", "rdma")).isEqualTo(2);
-        assertThat(err.toString()).contains("--transport rdma: only shm is available");
+        assertThat(err.toString()).contains("--transport rdma: DiSNI native verbs cannot run on this host")
+                .contains("libdisni").contains("/dev/infiniband").contains("--transport softrdma");
+    }
+
+    @Test
+    void shouldRefuseAUriOfAnotherTransport() {
+        assertThat(run("bench", "channel", "--transport", "softrdma", "--uri", "shm:///dev/shm/x")).isEqualTo(2);
+        assertThat(err.toString()).contains("--uri shm:///dev/shm/x: is shm://, but --transport is softrdma");
     }
 
     @Test

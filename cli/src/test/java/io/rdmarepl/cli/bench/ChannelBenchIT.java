@@ -41,4 +41,27 @@ class ChannelBenchIT {
         assertThat(report.get("throughput").get("mb_per_s").asDouble()).isPositive();
         assertThat(report.get("alloc_bytes_per_frame").get("reader").isNumber()).isTrue();
     }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void shouldMeasureTheVerbsPathOverTheSoftwareProvider() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = RdmareplCommand.commandLine();
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(err));
+
+        int code = commandLine.execute("bench", "channel", "--transport", "softrdma", "--seconds", "1", "--warmup-seconds", "0",
+                "--rate", "10000", "--idle", "backoff", "--json");
+
+        assertThat(code).as("stderr: %s", err).isZero();
+        JsonNode report = new ObjectMapper().readTree(out.toString());
+        assertThat(report.get("transport").asText()).isEqualTo("softrdma");
+        assertThat(report.get("uri").asText()).startsWith("softrdma://127.0.0.1:");
+        assertThat(report.get("provider").asText()).contains("emulation");
+        JsonNode latency = report.get("latency_ns");
+        assertThat(latency.get("samples").asLong()).isBetween(7_000L, 10_001L);
+        assertThat(latency.get("p50").asLong()).isPositive();
+        assertThat(report.get("throughput").get("frames_per_s").asLong()).isPositive();
+    }
 }

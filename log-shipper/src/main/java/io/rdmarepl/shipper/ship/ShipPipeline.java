@@ -4,6 +4,7 @@ import com.lmax.disruptor.LiteTimeoutBlockingWaitStrategy;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
+import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.channel.Transports;
 import io.rdmarepl.channel.ring.WriterEnd;
 import io.rdmarepl.shipper.config.StandbyConfig;
@@ -117,9 +118,9 @@ public final class ShipPipeline implements AutoCloseable {
         long backoffMs = 50;
         while (true) {
             try {
-                return Transports.openWriter(standby.uri());
+                return Transports.openWriter(standby.uri(), ChannelSecurity.fromEnvironment());
             } catch (RuntimeException e) {
-                if (System.nanoTime() - deadlineNs >= 0 || e instanceof UnsupportedOperationException) {
+                if (System.nanoTime() - deadlineNs >= 0 || e instanceof IllegalArgumentException) {
                     throw new IllegalStateException("standby " + standby.name() + " (" + standby.uri() + ") unreachable after "
                             + timeout.toMillis() + " ms: " + e.getMessage(), e);
                 }

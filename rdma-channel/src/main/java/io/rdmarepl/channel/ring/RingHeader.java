@@ -93,7 +93,11 @@ public final class RingHeader {
         return Ordered.getLongAcquire(region, PRODUCER_POSITION_OFFSET);
     }
 
-    static void producerPosition(ByteBuffer region, long position) {
+    /**
+     * Writer side: sets the producer position in the writer's own image, e.g. to the resume position
+     * a remote transport learned at connect time ({@link WriterEnd#resumePosition()}).
+     */
+    public static void producerPosition(ByteBuffer region, long position) {
         Ordered.putLongRelease(region, PRODUCER_POSITION_OFFSET, position);
     }
 }

@@ -7,6 +7,7 @@ import io.rdmarepl.applier.position.AppliedPosition;
 import io.rdmarepl.applier.position.AppliedPositionStore;
 import io.rdmarepl.applier.schema.SequenceTracker;
 import io.rdmarepl.channel.RingSettings;
+import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.channel.Transports;
 import io.rdmarepl.channel.idle.BackoffIdleStrategy;
 import io.rdmarepl.channel.idle.IdleStrategy;
@@ -89,7 +90,7 @@ public final class Applier implements AutoCloseable {
                 position = positions.read(connection);
             }
             ring = Transports.openReader(config.ringUri(), new RingSettings(config.ringCapacityBytes(), config.ringEpoch(),
-                    ThreadLocalRandom.current().nextLong(), true));
+                    ThreadLocalRandom.current().nextLong(), true), ChannelSecurity.fromEnvironment());
             RingReader reader = new RingReader(ring);
             ReplicaSession session = new ReplicaSession(dataSource, positions);
             SequenceTracker sequences = new SequenceTracker();

@@ -1,0 +1,422 @@
+package io.rdmarepl.channel.verbs;
+
+import static io.rdmarepl.channel.verbs.HandshakeDescriptor.*;
+
+import com.ibm.disni.verbs.IbvMr;
+import com.ibm.disni.verbs.IbvPd;
+import com.ibm.disni.verbs.IbvSendWR;
+import com.ibm.disni.verbs.IbvWC;
+import com.ibm.disni.verbs.RdmaCm;
+import com.ibm.disni.verbs.RdmaCmEvent;
+import com.ibm.disni.verbs.RdmaCmEvent.EventType;
+import com.ibm.disni.verbs.RdmaCmId;
+import com.ibm.disni.verbs.RdmaConnParam;
+import com.ibm.disni.verbs.RdmaEventChannel;
+import com.ibm.disni.verbs.SVCPostSend;
+import io.rdmarepl.channel.ChannelException;
+import io.rdmarepl.channel.ChannelSecurity;
+import io.rdmarepl.channel.ChannelUri;
+import io.rdmarepl.channel.ring.FeedbackDescriptor;
+import io.rdmarepl.channel.ring.RingDescriptor;
+import io.rdmarepl.channel.ring.RingHeader;
+import io.rdmarepl.channel.ring.WriterEnd;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.util.LinkedList;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The shipper's end over verbs: connects to the standby with rdma_cm, proves the shared secret,
+ * learns the ring's address, rkey, capacity and epoch, and then pushes ranges of its image with
+ * RDMA WRITEs from {@code imageMr.getAddr() + offset} to {@code ringAddress + offset}.
+ *
+ * <p>Ranges pushed by {@link io.rdmarepl.channel.ring.RingWriter#publish()} are posted together
+ * with the producer position that ends every publish: one chain of up to three work requests, one
+ * doorbell, one signalled request per {@link VerbsSettings#signalInterval()}. Not thread-safe: one
+ * thread pushes. A failed completion or a disconnect makes every later push throw
+ * {@link ChannelException}; open a new end to reconnect (a restarted standby has a new rkey).
+ */
+public final class VerbsWriterEnd implements WriterEnd {
+    private static final Logger LOG = LoggerFactory.getLogger(VerbsWriterEnd.class);
+    private static final int MAX_CHAIN = 3;
+
+    private final String uri;
+    private final VerbsSettings settings;
+    private final RdmaEventChannel events;
+    private final VerbsConnection connection;
+    private final ByteBuffer image;
+    private final IbvMr imageMr;
+    private final ByteBuffer feedback;
+    private final long ringAddress;
+    private final int ringRkey;
+    private final long resumePosition;
+    private final SVCPostSend[] chains = new SVCPostSend[MAX_CHAIN + 1];
+    private final int[] pendingOffsets = new int[MAX_CHAIN];
+    private final int[] pendingLengths = new int[MAX_CHAIN];
+    private final Thread watcher;
+    private int pending;
+    private long postedWrs;
+    private long lastSignaledWr;
+    private long retiredWrs;
+    private volatile String failure;
+    private volatile boolean closed;
+
+    private VerbsWriterEnd(String uri, VerbsSettings settings, RdmaEventChannel events, VerbsConnection connection,
+                           ByteBuffer feedback, ByteBuffer image, IbvMr imageMr, long ringAddress, int ringRkey,
+                           long resumePosition) throws IOException {
+        this.resumePosition = resumePosition;
+        this.uri = uri;
+        this.settings = settings;
+        this.events = events;
+        this.connection = connection;
+        this.feedback = feedback;
+        this.image = image;
+        this.imageMr = imageMr;
+        this.ringAddress = ringAddress;
+        this.ringRkey = ringRkey;
+        for (int n = 1; n <= MAX_CHAIN; n++) {
+            LinkedList<IbvSendWR> wrs = new LinkedList<>();
+            for (int i = 0; i < n; i++) {
+                IbvSendWR wr = new IbvSendWR();
+                wr.setOpcode(IbvSendWR.IBV_WR_RDMA_WRITE);
+                wr.setSg_list(VerbsConnection.sges(imageMr.getAddr(), 0, imageMr.getLkey()));
+                wr.setNum_sge(1);
+                wr.getRdma().setRkey(ringRkey);
+                wr.getRdma().setRemote_addr(ringAddress);
+                wrs.add(wr);
+            }
+            chains[n] = connection.qp.postSend(wrs, null);
+        }
+        this.watcher = new Thread(this::watchEvents, "rdmarepl-verbs-writer-events " + uri);
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+
+    /**
+     * Connects to the standby at {@code uri}, retrying with back-off while nothing answers, until
+     * {@link VerbsSettings#connectTimeoutMs()}.
+     *
+     * @throws ChannelException naming the URI and why: unreachable, nothing listening, refused, wrong secret
+     */
+    public static VerbsWriterEnd connect(ChannelUri uri, ChannelSecurity security, VerbsSettings settings) {
+        VerbsProviders.prepare(uri.transport());
+        long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.connectTimeoutMs());
+        long backoffMs = 20;
+        while (true) {
+            try {
+                return attempt(uri, security, settings);
+            } catch (Retryable e) {
+                if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMs) > deadlineNs) {
+                    throw new ChannelException("cannot connect to standby " + uri + " within " + settings.connectTimeoutMs()
+                            + " ms: " + e.getMessage() + " (" + VerbsProviders.label(uri.transport()) + ")");
+                }
+                LOG.debug("connecting to {}: {}; retrying in {} ms", uri, e.getMessage(), backoffMs);
+                sleepMs(backoffMs);
+                backoffMs = Math.min(backoffMs * 2, 1_000);
+            } catch (IOException e) {
+                throw new ChannelException("cannot connect to standby " + uri + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static VerbsWriterEnd attempt(ChannelUri uri, ChannelSecurity security, VerbsSettings settings) throws IOException {
+        RdmaEventChannel events = RdmaEventChannel.createEventChannel();
+        RdmaCmId id = events.createId(RdmaCm.RDMA_PS_TCP);
+        VerbsConnection connection = null;
+        boolean done = false;
+        try {
+            InetSocketAddress destination = new InetSocketAddress(uri.host(), uri.port());
+            if (destination.isUnresolved()) {
+                throw new ChannelException("cannot resolve host '" + uri.host() + "' of " + uri);
+            }
+            id.resolveAddr(null, destination, settings.handshakeTimeoutMs());
+            expect(events, EventType.RDMA_CM_EVENT_ADDR_RESOLVED, settings, uri, "address resolution");
+            id.resolveRoute(settings.handshakeTimeoutMs());
+            expect(events, EventType.RDMA_CM_EVENT_ROUTE_RESOLVED, settings, uri, "route resolution");
+            IbvPd pd = id.getVerbs().allocPd();
+            connection = new VerbsConnection(id, pd, settings.sendQueueDepth());
+            ByteBuffer feedback = Pages.allocate(FeedbackDescriptor.REGION_LENGTH);
+            IbvMr feedbackMr = connection.register(feedback, IbvMr.IBV_ACCESS_LOCAL_WRITE | IbvMr.IBV_ACCESS_REMOTE_WRITE);
+            connection.postReceive();
+            RdmaConnParam param = new RdmaConnParam();
+            param.setRetry_count((byte) 7);
+            param.setRnr_retry_count((byte) 7);
+            id.connect(param);
+            expect(events, EventType.RDMA_CM_EVENT_ESTABLISHED, settings, uri, "connection");
+
+            long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.handshakeTimeoutMs());
+            ByteBuffer in = connection.receiveMessage;
+            connection.awaitMessage(deadlineNs, "waiting for the standby's challenge from " + uri);
+            requireType(in, CHALLENGE_TYPE, uri);
+            byte[] readerNonce = new byte[NONCE_LENGTH];
+            in.get(CHALLENGE_NONCE_OFFSET, readerNonce);
+            byte[] writerNonce = new byte[NONCE_LENGTH];
+            new SecureRandom().nextBytes(writerNonce);
+
+            ByteBuffer out = connection.sendMessage;
+            out.putInt(MAGIC_OFFSET, MAGIC).putInt(TYPE_OFFSET, HELLO_TYPE);
+            out.put(HELLO_NONCE_OFFSET, writerNonce);
+            out.putLong(HELLO_FEEDBACK_ADDRESS_OFFSET, feedbackMr.getAddr());
+            out.putInt(HELLO_FEEDBACK_RKEY_OFFSET, feedbackMr.getRkey());
+            out.put(HELLO_MAC_OFFSET, security.sign(Handshake.helloProof(readerNonce, writerNonce, feedbackMr.getAddr(), feedbackMr.getRkey())));
+            connection.postReceive();
+            connection.sendMessage(HELLO_LENGTH, deadlineNs, "sending the handshake to " + uri);
+            connection.awaitMessage(deadlineNs, "waiting for the standby's ring description from " + uri);
+            if (in.getInt(TYPE_OFFSET) == REFUSED_TYPE) {
+                throw new ChannelException("standby " + uri + " refused this shipper: the shared channel secrets differ");
+            }
+            requireType(in, RING_TYPE, uri);
+            byte[] ringFields = new byte[RING_MAC_OFFSET - BODY_OFFSET];
+            in.get(BODY_OFFSET, ringFields);
+            byte[] proof = new byte[MAC_LENGTH];
+            in.get(RING_MAC_OFFSET, proof);
+            if (!security.verify(Handshake.ringProof(writerNonce, readerNonce, ringFields), proof)) {
+                throw new ChannelException("standby " + uri + " did not prove the shared channel secret: refusing to write to it");
+            }
+            int capacity = in.getInt(RING_CAPACITY_OFFSET);
+            RingDescriptor.checkCapacity(capacity);
+            ByteBuffer image = Pages.allocate(RingDescriptor.regionLength(capacity));
+            RingHeader.initialise(image, capacity, in.getInt(RING_EPOCH_OFFSET), in.getLong(RING_ID_OFFSET));
+            long resumePosition = in.getLong(RING_RESUME_POSITION_OFFSET);
+            RingHeader.producerPosition(image, resumePosition);
+            IbvMr imageMr = connection.register(image, IbvMr.IBV_ACCESS_LOCAL_WRITE);
+            VerbsWriterEnd end = new VerbsWriterEnd(uri.text(), settings, events, connection, feedback, image, imageMr,
+                    in.getLong(RING_ADDRESS_OFFSET), in.getInt(RING_RKEY_OFFSET), resumePosition);
+            LOG.info("connected to standby {} over {}: ring capacity {} epoch {} id {}", uri,
+                    VerbsProviders.label(uri.transport()), capacity, RingHeader.epoch(image), RingHeader.ringId(image));
+            done = true;
+            return end;
+        } finally {
+            if (!done) {
+                if (connection != null) {
+                    connection.close();
+                } else {
+                    quietly(id::destroyId);
+                }
+                quietly(events::destroyEventChannel);
+            }
+        }
+    }
+
+    @Override
+    public ByteBuffer ringImage() {
+        return image;
+    }
+
+    @Override
+    public void push(int regionOffset, int length) {
+        String failed = failure;
+        if (failed != null) {
+            throw new ChannelException(failed);
+        }
+        pendingOffsets[pending] = regionOffset;
+        pendingLengths[pending] = length;
+        pending++;
+        if (regionOffset == RingDescriptor.PRODUCER_POSITION_OFFSET || pending == MAX_CHAIN) {
+            postPending();
+        }
+    }
+
+    private void postPending() {
+        int count = pending;
+        pending = 0;
+        try {
+            awaitRoom(count);
+            SVCPostSend chain = chains[count];
+            for (int i = 0; i < count; i++) {
+                SVCPostSend.SendWRMod wr = chain.getWrMod(i);
+                wr.getSgeMod(0).setAddr(imageMr.getAddr() + pendingOffsets[i]);
+                wr.getSgeMod(0).setLength(pendingLengths[i]);
+                wr.getRdmaMod().setRemote_addr(ringAddress + pendingOffsets[i]);
+                long wrId = ++postedWrs;
+                wr.setWr_id(wrId);
+                boolean signal = i == count - 1 && wrId - lastSignaledWr >= settings.signalInterval();
+                wr.setSend_flags(signal ? IbvSendWR.IBV_SEND_SIGNALED : 0);
+                if (signal) {
+                    lastSignaledWr = wrId;
+                }
+            }
+            chain.execute();
+            pollCompletions();
+        } catch (IOException e) {
+            throw fail("posting an RDMA WRITE to standby " + uri + " failed: " + e.getMessage());
+        }
+    }
+
+    /** Waits (spinning, bounded) until the send queue has room for {@code count} more work requests. */
+    private void awaitRoom(int count) throws IOException {
+        long deadlineNs = 0;
+        while (postedWrs - retiredWrs + count > settings.sendQueueDepth()) {
+            if (pollCompletions() == 0) {
+                long nowNs = System.nanoTime();
+                if (deadlineNs == 0) {
+                    deadlineNs = nowNs + TimeUnit.MILLISECONDS.toNanos(settings.completionTimeoutMs());
+                } else if (nowNs > deadlineNs) {
+                    throw fail("no completion from standby " + uri + " for " + settings.completionTimeoutMs()
+                            + " ms with the send queue full (" + (postedWrs - retiredWrs) + " writes in flight)");
+                }
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    private int pollCompletions() throws IOException {
+        int polled = connection.poll.execute().getPolls();
+        for (int i = 0; i < polled; i++) {
+            IbvWC wc = connection.completions[i];
+            if (wc.getStatus() != IbvWC.IbvWcStatus.IBV_WC_SUCCESS.ordinal()) {
+                throw fail("RDMA WRITE to standby " + uri + " failed: " + VerbsErrors.describe(wc.getStatus()));
+            }
+            retiredWrs = Math.max(retiredWrs, wc.getWr_id());
+        }
+        return polled;
+    }
+
+    private ChannelException fail(String reason) {
+        if (failure == null) {
+            failure = reason;
+            LOG.warn("{}", reason);
+        }
+        return new ChannelException(failure);
+    }
+
+    /** The DiSNI provider this end runs on; the software one says it is an emulation (for /status). */
+    public String provider() {
+        return VerbsProviders.label(ChannelUri.parse(uri).transport());
+    }
+
+    /** Where the standby says a new writer starts (after the complete frames of the ring's epoch). */
+    @Override
+    public long resumePosition() {
+        return resumePosition;
+    }
+
+    @Override
+    public void checkHealth() {
+        String failed = failure;
+        if (failed != null) {
+            throw new ChannelException(failed);
+        }
+    }
+
+    /** The rkey the standby handed out for its ring (a restarted standby hands out a new one). */
+    int ringRkey() {
+        return ringRkey;
+    }
+
+    /** Why this end stopped, or null while it works. */
+    public String failure() {
+        return failure;
+    }
+
+    @Override
+    public ByteBuffer feedbackRegion() {
+        return feedback;
+    }
+
+    @Override
+    public String uri() {
+        return uri;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        if (pending > 0 && failure == null) {
+            try {
+                postPending();
+            } catch (ChannelException e) {
+                // reported through failure
+            }
+        }
+        closed = true;
+        connection.close();
+        try {
+            watcher.join(1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        quietly(events::destroyEventChannel);
+    }
+
+    private void watchEvents() {
+        while (!closed) {
+            try {
+                RdmaCmEvent event = events.getCmEvent(100);
+                if (event == null) {
+                    continue;
+                }
+                int type = event.getEvent();
+                event.ackEvent();
+                if (type == EventType.RDMA_CM_EVENT_DISCONNECTED.ordinal() && !closed) {
+                    fail("standby " + uri + " disconnected");
+                }
+            } catch (IOException | RuntimeException e) {
+                if (!closed) {
+                    fail("lost the connection-manager events of " + uri + ": " + e);
+                }
+                return;
+            }
+        }
+    }
+
+    private static void expect(RdmaEventChannel events, EventType expected, VerbsSettings settings, ChannelUri uri, String step)
+            throws IOException {
+        RdmaCmEvent event = events.getCmEvent(settings.handshakeTimeoutMs());
+        if (event == null) {
+            throw new Retryable(step + " timed out after " + settings.handshakeTimeoutMs() + " ms");
+        }
+        int type = event.getEvent();
+        int status = event.getStatus();
+        event.ackEvent();
+        if (type == expected.ordinal()) {
+            return;
+        }
+        String name = type >= 0 && type < EventType.values().length ? EventType.values()[type].name() : "event " + type;
+        if (type == EventType.RDMA_CM_EVENT_REJECTED.ordinal()) {
+            throw new Retryable("nothing accepts connections at " + uri.host() + ":" + uri.port() + " (" + name + ", status " + status + ")");
+        }
+        throw new Retryable(step + " failed: " + name + " (status " + status + "): " + uri + " is unreachable");
+    }
+
+    private static void requireType(ByteBuffer message, int type, ChannelUri uri) {
+        if (message.getInt(MAGIC_OFFSET) != MAGIC || message.getInt(TYPE_OFFSET) != type) {
+            throw new ChannelException("peer at " + uri + " is not an rdmarepl standby (unexpected handshake message type "
+                    + message.getInt(TYPE_OFFSET) + ")");
+        }
+    }
+
+    private static void sleepMs(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ChannelException("interrupted while connecting");
+        }
+    }
+
+    interface IoAction {
+        int run() throws IOException;
+    }
+
+    static void quietly(IoAction action) {
+        try {
+            action.run();
+        } catch (IOException | RuntimeException e) {
+            // best effort on a path that already failed
+        }
+    }
+
+    /** A connection attempt that may succeed later (standby not up yet, or restarting). */
+    static final class Retryable extends IOException {
+        Retryable(String message) {
+            super(message);
+        }
+    }
+}

@@ -38,6 +38,7 @@ final class Replication implements AutoCloseable {
     private final PostgresPair servers;
     private final Path directory;
     private final Path ring;
+    private final String ringUri;
     private final Path shipperConfig;
     private final Path applierConfig;
     private final Map<String, Integer> starts = new HashMap<>();
@@ -45,23 +46,33 @@ final class Replication implements AutoCloseable {
     private RoleProcess applier;
     private long nextMarker = 1;
 
-    private Replication(String name, PostgresPair servers, Path directory, Path ring) {
+    private Replication(String name, PostgresPair servers, Path directory, Path ring, String ringUri) {
         this.name = name;
         this.servers = servers;
         this.directory = directory;
         this.ring = ring;
+        this.ringUri = ringUri;
         this.shipperConfig = directory.resolve("shipper.properties");
         this.applierConfig = directory.resolve("applier.properties");
     }
 
     /** Starts the two servers and creates the schema on both; the processes are started by the test. */
     static Replication create(String name) throws IOException {
+        return create(name, "shm");
+    }
+
+    /**
+     * Like {@link #create(String)}, with the ring on {@code transport}: {@code shm}, or {@code softrdma}
+     * (the verbs code path over the software RDMA provider, on a free loopback port).
+     */
+    static Replication create(String name, String transport) throws IOException {
         Path directory = Path.of("target", "e2e", name).toAbsolutePath();
         Files.createDirectories(directory);
         Path shm = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
         Path ring = shm.resolve("rdmarepl-e2e-" + name + "-" + ProcessHandle.current().pid());
+        String ringUri = transport.equals("softrdma") ? "softrdma://127.0.0.1:" + freePort() : "shm://" + ring;
         PostgresPair servers = PostgresPair.start(Durability.FAST);
-        Replication replication = new Replication(name, servers, directory, ring);
+        Replication replication = new Replication(name, servers, directory, ring, ringUri);
         try {
             servers.primary().execute(Workload.SCHEMA);
             servers.replica().execute(Workload.SCHEMA);
@@ -222,19 +233,25 @@ final class Replication implements AutoCloseable {
         shipping.setProperty("database.port", Integer.toString(primary().port()));
         shipping.setProperty("database.user", PostgresServer.SUPERUSER);
         shipping.setProperty("standbys", "replica");
-        shipping.setProperty("standby.replica.uri", "shm://" + ring);
+        shipping.setProperty("standby.replica.uri", ringUri);
         shipping.setProperty("admin.address", "127.0.0.1:0");
         store(shipping, shipperConfig);
 
         Properties applying = new Properties();
         applying.setProperty("source.name", "primary");
-        applying.setProperty("ring.uri", "shm://" + ring);
+        applying.setProperty("ring.uri", ringUri);
         applying.setProperty("ring.capacity.bytes", Integer.toString(4 << 20));
         applying.setProperty("replica.jdbc.url", replica().jdbcUrl("postgres"));
         applying.setProperty("replica.connect.timeout.ms", "2000");
         applying.setProperty("apply.retry.max.ms", "500");
         applying.setProperty("admin.port", "0");
         store(applying, applierConfig);
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     private void store(Properties properties, Path file) throws IOException {

@@ -2,6 +2,7 @@ package io.rdmarepl.e2e;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import io.rdmarepl.channel.ChannelSecurity;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,7 +21,15 @@ import java.util.concurrent.TimeUnit;
  * supervisor would send.
  */
 final class RoleProcess {
+    /** The cluster secret every role of this test run shares (softrdma:// checks it). */
+    private static final String CHANNEL_SECRET = newSecret();
     private static final int TAIL_LINES = 40;
+
+    private static String newSecret() {
+        byte[] secret = new byte[16];
+        new java.security.SecureRandom().nextBytes(secret);
+        return java.util.HexFormat.of().formatHex(secret);
+    }
     /** Processes still running when this JVM exits (a test that failed hard) are killed with it. */
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -64,6 +73,7 @@ final class RoleProcess {
                     .redirectErrorStream(true)
                     .redirectOutput(Redirect.appendTo(logFile.toFile()));
             builder.environment().put("RDMAREPL_DEBUG", "1");
+            builder.environment().put(ChannelSecurity.SECRET_ENV, CHANNEL_SECRET); // used by softrdma:// rings
             Process process = builder.start();
             LIVE.add(process);
             process.onExit().thenRun(() -> LIVE.remove(process));

@@ -49,6 +49,10 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--probe-rate", defaultValue = "200", description = "Lag probes per second. Default: ${DEFAULT-VALUE}.")
     int probeRate;
 
+    @Option(names = "--rate", defaultValue = "300",
+            description = "Client transactions per second, all clients together; 0 = as fast as they can. Default: ${DEFAULT-VALUE}.")
+    int rate;
+
     @Option(names = "--json", description = "Print one JSON object instead of the report.")
     boolean json;
 
@@ -77,9 +81,10 @@ public final class DemoCommand implements Callable<Integer> {
                     "replica.jdbc.url", replica.jdbcUrl("postgres"), "admin.port", "0"), registry);
                  Shipper shipper = Shipper.start(shipperConfig(primary, ringUri), registry)) {
                 awaitSlot(primary);
-                say(progress, "workload: " + clients + " clients and " + probeRate + " probes/s for " + seconds + " s");
+                say(progress, "workload: " + clients + " clients (" + (rate == 0 ? "flat out" : rate + " tx/s") + ") and "
+                        + probeRate + " probes/s for " + seconds + " s");
                 DemoWorkload workload = new DemoWorkload(primary);
-                workload.run(clients, seconds, probeRate);
+                workload.run(clients, seconds, probeRate, rate);
                 long lastProbe = workload.finalProbe();
                 say(progress, "waiting for the replica to catch up");
                 long caughtUpMs = awaitProbe(replica, lastProbe, applier, shipper);
@@ -111,6 +116,9 @@ public final class DemoCommand implements Callable<Integer> {
         }
         if (probeRate < 1 || probeRate > 10_000) {
             problems.add("--probe-rate " + probeRate + ": must be 1..10000");
+        }
+        if (rate < 0 || rate > 100_000) {
+            problems.add("--rate " + rate + ": must be 0 (flat out) .. 100000");
         }
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "invalid options:\n  " + String.join("\n  ", problems));
@@ -186,6 +194,7 @@ public final class DemoCommand implements Callable<Integer> {
         report.put("ring", ringUri);
         report.put("seconds", seconds);
         report.put("clients", clients);
+        report.put("rate", rate);
         report.put("transactions", workload.committed());
         report.put("rolled_back", workload.rolledBack());
         report.put("rows_compared", rows);

@@ -29,11 +29,16 @@ final class DemoWorkload {
         this.primary = primary;
     }
 
-    /** Runs {@code clients} clients and the probe for {@code seconds}, then returns. */
-    void run(int clients, int seconds, int probesPerSecond) throws Exception {
+    /**
+     * Runs {@code clients} clients and the probe for {@code seconds}, then returns.
+     *
+     * @param transactionsPerSecond all clients together; 0 = as fast as they can
+     */
+    void run(int clients, int seconds, int probesPerSecond, int transactionsPerSecond) throws Exception {
         List<Thread> threads = new ArrayList<>();
+        long pauseNs = transactionsPerSecond == 0 ? 0 : 1_000_000_000L * clients / transactionsPerSecond;
         for (int i = 0; i < clients; i++) {
-            threads.add(new Thread(this::client, "demo-client-" + i));
+            threads.add(new Thread(() -> client(pauseNs), "demo-client-" + i));
         }
         threads.add(new Thread(() -> probe(probesPerSecond), "demo-probe"));
         threads.forEach(Thread::start);
@@ -64,11 +69,19 @@ final class DemoWorkload {
         return rolledBack.get();
     }
 
-    private void client() {
+    private void client(long pauseNs) {
         try (Connection c = primary.connect("postgres")) {
             c.setAutoCommit(false);
             ThreadLocalRandom random = ThreadLocalRandom.current();
+            long next = System.nanoTime();
             while (running) {
+                if (pauseNs > 0) {
+                    next += pauseNs;
+                    long wait = next - System.nanoTime();
+                    if (wait > 0) {
+                        LockSupport.parkNanos(wait);
+                    }
+                }
                 int kind = random.nextInt(100);
                 if (kind < 70) {
                     tpcb(c, random);

@@ -6,6 +6,7 @@ import io.rdmarepl.shipper.Shipper;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.ReplicationSlots;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,7 +78,7 @@ public final class CaptureBenchCommand implements Callable<Integer> {
              CaptureProbeReader reader = new CaptureProbeReader(ring, 64 << 20, MAX_PROBES)) {
             primary.execute("CREATE TABLE capture_probe (id bigint PRIMARY KEY, payload text)");
             try (Shipper shipper = Shipper.start(config(primary, reader.uri()), new SimpleMeterRegistry())) {
-                awaitSlot(primary);
+                ReplicationSlots.awaitActive(primary, "rdmarepl", java.time.Duration.ofSeconds(60));
                 AtomicInteger ids = new AtomicInteger();
                 say(progress, "warm-up: 2 s at " + rate + " tx/s");
                 paced(primary, ids, 2, null);
@@ -230,20 +231,6 @@ public final class CaptureBenchCommand implements Callable<Integer> {
                 report.get("rate"), report.get("poll_interval_ms"), lat.get("samples"), lat.get("p50"), lat.get("p90"), lat.get("p99"),
                 lat.get("p999"), lat.get("max"), max.get("clients"), max.get("committed_tx_per_s"), max.get("captured_tx_per_s"),
                 max.get("catch_up_ms"));
-    }
-
-    private static void awaitSlot(PostgresServer primary) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            try (Connection c = primary.connect("postgres"); Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT active FROM pg_replication_slots WHERE slot_name = 'rdmarepl'")) {
-                if (rs.next() && rs.getBoolean(1)) {
-                    return;
-                }
-            }
-            Thread.sleep(50);
-        }
-        throw new IllegalStateException("the shipper's replication slot did not become active within 60 s");
     }
 
     private void say(PrintWriter progress, String message) {

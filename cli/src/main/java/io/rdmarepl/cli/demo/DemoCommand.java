@@ -9,6 +9,7 @@ import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresPair;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.ReplicationSlots;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,7 +81,7 @@ public final class DemoCommand implements Callable<Integer> {
             try (Applier applier = Applier.start(ApplierConfig.of("source.name", "demo", "ring.uri", ringUri,
                     "replica.jdbc.url", replica.jdbcUrl("postgres"), "admin.port", "0"), registry);
                  Shipper shipper = Shipper.start(shipperConfig(primary, ringUri), registry)) {
-                awaitSlot(primary);
+                ReplicationSlots.awaitActive(primary, "rdmarepl", java.time.Duration.ofSeconds(60));
                 say(progress, "workload: " + clients + " clients (" + (rate == 0 ? "flat out" : rate + " tx/s") + ") and "
                         + probeRate + " probes/s for " + seconds + " s");
                 DemoWorkload workload = new DemoWorkload(primary);
@@ -136,20 +137,6 @@ public final class DemoCommand implements Callable<Integer> {
         p.setProperty("admin.address", "127.0.0.1:0");
         p.setProperty("capture.poll.interval.ms", "1");
         return ShipperConfig.load(p);
-    }
-
-    private static void awaitSlot(PostgresServer primary) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            try (Connection c = primary.connect("postgres"); Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT active FROM pg_replication_slots WHERE slot_name = 'rdmarepl'")) {
-                if (rs.next() && rs.getBoolean(1)) {
-                    return;
-                }
-            }
-            Thread.sleep(50);
-        }
-        throw new IllegalStateException("the shipper's replication slot did not become active within 60 s");
     }
 
     /** @return milliseconds it took the replica to hold the last probe */

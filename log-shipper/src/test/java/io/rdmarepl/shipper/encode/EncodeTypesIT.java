@@ -353,7 +353,6 @@ class EncodeTypesIT {
                     }
                 }
             }
-            System.out.println("SNAPSHOT-vs-STREAM differences: " + differences);
             assertThat(r1.get("c_num")).isEqualTo(new Value.Numeric(new BigDecimal("1234567890123456789012345678901234567890.0123456789")));
             assertThat(differences.keySet()).allMatch(k -> KNOWN_SNAPSHOT_DIFFERENCES.contains(k.substring(k.indexOf('.') + 1)),
                 "only documented columns differ: " + differences);

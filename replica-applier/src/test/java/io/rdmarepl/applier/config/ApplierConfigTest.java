@@ -54,8 +54,8 @@ class ApplierConfigTest {
     }
 
     @Test
-    void shouldDocumentEveryKeyInTheReadmeSection() throws Exception {
-        String readme = Files.readString(Path.of("README-applier-section.md"));
+    void shouldDocumentEveryKeyInTheReadme() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
         for (ConfigKey key : ApplierKeys.ALL) {
             assertThat(readme).as("README row for %s", key.name())
                     .contains("| `" + key.name() + "` | `" + key.defaultValue() + "` | " + key.description() + " |");

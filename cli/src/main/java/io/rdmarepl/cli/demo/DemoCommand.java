@@ -54,6 +54,10 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Client transactions per second, all clients together; 0 = as fast as they can. Default: ${DEFAULT-VALUE}.")
     int rate;
 
+    @Option(names = "--warmup-seconds", defaultValue = "5",
+            description = "Workload run first and left out of the lag figures (the JIT compiles the capture path). Default: ${DEFAULT-VALUE}.")
+    int warmupSeconds;
+
     @Option(names = "--json", description = "Print one JSON object instead of the report.")
     boolean json;
 
@@ -85,12 +89,17 @@ public final class DemoCommand implements Callable<Integer> {
                 say(progress, "workload: " + clients + " clients (" + (rate == 0 ? "flat out" : rate + " tx/s") + ") and "
                         + probeRate + " probes/s for " + seconds + " s");
                 DemoWorkload workload = new DemoWorkload(primary);
+                if (warmupSeconds > 0) {
+                    say(progress, "warm-up: " + warmupSeconds + " s, left out of the lag figures");
+                    workload.run(clients, warmupSeconds, probeRate, rate);
+                }
+                long firstMeasuredProbe = workload.nextProbeId();
                 workload.run(clients, seconds, probeRate, rate);
                 long lastProbe = workload.finalProbe();
                 say(progress, "waiting for the replica to catch up");
                 long caughtUpMs = awaitProbe(replica, lastProbe, applier, shipper);
                 List<TableComparison.Result> tables = TableComparison.compare(primary, replica);
-                LagReport lag = LagReport.read(replica, Math.min(probeRate, lastProbe / 4));
+                LagReport lag = LagReport.read(replica, firstMeasuredProbe - 1);
                 Map<String, Object> report = report(workload, tables, lag, caughtUpMs, ringUri);
                 report.put("stages", StageBreakdown.of(registry));
                 if (json) {
@@ -117,6 +126,9 @@ public final class DemoCommand implements Callable<Integer> {
         }
         if (probeRate < 1 || probeRate > 10_000) {
             problems.add("--probe-rate " + probeRate + ": must be 1..10000");
+        }
+        if (warmupSeconds < 0 || warmupSeconds > 600) {
+            problems.add("--warmup-seconds " + warmupSeconds + ": must be 0..600");
         }
         if (rate < 0 || rate > 100_000) {
             problems.add("--rate " + rate + ": must be 0 (flat out) .. 100000");
@@ -180,6 +192,7 @@ public final class DemoCommand implements Callable<Integer> {
         report.put("transport", transport);
         report.put("ring", ringUri);
         report.put("seconds", seconds);
+        report.put("warmup_seconds", warmupSeconds);
         report.put("clients", clients);
         report.put("rate", rate);
         report.put("transactions", workload.committed());

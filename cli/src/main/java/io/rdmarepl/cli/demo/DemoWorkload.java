@@ -35,6 +35,7 @@ final class DemoWorkload {
      * @param transactionsPerSecond all clients together; 0 = as fast as they can
      */
     void run(int clients, int seconds, int probesPerSecond, int transactionsPerSecond) throws Exception {
+        running = true;
         List<Thread> threads = new ArrayList<>();
         long pauseNs = transactionsPerSecond == 0 ? 0 : 1_000_000_000L * clients / transactionsPerSecond;
         for (int i = 0; i < clients; i++) {
@@ -59,6 +60,11 @@ final class DemoWorkload {
             s.execute("INSERT INTO probe (id) VALUES (" + id + ")");
         }
         return id;
+    }
+
+    /** Id the next probe will get: probes below it were sent before now. */
+    long nextProbeId() {
+        return nextProbeId.get();
     }
 
     long committed() {

@@ -24,7 +24,7 @@ class DemoIT {
         commandLine.setOut(new PrintWriter(out));
         commandLine.setErr(new PrintWriter(err));
 
-        int code = commandLine.execute("demo", "--seconds", "4", "--clients", "2", "--probe-rate", "100", "--json");
+        int code = commandLine.execute("demo", "--seconds", "4", "--warmup-seconds", "1", "--clients", "2", "--probe-rate", "100", "--json");
 
         JsonNode report = new ObjectMapper().readTree(out.toString());
         assertThat(report.get("mismatches")).as("stderr: %s", err).isEmpty();

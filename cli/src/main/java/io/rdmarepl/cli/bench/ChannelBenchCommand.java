@@ -1,7 +1,6 @@
 package io.rdmarepl.cli.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.channel.ChannelUri;
 import io.rdmarepl.channel.RingSettings;
@@ -199,9 +198,5 @@ public final class ChannelBenchCommand implements Callable<Integer> {
 
     String idle() {
         return idle;
-    }
-
-    static ObjectMapper mapper() {
-        return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     }
 }

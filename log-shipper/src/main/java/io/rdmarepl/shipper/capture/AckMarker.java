@@ -17,7 +17,6 @@ final class AckMarker {
     private final ArrayDeque<Long> requiredLsns = new ArrayDeque<>();
     private final LongSupplier acknowledged;
     private final long commitIntervalNs;
-    private long marked;
     private long unflushed;
     private long lastCommitNs;
 
@@ -43,7 +42,6 @@ final class AckMarker {
         while (!records.isEmpty() && Long.compareUnsigned(requiredLsns.peek(), ack) <= 0) {
             requiredLsns.poll();
             committer.markProcessed(records.poll());
-            marked++;
             unflushed++;
         }
         long now = System.nanoTime();
@@ -56,9 +54,5 @@ final class AckMarker {
 
     int pending() {
         return records.size();
-    }
-
-    long marked() {
-        return marked;
     }
 }

@@ -50,10 +50,6 @@ public final class MessageWriter {
         return true;
     }
 
-    public int maxMessageLength() {
-        return maxMessageLength;
-    }
-
     public RingWriter ringWriter() {
         return writer;
     }

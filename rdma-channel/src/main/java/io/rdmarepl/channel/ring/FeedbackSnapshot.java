@@ -26,7 +26,6 @@ public final class FeedbackSnapshot {
     private long appliedLsn;
     private long durableLsn;
     private long heartbeatTimeUs;
-    private long updateCount;
     private int epoch;
     private long tornReads;
 
@@ -48,18 +47,12 @@ public final class FeedbackSnapshot {
             return false;
         }
         // every valid report is taken (values only grow): a restarted reader may reuse update counts
-        updateCount = copy.getLong(UPDATE_COUNT_OFFSET);
         consumerPosition = Math.max(consumerPosition, copy.getLong(CONSUMER_POSITION_OFFSET));
         appliedLsn = unsignedMax(appliedLsn, copy.getLong(APPLIED_LSN_OFFSET));
         durableLsn = unsignedMax(durableLsn, copy.getLong(DURABLE_LSN_OFFSET));
         heartbeatTimeUs = copy.getLong(HEARTBEAT_TIME_US_OFFSET);
         epoch = copy.getInt(EPOCH_OFFSET);
         return true;
-    }
-
-    /** True once a valid report has been taken. */
-    public boolean hasReport() {
-        return updateCount != 0;
     }
 
     private static long unsignedMax(long a, long b) {
@@ -80,10 +73,6 @@ public final class FeedbackSnapshot {
 
     public long heartbeatTimeUs() {
         return heartbeatTimeUs;
-    }
-
-    public long updateCount() {
-        return updateCount;
     }
 
     /** Epoch the reader accepts; larger than the writer's means the writer has been fenced. */

@@ -12,6 +12,8 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -29,6 +31,11 @@ public final class ShipPipeline implements AutoCloseable {
     private final RingBuffer<ShipEvent> ringBuffer;
     private final List<StandbyShipper> shippers = new ArrayList<>();
     private final AckTracker acks;
+    private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "rdmarepl-ship-watchdog");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     /**
      * Connects to every standby's ring (retrying until {@code connectTimeout}), then starts the handlers.
@@ -60,6 +67,7 @@ public final class ShipPipeline implements AutoCloseable {
         disruptor.setDefaultExceptionHandler(new StandbyFailureHandler(shippers));
         disruptor.handleEventsWith(shippers.toArray(new StandbyShipper[0]));
         this.ringBuffer = disruptor.start();
+        watchdog.scheduleWithFixedDelay(() -> shippers.forEach(StandbyShipper::watch), 100, 100, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -104,6 +112,7 @@ public final class ShipPipeline implements AutoCloseable {
 
     @Override
     public void close() {
+        watchdog.shutdownNow();
         try {
             disruptor.shutdown(5, TimeUnit.SECONDS);
         } catch (com.lmax.disruptor.TimeoutException e) {

@@ -17,7 +17,6 @@ import java.nio.ByteOrder;
  * batch, sends heartbeats between transactions while idle, and reports the standby's durable LSN.
  */
 final class StandbyShipper implements EventHandler<ShipEvent> {
-    private static final long HEALTH_CHECK_INTERVAL_NS = 100_000_000L;
 
     private final StandbyConfig standby;
     private final int index;
@@ -33,7 +32,6 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     private boolean inTransaction;
     private long lastCommitLsn;
     private long lastWriteNs = System.nanoTime();
-    private long nextHealthCheckNs;
     private volatile String failure;
 
     StandbyShipper(StandbyConfig standby, int index, WriterEnd end, AckTracker acks, ShipMetrics metrics, long heartbeatIntervalNs) {
@@ -49,6 +47,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
 
     @Override
     public void onEvent(ShipEvent event, long sequence, boolean endOfBatch) {
+        stopIfFailed();
         write(event.bytes(), event.length());
         switch (event.role()) {
             case ShipEvent.BEGIN -> inTransaction = true;
@@ -63,27 +62,39 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
         if (endOfBatch) {
             ring.publish();
             reportAcks();
-            checkHealth();
         }
     }
 
     @Override
     public void onTimeout(long sequence) {
+        stopIfFailed();
         if (!inTransaction && System.nanoTime() - lastWriteNs >= heartbeatIntervalNs) {
             int length = encoder.encodeHeartbeat(heartbeat, 0, heartbeat.capacity(), System.currentTimeMillis() * 1000L, lastCommitLsn);
             write(heartbeat, length);
             ring.publish();
         }
         reportAcks();
-        checkHealth();
     }
 
-    /** A standby that restarted has a new ring: stop rather than write into one nobody reads. */
-    private void checkHealth() {
-        long now = System.nanoTime();
-        if (now - nextHealthCheckNs >= 0) {
-            nextHealthCheckNs = now + HEALTH_CHECK_INTERVAL_NS;
-            end.checkHealth();
+    /**
+     * Called by the pipeline's watchdog thread, so transport checks (a file stat for shm) stay off
+     * the shipping thread: a standby that restarted has a new ring, and this handler must stop rather
+     * than write into one nobody reads.
+     */
+    void watch() {
+        if (failure == null) {
+            try {
+                end.checkHealth();
+            } catch (RuntimeException e) {
+                failed(e.getMessage() == null ? e.toString() : e.getMessage());
+            }
+        }
+    }
+
+    private void stopIfFailed() {
+        String reason = failure;
+        if (reason != null) {
+            throw new IllegalStateException(reason);
         }
     }
 
@@ -96,6 +107,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
                 ring.publish();
             }
             reportAcks();
+            stopIfFailed();
             idle.idle(0);
         }
         if (waitStartNs != 0) {

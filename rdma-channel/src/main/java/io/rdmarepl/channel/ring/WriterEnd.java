@@ -33,7 +33,8 @@ public interface WriterEnd extends AutoCloseable {
 
     /**
      * Throws, naming the channel, when the transport knows the far end is gone for good (the ring
-     * was replaced, the connection failed). Called while the writer is back-pressured.
+     * was replaced, the connection failed). Called while the writer is back-pressured, and by
+     * watchdogs on other threads: implementations must be thread-safe and must not block.
      */
     default void checkHealth() {
     }

@@ -1,5 +1,6 @@
 package io.rdmarepl.cli.bench;
 
+import io.rdmarepl.channel.shm.ShmPaths;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rdmarepl.shipper.Shipper;
@@ -8,7 +9,6 @@ import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;
 import io.rdmarepl.testsupport.ReplicationSlots;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -71,8 +71,7 @@ public final class CaptureBenchCommand implements Callable<Integer> {
                     "invalid options: --rate 1..100000, --seconds >= 1, --clients 1..64, --poll-interval-ms >= 1");
         }
         PrintWriter progress = spec.commandLine().getErr();
-        Path ring = (Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir")))
-                .resolve("rdmarepl-bench-capture-" + ProcessHandle.current().pid());
+        Path ring = ShmPaths.ring("rdmarepl-bench-capture-" + ProcessHandle.current().pid());
         say(progress, "starting PostgreSQL 17 (fsync on)");
         try (PostgresServer primary = PostgresServer.builder("bench_capture").durability(Durability.DURABLE).start();
              CaptureProbeReader reader = new CaptureProbeReader(ring, 64 << 20, MAX_PROBES)) {

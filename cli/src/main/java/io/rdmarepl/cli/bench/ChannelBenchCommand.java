@@ -1,5 +1,6 @@
 package io.rdmarepl.cli.bench;
 
+import io.rdmarepl.channel.shm.ShmPaths;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.channel.ChannelUri;
@@ -10,8 +11,6 @@ import io.rdmarepl.channel.verbs.NativeVerbsCheck;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -164,8 +163,7 @@ public final class ChannelBenchCommand implements Callable<Integer> {
         if (chosen == ChannelUri.Transport.RDMA) {
             return "rdma://127.0.0.1:7471";
         }
-        Path dir = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
-        return "shm://" + dir.toAbsolutePath().resolve("rdmarepl-bench-" + ProcessHandle.current().pid());
+        return "shm://" + ShmPaths.ring("rdmarepl-bench-" + ProcessHandle.current().pid());
     }
 
     private static int freePort() {

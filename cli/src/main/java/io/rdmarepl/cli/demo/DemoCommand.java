@@ -1,5 +1,6 @@
 package io.rdmarepl.cli.demo;
 
+import io.rdmarepl.channel.shm.ShmPaths;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rdmarepl.applier.apply.Applier;
@@ -11,7 +12,6 @@ import io.rdmarepl.testsupport.PostgresPair;
 import io.rdmarepl.testsupport.PostgresServer;
 import io.rdmarepl.testsupport.ReplicationSlots;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -69,8 +69,7 @@ public final class DemoCommand implements Callable<Integer> {
         validate();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter progress = spec.commandLine().getErr();
-        Path ring = (Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir")))
-                .resolve("rdmarepl-demo-" + ProcessHandle.current().pid());
+        Path ring = ShmPaths.ring("rdmarepl-demo-" + ProcessHandle.current().pid());
         String ringUri = "shm://" + ring.toAbsolutePath();
         say(progress, "starting two PostgreSQL 17 servers (fsync on)");
         try (PostgresPair servers = PostgresPair.start(Durability.DURABLE)) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmarepl.channel.idle.BackoffIdleStrategy;
 import io.rdmarepl.channel.idle.IdleStrategy;
-import io.rdmarepl.channel.ring.Payloads;
+import io.rdmarepl.channel.ring.NumberedFrames;
 import io.rdmarepl.channel.ring.RingReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,19 +32,11 @@ class ShmTwoProcessIT {
                     ShmWriterProcess.class.getName(), file.toString(), Long.toString(FRAMES), Integer.toString(MAX_PAYLOAD)))
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
             try {
-                long[] next = {0};
-                String[] failure = {null};
+                NumberedFrames.Checker frames = new NumberedFrames.Checker(11, MAX_PAYLOAD);
                 IdleStrategy idle = BackoffIdleStrategy.defaults();
                 long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
-                while (next[0] < FRAMES && failure[0] == null && System.nanoTime() < deadlineNs) {
-                    int read = reader.poll((type, flags, buffer, offset, length) -> {
-                        long number = next[0]++;
-                        String problem = type != 11 ? "frame " + number + " has type " + type
-                                : Payloads.check(buffer, offset, length, number, Payloads.lengthOf(number, MAX_PAYLOAD));
-                        if (problem != null && failure[0] == null) {
-                            failure[0] = problem;
-                        }
-                    }, 256);
+                while (frames.received() < FRAMES && frames.failure() == null && System.nanoTime() < deadlineNs) {
+                    int read = reader.poll(frames, 256);
                     if (read == 0 && !writer.isAlive() && reader.producerPosition() == reader.position()) {
                         break;
                     }
@@ -53,8 +45,8 @@ class ShmTwoProcessIT {
                 assertThat(writer.waitFor(30, TimeUnit.SECONDS)).as("writer process exits").isTrue();
                 String output = Files.readString(log, StandardCharsets.UTF_8);
                 assertThat(writer.exitValue()).as("writer exit code, output:%n%s", output).isZero();
-                assertThat(failure[0]).isNull();
-                assertThat(next[0]).as("frames received; writer said: %s", output).isEqualTo(FRAMES);
+                assertThat(frames.failure()).isNull();
+                assertThat(frames.received()).as("frames received; writer said: %s", output).isEqualTo(FRAMES);
                 assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).as("nothing beyond the last frame").isZero();
             } finally {
                 writer.destroyForcibly();

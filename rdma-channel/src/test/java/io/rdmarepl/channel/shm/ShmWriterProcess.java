@@ -1,6 +1,6 @@
 package io.rdmarepl.channel.shm;
 
-import io.rdmarepl.channel.ring.Payloads;
+import io.rdmarepl.channel.ring.NumberedFrames;
 import io.rdmarepl.channel.ring.RingWriter;
 import java.nio.file.Path;
 
@@ -15,21 +15,7 @@ public final class ShmWriterProcess {
         int maxPayload = Integer.parseInt(args[2]);
         try (ShmWriterEnd end = ShmWriterEnd.attach(path)) {
             RingWriter writer = new RingWriter(end);
-            for (long number = 0; number < frames; ) {
-                int length = Payloads.lengthOf(number, maxPayload);
-                int offset = writer.tryClaim(11, length);
-                if (offset < 0) {
-                    writer.publish();
-                    Thread.onSpinWait();
-                    continue;
-                }
-                Payloads.fill(writer.buffer(), offset, length, number++);
-                writer.commit();
-                if ((number & 15) == 0) {
-                    writer.publish();
-                }
-            }
-            writer.publish();
+            NumberedFrames.write(writer, 11, frames, maxPayload, 16);
             System.out.println("wrote " + frames + " frames, back-pressured " + writer.backPressureEvents() + " times");
         }
     }

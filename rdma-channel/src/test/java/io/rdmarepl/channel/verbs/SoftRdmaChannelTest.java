@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import io.rdmarepl.channel.ring.Payloads;
+import io.rdmarepl.channel.ring.NumberedFrames;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -62,42 +62,22 @@ class SoftRdmaChannelTest {
             Thread writerThread = new Thread(() -> {
                 try (VerbsWriterEnd writerEnd = SoftRdmaChannels.writer(readerEnd)) {
                     RingWriter writer = new RingWriter(writerEnd);
-                    for (long number = 0; number < frames; ) {
-                        int length = Payloads.lengthOf(number, max);
-                        int offset = writer.tryClaim(5, length);
-                        if (offset < 0) {
-                            writer.publish();
-                            Thread.onSpinWait();
-                            continue;
-                        }
-                        Payloads.fill(writer.buffer(), offset, length, number++);
-                        writer.commit();
-                        if ((number & 7) == 0) {
-                            writer.publish();
-                        }
-                    }
-                    writer.publish();
+                    NumberedFrames.write(writer, 5, frames, max, 8);
                 } catch (Throwable e) {
                     writerFailure.set(e);
                 }
             }, "softrdma-test-writer");
             writerThread.start();
-            long[] next = {0};
-            String[] problem = {null};
+            NumberedFrames.Checker received = new NumberedFrames.Checker(5, max);
             long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (next[0] < frames && problem[0] == null && writerFailure.get() == null && System.nanoTime() < deadlineNs) {
-                reader.poll((type, flags, buffer, offset, length) -> {
-                    long number = next[0]++;
-                    String check = Payloads.check(buffer, offset, length, number, Payloads.lengthOf(number, max));
-                    if (check != null && problem[0] == null) {
-                        problem[0] = check;
-                    }
-                }, 64);
+            while (received.received() < frames && received.failure() == null && writerFailure.get() == null
+                    && System.nanoTime() < deadlineNs) {
+                reader.poll(received, 64);
             }
             writerThread.join(10_000);
             assertThat(writerFailure.get()).isNull();
-            assertThat(problem[0]).isNull();
-            assertThat(next[0]).isEqualTo(frames);
+            assertThat(received.failure()).isNull();
+            assertThat(received.received()).isEqualTo(frames);
             assertThat(reader.position()).isGreaterThan(20L * 16 * 1024);
         }
     }

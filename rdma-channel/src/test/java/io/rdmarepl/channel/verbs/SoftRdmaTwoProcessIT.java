@@ -8,7 +8,7 @@ import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.channel.ChannelUri;
 import io.rdmarepl.channel.idle.BackoffIdleStrategy;
 import io.rdmarepl.channel.idle.IdleStrategy;
-import io.rdmarepl.channel.ring.Payloads;
+import io.rdmarepl.channel.ring.NumberedFrames;
 import io.rdmarepl.channel.ring.RingReader;
 import io.rdmarepl.channel.ring.RingWriter;
 import java.io.BufferedReader;
@@ -36,19 +36,11 @@ class SoftRdmaTwoProcessIT {
             Process writer = java(SoftRdmaWriterProcess.class, end.uri(), Long.toString(FRAMES), Integer.toString(MAX_PAYLOAD))
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
             try {
-                long[] next = {0};
-                String[] failure = {null};
+                NumberedFrames.Checker frames = new NumberedFrames.Checker(11, MAX_PAYLOAD);
                 IdleStrategy idle = BackoffIdleStrategy.defaults();
                 long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(70);
-                while (next[0] < FRAMES && failure[0] == null && System.nanoTime() < deadlineNs) {
-                    int read = reader.poll((type, flags, buffer, offset, length) -> {
-                        long number = next[0]++;
-                        String problem = type != 11 ? "frame " + number + " has type " + type
-                                : Payloads.check(buffer, offset, length, number, Payloads.lengthOf(number, MAX_PAYLOAD));
-                        if (problem != null && failure[0] == null) {
-                            failure[0] = problem;
-                        }
-                    }, 256);
+                while (frames.received() < FRAMES && frames.failure() == null && System.nanoTime() < deadlineNs) {
+                    int read = reader.poll(frames, 256);
                     if (read == 0 && !writer.isAlive() && reader.producerPosition() == reader.position()) {
                         break;
                     }
@@ -57,8 +49,8 @@ class SoftRdmaTwoProcessIT {
                 assertThat(writer.waitFor(20, TimeUnit.SECONDS)).as("writer process exits").isTrue();
                 String output = Files.readString(log, StandardCharsets.UTF_8);
                 assertThat(writer.exitValue()).as("writer exit code, output:%n%s", output).isZero();
-                assertThat(failure[0]).isNull();
-                assertThat(next[0]).as("frames received; writer said: %s", output).isEqualTo(FRAMES);
+                assertThat(frames.failure()).isNull();
+                assertThat(frames.received()).as("frames received; writer said: %s", output).isEqualTo(FRAMES);
             } finally {
                 writer.destroyForcibly();
                 Files.deleteIfExists(log);

@@ -6,6 +6,8 @@ import io.rdmarepl.shipper.capture.CaptureEngine;
 import io.rdmarepl.shipper.capture.ChangeEncoding;
 import io.rdmarepl.shipper.capture.EngineProperties;
 import io.rdmarepl.shipper.capture.PrimaryPreflight;
+import io.rdmarepl.shipper.capture.PublishedTables;
+import io.rdmarepl.shipper.capture.SnapshotStart;
 import io.rdmarepl.shipper.capture.TransactionAssembler;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.encode.ChangeEventEncoder;
@@ -17,6 +19,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -37,6 +40,7 @@ public final class Shipper implements AutoCloseable {
     private final ShipPipeline pipeline;
     private final TransactionAssembler assembler;
     private final CaptureEngine capture;
+    private final String snapshotMode;
     private RelationCatalog catalog;
 
     private Shipper(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings, MeterRegistry registry) {
@@ -46,8 +50,15 @@ public final class Shipper implements AutoCloseable {
         this.metrics = new ShipMetrics(registry, config.standbys());
         this.pipeline = new ShipPipeline(config.standbys(), config.disruptorSize(), config.heartbeatInterval(),
                 config.connectTimeout(), metrics);
-        this.assembler = new TransactionAssembler(encoding, pipeline, EngineProperties.TOPIC_PREFIX, MAX_TRANSACTION_BYTES);
-        this.capture = new CaptureEngine(EngineProperties.of(config, valueSettings), assembler).start();
+        this.assembler = new TransactionAssembler(encoding, pipeline, EngineProperties.TOPIC_PREFIX, MAX_TRANSACTION_BYTES,
+                () -> PublishedTables.of(config), config.snapshotChunkBytes());
+        try {
+            this.snapshotMode = SnapshotStart.debeziumMode(config, pipeline.acks().acknowledged());
+            this.capture = new CaptureEngine(EngineProperties.of(config, valueSettings, snapshotMode), assembler).start();
+        } catch (RuntimeException e) {
+            pipeline.close();
+            throw e;
+        }
     }
 
     /**
@@ -101,6 +112,7 @@ public final class Shipper implements AutoCloseable {
         status.put("state", failure != null ? "failed" : capture.isStopped() ? "stopped" : "streaming");
         status.put("source", config.sourceName());
         status.put("slot", config.slotName());
+        status.put("initial_copy", assembler.copying() ? "copying" : "initial".equals(snapshotMode) ? "copied" : "none");
         status.put("transactions_shipped", assembler.transactionsShipped());
         status.put("last_shipped_lsn", Lsn.format(assembler.lastShippedLsn()));
         status.put("acknowledged_lsn", Lsn.format(pipeline.acks().acknowledged()));
@@ -125,6 +137,33 @@ public final class Shipper implements AutoCloseable {
         }
     }
 
+    /**
+     * Graceful stop: ships nothing new, waits (up to {@code drainTimeout}) until the standbys acknowledged what
+     * was shipped and Debezium confirmed it to the slot, then stops capture and the standby handlers. What was
+     * not acknowledged by then is re-sent by the slot after the restart.
+     */
+    public void close(Duration drainTimeout) {
+        assembler.drain();
+        long deadlineNs = System.nanoTime() + drainTimeout.toNanos();
+        while (!assembler.drained() && !capture.isStopped() && pipeline.failure() == null && System.nanoTime() - deadlineNs < 0) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (assembler.drained()) {
+            LOG.info("stopping: every shipped transaction acknowledged and confirmed to the slot (up to {})",
+                    Lsn.format(pipeline.acks().acknowledged()));
+        } else {
+            LOG.warn("stopping with {} record(s) not yet acknowledged by the standbys: the slot re-sends them after the restart",
+                    assembler.pendingAcknowledgements());
+        }
+        close();
+    }
+
+    /** Stops at once: capture, then the standby handlers (which write what was handed to them). */
     @Override
     public void close() {
         capture.close();

@@ -107,6 +107,24 @@ class ShipperPipelineIT {
     }
 
     @Test
+    void aGracefulStopConfirmsToTheSlotWhatTheStandbyAcknowledged() throws Exception {
+        try (RingCollector standby = new RingCollector(1 << 20)) {
+            Shipper shipper = start("drain", standby, Map.of());
+            for (int i = 0; i < 5; i++) {
+                primary.execute("INSERT INTO accounts VALUES (" + (30 + i) + ", 'drained')");
+            }
+            List<ChangeRecord> received = standby.awaitRecords(r -> commits(r) >= 5, 30_000);
+            long lastCommitLsn = ((ChangeRecord.Commit) received.stream().filter(r -> r instanceof ChangeRecord.Commit)
+                    .reduce((a, b) -> b).orElseThrow()).commitLsn();
+            shipper.close(java.time.Duration.ofSeconds(5));
+            assertThat(Long.compareUnsigned(confirmedFlushLsn("drain"), lastCommitLsn))
+                    .as("slot confirmed %s after the stop, last acknowledged commit at %s",
+                            Lsn.format(confirmedFlushLsn("drain")), Lsn.format(lastCommitLsn))
+                    .isNotNegative();
+        }
+    }
+
+    @Test
     void aFullRingHoldsCaptureBackAndLosesNothing() throws Exception {
         try (RingCollector standby = new RingCollector(8192); Shipper shipper = start("burst", standby, Map.of("ship.buffer.events", "64"))) {
             standby.slowDown(2_000_000);

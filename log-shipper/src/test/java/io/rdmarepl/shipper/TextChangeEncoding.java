@@ -5,6 +5,7 @@ import io.rdmarepl.format.codec.RecordEncoder;
 import io.rdmarepl.format.codec.RelationWriter;
 import io.rdmarepl.format.codec.RowWriter;
 import io.rdmarepl.shipper.capture.ChangeEncoding;
+import io.rdmarepl.shipper.capture.TableRelation;
 import java.nio.ByteBuffer;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
@@ -39,6 +40,27 @@ final class TextChangeEncoding implements ChangeEncoding {
             first = false;
         }
         return writer.finish();
+    }
+
+    @Override
+    public TableRelation currentRelation(String schema, String table) {
+        int id = ("rdmarepl." + schema + "." + table).hashCode() & Integer.MAX_VALUE; // the id a row's topic gets
+        return new TableRelation() {
+            @Override
+            public int id() {
+                return id;
+            }
+
+            @Override
+            public int version() {
+                return -1; // unknown here: the first row sends its own Relation
+            }
+
+            @Override
+            public int encodeRelation(ByteBuffer out, int offset, int maxLength) {
+                return encoder.startRelation(out, offset, maxLength, id, schema, table, 'd').finish();
+            }
+        };
     }
 
     @Override

@@ -38,6 +38,9 @@ public final class ShipCommand implements Callable<Integer> {
 
     private final CountDownLatch stopped = new CountDownLatch(1);
 
+    /** How long SIGTERM waits for the standbys to acknowledge what was shipped, so the slot confirms it. */
+    static final java.time.Duration DRAIN_TIMEOUT = java.time.Duration.ofSeconds(5);
+
     @Override
     public Integer call() throws Exception {
         ShipperConfig settings = ShipperConfig.load(read(config));
@@ -50,7 +53,7 @@ public final class ShipCommand implements Callable<Integer> {
             shipper.close();
             throw e;
         }
-        Thread hook = new Thread(() -> shutdown(admin, shipper), "rdmarepl-ship-shutdown");
+        Thread hook = new Thread(() -> shutdown(admin, shipper, true), "rdmarepl-ship-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         spec.commandLine().getOut().printf("rdmarepl ship: %s slot %s to %d standby(s); admin http://%s:%d/status%n",
                 settings.sourceName(), settings.slotName(), settings.standbys().size(),
@@ -60,7 +63,7 @@ public final class ShipCommand implements Callable<Integer> {
             String failure = shipper.failure();
             if (failure != null) {
                 Runtime.getRuntime().removeShutdownHook(hook);
-                shutdown(admin, shipper);
+                shutdown(admin, shipper, false);
                 throw new IllegalStateException(failure + " (restart the shipper: it resumes from what the standbys acknowledged)");
             }
         }
@@ -69,7 +72,7 @@ public final class ShipCommand implements Callable<Integer> {
         } catch (IllegalStateException shuttingDown) {
             // the hook is running: it closes everything
         }
-        shutdown(admin, shipper);
+        shutdown(admin, shipper, true);
         return 0;
     }
 
@@ -88,8 +91,13 @@ public final class ShipCommand implements Callable<Integer> {
         return properties;
     }
 
-    private static synchronized void shutdown(AdminServer admin, Shipper shipper) {
+    /** @param graceful wait (up to {@link #DRAIN_TIMEOUT}) for the standbys to acknowledge what was shipped */
+    private static synchronized void shutdown(AdminServer admin, Shipper shipper, boolean graceful) {
         admin.close();
-        shipper.close();
+        if (graceful) {
+            shipper.close(DRAIN_TIMEOUT);
+        } else {
+            shipper.close();
+        }
     }
 }

@@ -61,10 +61,11 @@ public final class RecordDecoder {
         int end = offset + HEADER_LENGTH + bodyLength;
         switch (kind) {
             case BEGIN:
-                fixed(kind, offset, bodyLength, flags, TransactionDescriptor.BEGIN_LENGTH);
+                fixed(kind, offset, bodyLength, flags & ~TransactionDescriptor.BEGIN_SNAPSHOT_CHUNK_FLAG,
+                    TransactionDescriptor.BEGIN_LENGTH);
                 handler.onBegin(in.getLong(offset + TransactionDescriptor.BEGIN_TX_ID_OFFSET),
                     in.getLong(offset + TransactionDescriptor.BEGIN_COMMIT_LSN_OFFSET),
-                    in.getLong(offset + TransactionDescriptor.BEGIN_COMMIT_TIME_OFFSET));
+                    in.getLong(offset + TransactionDescriptor.BEGIN_COMMIT_TIME_OFFSET), flags);
                 break;
             case COMMIT:
                 fixed(kind, offset, bodyLength, flags, TransactionDescriptor.COMMIT_LENGTH);

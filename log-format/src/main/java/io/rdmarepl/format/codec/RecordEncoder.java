@@ -41,7 +41,19 @@ public final class RecordEncoder {
 
     /** Writes a Begin record; returns {@link TransactionDescriptor#BEGIN_LENGTH}. */
     public int encodeBegin(ByteBuffer buffer, int offset, int maxLength, long txId, long commitLsn, long commitTimeUs) {
-        ByteBuffer out = fixedWriter.begin(buffer, offset, maxLength, RecordKind.BEGIN, BEGIN_LENGTH);
+        return encodeBegin(buffer, offset, maxLength, txId, commitLsn, commitTimeUs, 0);
+    }
+
+    /**
+     * Writes a Begin record with {@code flags} (0 or {@link TransactionDescriptor#BEGIN_SNAPSHOT_CHUNK_FLAG});
+     * returns {@link TransactionDescriptor#BEGIN_LENGTH}.
+     */
+    public int encodeBegin(ByteBuffer buffer, int offset, int maxLength, long txId, long commitLsn, long commitTimeUs,
+                           int flags) {
+        if ((flags & ~TransactionDescriptor.BEGIN_SNAPSHOT_CHUNK_FLAG) != 0) {
+            throw new IllegalArgumentException("Begin flags " + flags + " define bits this format does not have");
+        }
+        ByteBuffer out = fixedWriter.begin(buffer, offset, maxLength, RecordKind.BEGIN, flags, BEGIN_LENGTH);
         out.putLong(offset + BEGIN_TX_ID_OFFSET, txId);
         out.putLong(offset + BEGIN_COMMIT_LSN_OFFSET, commitLsn);
         out.putLong(offset + BEGIN_COMMIT_TIME_OFFSET, commitTimeUs);

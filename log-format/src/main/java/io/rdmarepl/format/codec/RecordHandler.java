@@ -8,6 +8,14 @@ public interface RecordHandler {
     default void onBegin(long txId, long commitLsn, long commitTimeUs) {
     }
 
+    /**
+     * What the decoder calls; {@code flags} is 0 or {@link TransactionDescriptor#BEGIN_SNAPSHOT_CHUNK_FLAG}.
+     * Handlers that do not care about snapshot chunks implement the three-argument form.
+     */
+    default void onBegin(long txId, long commitLsn, long commitTimeUs, int flags) {
+        onBegin(txId, commitLsn, commitTimeUs);
+    }
+
     default void onCommit(long txId, long commitLsn, long endLsn, long commitTimeUs) {
     }
 

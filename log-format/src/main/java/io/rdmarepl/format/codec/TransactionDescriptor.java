@@ -4,7 +4,8 @@ import static io.rdmarepl.format.codec.RecordDescriptor.HEADER_LENGTH;
 
 /**
  * Bodies of the fixed-size records: Begin, Commit and Heartbeat. Times are microseconds since the Unix
- * epoch (UTC); LSNs are unsigned 64-bit positions. Offsets count from the record's first byte; flags are 0.
+ * epoch (UTC); LSNs are unsigned 64-bit positions. Offsets count from the record's first byte. Flags are 0
+ * except on Begin, where bit 0 is {@link #BEGIN_SNAPSHOT_CHUNK_FLAG}.
  *
  * <pre>
  *  Begin (bodyLength 24)
@@ -44,6 +45,13 @@ import static io.rdmarepl.format.codec.RecordDescriptor.HEADER_LENGTH;
  * </pre>
  */
 public final class TransactionDescriptor {
+    /**
+     * Begin flag: this transaction is a chunk of an initial copy taken at {@code commitLsn} and does not
+     * complete it. An applier applies it but keeps its position, so a copy cut short is redone from the
+     * start; the copy's last chunk is a plain Begin with the same {@code commitLsn}.
+     */
+    public static final int BEGIN_SNAPSHOT_CHUNK_FLAG = 0x1;
+
     public static final int BEGIN_TX_ID_OFFSET = HEADER_LENGTH;
     public static final int BEGIN_COMMIT_LSN_OFFSET = BEGIN_TX_ID_OFFSET + Long.BYTES;
     public static final int BEGIN_COMMIT_TIME_OFFSET = BEGIN_COMMIT_LSN_OFFSET + Long.BYTES;

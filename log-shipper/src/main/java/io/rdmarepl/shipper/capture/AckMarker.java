@@ -38,17 +38,26 @@ final class AckMarker {
 
     /** Marks every record whose requirement is met, oldest first, and lets Debezium commit. */
     void markAcknowledged(DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer) throws InterruptedException {
+        markAcknowledged(committer, false);
+    }
+
+    /**
+     * Like {@link #markAcknowledged(DebeziumEngine.RecordCommitter)}; {@code now} commits at once whatever the
+     * interval (at shutdown, so the slot's confirmed position is as far as the standbys allow).
+     */
+    void markAcknowledged(DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer, boolean now)
+            throws InterruptedException {
         long ack = acknowledged.getAsLong();
         while (!records.isEmpty() && Long.compareUnsigned(requiredLsns.peek(), ack) <= 0) {
             requiredLsns.poll();
             committer.markProcessed(records.poll());
             unflushed++;
         }
-        long now = System.nanoTime();
-        if (unflushed > 0 && now - lastCommitNs >= commitIntervalNs) {
+        long nowNs = System.nanoTime();
+        if (unflushed > 0 && (now || nowNs - lastCommitNs >= commitIntervalNs)) {
             committer.markBatchFinished();
             unflushed = 0;
-            lastCommitNs = now;
+            lastCommitNs = nowNs;
         }
     }
 

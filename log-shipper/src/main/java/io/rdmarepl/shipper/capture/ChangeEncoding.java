@@ -14,6 +14,9 @@ public interface ChangeEncoding {
     /** Encodes the Relation record of {@code record}'s table; returns its length. */
     int encodeRelation(SourceRecord record, ByteBuffer out, int offset, int maxLength);
 
+    /** The table as it is now, for the initial copy, which empties every published table on the standby first. */
+    TableRelation currentRelation(String schema, String table);
+
     /** Encodes the row (or truncate) record; returns its length. */
     int encodeRow(SourceRecord record, ByteBuffer out, int offset, int maxLength);
 }

@@ -19,7 +19,8 @@ public final class EngineProperties {
     private EngineProperties() {
     }
 
-    public static Properties of(ShipperConfig config, Map<String, String> valueSettings) {
+    /** @param snapshotMode what {@link SnapshotStart} decided for this start */
+    public static Properties of(ShipperConfig config, Map<String, String> valueSettings, String snapshotMode) {
         Properties p = new Properties();
         p.setProperty("name", "rdmarepl-shipper-" + config.sourceName());
         p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
@@ -42,7 +43,7 @@ public final class EngineProperties {
             p.setProperty("table.include.list", config.publicationTables().stream()
                     .map(t -> t.replace(".", "\\.")).collect(Collectors.joining(",")));
         }
-        p.setProperty("snapshot.mode", config.snapshotMode());
+        p.setProperty("snapshot.mode", snapshotMode);
         p.setProperty("provide.transaction.metadata", "true");
         p.setProperty("tombstones.on.delete", "false");
         // Debezium's own heartbeat gives the engine thread a batch now and then while the primary

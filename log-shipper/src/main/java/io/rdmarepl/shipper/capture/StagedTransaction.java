@@ -49,6 +49,11 @@ final class StagedTransaction {
         return bytes.capacity() - used;
     }
 
+    /** Bytes staged so far. */
+    int bytes() {
+        return used;
+    }
+
     int count() {
         return count;
     }

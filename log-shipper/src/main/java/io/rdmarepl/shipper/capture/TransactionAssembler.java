@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
 
@@ -16,7 +17,8 @@ import org.apache.kafka.connect.source.SourceRecord;
  * Debezium's change consumer: turns the engine's records into the change stream
  * ({@link io.rdmarepl.format.ChangeStream}). A transaction's records are staged between its BEGIN
  * and END metadata events and then handed to the standbys as Begin, relations and rows, Commit, in
- * the primary's commit order. Rolled-back transactions never reach pgoutput, so never reach us.
+ * the primary's commit order. Rolled-back transactions never reach pgoutput, so never reach us. Snapshot
+ * reads (an initial copy) go to {@link InitialCopy}.
  */
 public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
     private final ChangeEncoding encoding;
@@ -27,18 +29,28 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
     private final AckMarker acks;
     private final Map<Integer, Integer> relationsSent = new HashMap<>();
     private final List<RecordChangeEvent<SourceRecord>> transactionRecords = new ArrayList<>();
+    private final InitialCopy initialCopy;
     private boolean inTransaction;
     private long txId;
     private long commitTimeUs;
     private volatile long lastShippedLsn;
+    private volatile boolean draining;
+    private volatile boolean drained;
     private volatile long transactionsShipped;
 
-    public TransactionAssembler(ChangeEncoding encoding, ShipPipeline pipeline, String topicPrefix, long maxTransactionBytes) {
+    /**
+     * @param publishedTables schema and table of every published table; read when an initial copy starts
+     * @param snapshotChunkBytes staged bytes after which an initial copy ships a chunk
+     */
+    public TransactionAssembler(ChangeEncoding encoding, ShipPipeline pipeline, String topicPrefix, long maxTransactionBytes,
+                                Supplier<List<String[]>> publishedTables, long snapshotChunkBytes) {
         this.encoding = encoding;
         this.pipeline = pipeline;
         this.transactionTopic = topicPrefix + ".transaction";
         this.staged = new StagedTransaction(maxTransactionBytes);
         this.acks = new AckMarker(pipeline.acks()::acknowledged, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100));
+        this.initialCopy = new InitialCopy(encoding, staged, relationsSent, publishedTables, this::stageRow,
+                (lsn, timeUs, flags) -> ship(0, lsn, timeUs, 0, flags), snapshotChunkBytes);
     }
 
     @Override
@@ -50,7 +62,11 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
             if (transactionTopic.equals(record.topic())) {
                 onTransactionEvent(event, (Struct) record.value());
             } else if (record.value() instanceof Struct value && value.schema().field("op") != null) {
-                onChange(event, record);
+                if ("r".equals(value.getString("op"))) {
+                    onSnapshotRead(event, record);
+                } else {
+                    onChange(event, record);
+                }
             } else {
                 acks.add(event, lastShippedLsn); // heartbeats and anything else: free once all before is durable
             }
@@ -65,6 +81,9 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
 
     private void onTransactionEvent(RecordChangeEvent<SourceRecord> event, Struct value) {
         String status = value.getString("status");
+        if (initialCopy.active()) {
+            throw new IllegalStateException("a transaction began before the initial copy's last row: the snapshot ended early");
+        }
         if ("BEGIN".equals(status)) {
             inTransaction = true;
             txId = parseTxId(value.getString("id"));
@@ -80,7 +99,7 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
                 commitTimeUs = ts.longValue();
             }
             if (staged.count() > 0) {
-                ship(commitLsn);
+                ship(txId, commitLsn, commitTimeUs, commitTimeUs, 0);
                 lastShippedLsn = commitLsn;
                 transactionsShipped++;
             }
@@ -94,15 +113,33 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
         }
     }
 
+    private void onSnapshotRead(RecordChangeEvent<SourceRecord> event, SourceRecord record) {
+        if (inTransaction) {
+            throw new IllegalStateException("snapshot read of " + record.topic() + " inside a streamed transaction");
+        }
+        long copyLsn = initialCopy.onRead(record);
+        if (copyLsn != 0) {
+            // only the last read is kept for Debezium: its offset stands for the whole copy
+            acks.add(event, copyLsn);
+            lastShippedLsn = copyLsn;
+            transactionsShipped++;
+        }
+    }
+
     private void onChange(RecordChangeEvent<SourceRecord> event, SourceRecord record) {
         if (!inTransaction) {
-            throw new IllegalStateException("change outside a transaction on " + record.topic()
-                    + ": snapshot records are not supported in this build (snapshot.mode=no_data)");
+            throw new IllegalStateException("change outside a transaction on " + record.topic());
         }
         Struct source = ((Struct) record.value()).getStruct("source");
         if (commitTimeUs == 0 && source != null && source.schema().field("ts_us") != null && source.getInt64("ts_us") != null) {
             commitTimeUs = source.getInt64("ts_us");
         }
+        stageRow(record);
+        transactionRecords.add(event);
+    }
+
+    /** Stages the row record of {@code record}, after its table's Relation when the standby has not seen this version. */
+    private void stageRow(SourceRecord record) {
         int relationId = encoding.relationId(record);
         int version = encoding.relationVersion(record);
         Integer sent = relationsSent.get(relationId);
@@ -111,20 +148,24 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
             relationsSent.put(relationId, version);
         }
         staged.add(at -> encoding.encodeRow(record, staged.buffer(), at, staged.room()));
-        transactionRecords.add(event);
     }
 
-    private void ship(long commitLsn) {
+    /**
+     * Ships what is staged as Begin, records, Commit.
+     *
+     * @param lagTimeUs commit time the capture-lag histogram measures from; 0 keeps an initial copy out of it
+     */
+    private void ship(long id, long commitLsn, long timeUs, long lagTimeUs, int beginFlags) {
         int records = staged.count();
-        staged.add(at -> encoder.encodeBegin(staged.buffer(), at, staged.room(), txId, commitLsn, commitTimeUs));
+        staged.add(at -> encoder.encodeBegin(staged.buffer(), at, staged.room(), id, commitLsn, timeUs, beginFlags));
         int begin = staged.count() - 1;
-        pipeline.publish(ShipEvent.BEGIN, staged.buffer(), staged.offset(begin), staged.length(begin), commitLsn, commitTimeUs);
+        pipeline.publish(ShipEvent.BEGIN, staged.buffer(), staged.offset(begin), staged.length(begin), commitLsn, lagTimeUs);
         for (int i = 0; i < records; i++) {
-            pipeline.publish(ShipEvent.BODY, staged.buffer(), staged.offset(i), staged.length(i), commitLsn, commitTimeUs);
+            pipeline.publish(ShipEvent.BODY, staged.buffer(), staged.offset(i), staged.length(i), commitLsn, lagTimeUs);
         }
-        staged.add(at -> encoder.encodeCommit(staged.buffer(), at, staged.room(), txId, commitLsn, commitLsn, commitTimeUs));
+        staged.add(at -> encoder.encodeCommit(staged.buffer(), at, staged.room(), id, commitLsn, commitLsn, timeUs));
         int commit = staged.count() - 1;
-        pipeline.publish(ShipEvent.COMMIT, staged.buffer(), staged.offset(commit), staged.length(commit), commitLsn, commitTimeUs);
+        pipeline.publish(ShipEvent.COMMIT, staged.buffer(), staged.offset(commit), staged.length(commit), commitLsn, lagTimeUs);
     }
 
     private static long parseTxId(String id) {
@@ -138,6 +179,24 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
 
     public long transactionsShipped() {
         return transactionsShipped;
+    }
+
+    /**
+     * Stops shipping: later batches only confirm, to Debezium and through it to the slot, what the standbys
+     * acknowledged. {@link #drained()} tells when everything shipped is confirmed.
+     */
+    public void drain() {
+        draining = true;
+    }
+
+    /** Since {@link #drain()}, every shipped transaction was acknowledged and its offset committed. */
+    public boolean drained() {
+        return drained;
+    }
+
+    /** An initial copy is being shipped. */
+    public boolean copying() {
+        return initialCopy.active();
     }
 
     public int pendingAcknowledgements() {

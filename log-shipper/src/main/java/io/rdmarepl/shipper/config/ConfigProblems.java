@@ -51,7 +51,7 @@ final class ConfigProblems {
     String oneOf(String key, String defaultValue, Set<String> allowed) {
         String value = string(key, defaultValue);
         if (!allowed.contains(value)) {
-            problem(key, value, "must be one of " + allowed);
+            problem(key, value, "must be one of " + new java.util.TreeSet<>(allowed));
         }
         return value;
     }

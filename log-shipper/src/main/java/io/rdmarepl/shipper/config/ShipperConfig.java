@@ -26,6 +26,7 @@ public record ShipperConfig(
         String publicationName,
         List<String> publicationTables,
         String snapshotMode,
+        int snapshotChunkBytes,
         List<StandbyConfig> standbys,
         Duration heartbeatInterval,
         Duration pollInterval,
@@ -48,7 +49,8 @@ public record ShipperConfig(
             new String[] {"slot.name", "rdmarepl", "logical replication slot (pgoutput), created if missing"},
             new String[] {"publication.name", "rdmarepl", "publication, created if missing"},
             new String[] {"publication.tables", "", "comma-separated schema.table list; empty = all tables"},
-            new String[] {"snapshot.mode", "no_data", "no_data: stream changes from the slot's position on (initial copy is not supported yet)"},
+            new String[] {"snapshot.mode", "no_data", "no_data: stream changes from the slot's position on; initial: copy the published tables first (once per slot), then stream"},
+            new String[] {"snapshot.chunk.bytes", "8388608", "initial copy: encoded bytes per replica transaction (the memory a copy needs on each side)"},
             new String[] {"standbys", "", "comma-separated standby names; each needs standby.<name>.uri"},
             new String[] {"standby.<name>.uri", "", "the standby's ring: shm:///dev/shm/NAME, softrdma://host:port or rdma://host:port"},
             new String[] {"standby.<name>.required", "true", "offsets wait for this standby's durable position"},
@@ -86,7 +88,8 @@ public record ShipperConfig(
                 p.problem("publication.tables", table, "each entry must be schema.table");
             }
         }
-        String snapshot = p.oneOf("snapshot.mode", "no_data", Set.of("no_data"));
+        String snapshot = p.oneOf("snapshot.mode", "no_data", Set.of("no_data", "initial"));
+        int chunkBytes = p.integer("snapshot.chunk.bytes", 8 << 20, 64 << 10, 512 << 20);
         List<StandbyConfig> standbys = new ArrayList<>();
         List<String> names = list(p.string("standbys", ""));
         if (names.isEmpty()) {
@@ -128,7 +131,7 @@ public record ShipperConfig(
         p.rejectUnknown(Set.of("debezium."));
         p.throwIfAny("shipper configuration");
         return new ShipperConfig(sourceName, host, port, database, user, password, slot, publication, tables, snapshot,
-                List.copyOf(standbys), heartbeat, poll, batch, queue, events, connect, admin, token, Map.copyOf(debezium));
+                chunkBytes, List.copyOf(standbys), heartbeat, poll, batch, queue, events, connect, admin, token, Map.copyOf(debezium));
     }
 
     public String jdbcUrl() {

@@ -82,6 +82,11 @@ public final class ChangeEventEncoder implements ChangeEncoding {
         return relationOf(record).encodeRelation(out, offset, maxLength);
     }
 
+    @Override
+    public RelationInfo currentRelation(String schema, String table) {
+        return catalog.current(schema, table);
+    }
+
     /** Same as {@link #encode}. */
     public int encodeRow(SourceRecord record, ByteBuffer out, int offset, int maxLength) {
         return encode(record, out, offset, maxLength);

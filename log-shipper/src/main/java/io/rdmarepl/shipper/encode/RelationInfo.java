@@ -13,7 +13,7 @@ import java.util.List;
  * Relation record (see {@link #encodeRelation}) before the first row of a (relation id, version) it has not sent.
  * Immutable; the encoded Relation record is built once.
  */
-public final class RelationInfo {
+public final class RelationInfo implements io.rdmarepl.shipper.capture.TableRelation {
     private final int id;
     private final int version;
     private final String schema;
@@ -32,10 +32,12 @@ public final class RelationInfo {
         this.encoded = encode();
     }
 
+    @Override
     public int id() {
         return id;
     }
 
+    @Override
     public int version() {
         return version;
     }
@@ -68,6 +70,7 @@ public final class RelationInfo {
      *
      * @throws RecordCapacityException if it needs more than {@code maxLength} bytes (nothing written)
      */
+    @Override
     public int encodeRelation(ByteBuffer out, int offset, int maxLength) {
         if (encoded.length > maxLength) {
             throw new RecordCapacityException("Relation record of " + schema + "." + table + " needs " + encoded.length

@@ -43,6 +43,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
         this.acks = acks;
         this.metrics = metrics;
         this.heartbeatIntervalNs = heartbeatIntervalNs;
+        acks.durable(index, ring.feedback().durableLsn()); // known before capture starts: SnapshotStart needs it
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.rdmarepl.format.codec.RecordDecoder;
 import io.rdmarepl.format.codec.RecordHandler;
 import io.rdmarepl.format.codec.RelationView;
 import io.rdmarepl.format.codec.RowChangeView;
+import io.rdmarepl.format.codec.TransactionDescriptor;
 import io.rdmarepl.format.codec.TruncateView;
 import java.nio.ByteBuffer;
 
@@ -14,7 +15,8 @@ import java.nio.ByteBuffer;
  * Turns ring messages into whole transactions in the {@link GroupLog}: decodes (validating, no allocation),
  * skips every transaction whose commit LSN is at or below what is already applied or queued (re-sent after a
  * shipper restart), keeps Relation records in stream order, and drops a transaction cut short by a writer
- * that started over. Runs on the apply thread, inside the ring poll.
+ * that started over. Chunks of an initial copy ({@link TransactionDescriptor#BEGIN_SNAPSHOT_CHUNK_FLAG}) are
+ * applied without moving the position; the copy's last chunk, a plain transaction at the copy's LSN, moves it. Runs on the apply thread, inside the ring poll.
  */
 final class TxAssembler implements MessageHandler, RecordHandler {
     private final RecordDecoder decoder = new RecordDecoder();
@@ -25,6 +27,8 @@ final class TxAssembler implements MessageHandler, RecordHandler {
     private long acceptedLsn;
     private boolean inTransaction;
     private boolean skipping;
+    private boolean snapshotChunk;
+    private long snapshotChunks;
     private long nowNs;
 
     private long skippedTransactions;
@@ -58,7 +62,7 @@ final class TxAssembler implements MessageHandler, RecordHandler {
     }
 
     @Override
-    public void onBegin(long txId, long commitLsn, long commitTimeUs) {
+    public void onBegin(long txId, long commitLsn, long commitTimeUs, int flags) {
         if (inTransaction) {
             discardedPartialTransactions++;
             if (!skipping) {
@@ -66,6 +70,7 @@ final class TxAssembler implements MessageHandler, RecordHandler {
             }
         }
         inTransaction = true;
+        snapshotChunk = (flags & TransactionDescriptor.BEGIN_SNAPSHOT_CHUNK_FLAG) != 0;
         skipping = Lsn.compare(commitLsn, acceptedLsn) <= 0;
         if (skipping) {
             skippedTransactions++;
@@ -84,9 +89,15 @@ final class TxAssembler implements MessageHandler, RecordHandler {
         inTransaction = false;
         if (!skipping) {
             append();
-            log.commitTransaction(commitLsn, txId, commitTimeUs, nowNs);
-            acceptedLsn = commitLsn;
-            receivedTransactions++;
+            if (snapshotChunk) {
+                // applied, but the position stays where it was: a copy cut short is redone from its start
+                log.commitTransaction(acceptedLsn, txId, commitTimeUs, nowNs);
+                snapshotChunks++;
+            } else {
+                log.commitTransaction(commitLsn, txId, commitTimeUs, nowNs);
+                acceptedLsn = commitLsn;
+                receivedTransactions++;
+            }
         }
         skipping = false;
     }
@@ -162,6 +173,11 @@ final class TxAssembler implements MessageHandler, RecordHandler {
 
     long heartbeatLsn() {
         return heartbeatLsn;
+    }
+
+    /** Chunks of an initial copy applied so far; the copy's last chunk counts as a received transaction. */
+    long snapshotChunks() {
+        return snapshotChunks;
     }
 
     long receivedTransactions() {

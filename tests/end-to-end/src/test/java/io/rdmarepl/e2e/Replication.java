@@ -100,6 +100,16 @@ final class Replication implements AutoCloseable {
         return applier;
     }
 
+    /** Sets {@code key} in the shipper's configuration file, for the shipper started next. */
+    void shipperSetting(String key, String value) throws IOException {
+        Properties shipping = new Properties();
+        try (var reader = Files.newBufferedReader(shipperConfig)) {
+            shipping.load(reader);
+        }
+        shipping.setProperty(key, value);
+        store(shipping, shipperConfig);
+    }
+
     RoleProcess startApplier() {
         applier = start("apply", "applier", applierConfig);
         return applier;

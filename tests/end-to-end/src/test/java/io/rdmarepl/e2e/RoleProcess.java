@@ -137,6 +137,11 @@ final class RoleProcess {
     }
 
     /** The last lines of its log, for assertion messages. */
+    /** The whole log so far. */
+    String log() {
+        return String.join("\n", lines());
+    }
+
     String tail() {
         List<String> lines = lines();
         return "--- " + label + " (pid " + process.pid() + (process.isAlive() ? ", running" : ", exited " + process.exitValue())

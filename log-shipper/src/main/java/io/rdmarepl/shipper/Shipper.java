@@ -39,8 +39,9 @@ public final class Shipper implements AutoCloseable {
     private final ShipMetrics metrics;
     private final ShipPipeline pipeline;
     private final TransactionAssembler assembler;
-    private final CaptureEngine capture;
+    private volatile CaptureEngine capture;
     private final String snapshotMode;
+    private volatile String fencedReason;
     private RelationCatalog catalog;
 
     private Shipper(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings, MeterRegistry registry) {
@@ -49,7 +50,7 @@ public final class Shipper implements AutoCloseable {
         PrimaryPreflight.check(config);
         this.metrics = new ShipMetrics(registry, config.standbys());
         this.pipeline = new ShipPipeline(config.standbys(), config.disruptorSize(), config.heartbeatInterval(),
-                config.connectTimeout(), metrics);
+                config.connectTimeout(), metrics, this::capturing);
         this.assembler = new TransactionAssembler(encoding, pipeline, EngineProperties.TOPIC_PREFIX, MAX_TRANSACTION_BYTES,
                 () -> PublishedTables.of(config), config.snapshotChunkBytes());
         try {
@@ -94,6 +95,25 @@ public final class Shipper implements AutoCloseable {
         return new Shipper(config, encoding, valueSettings, registry);
     }
 
+    /** Debezium runs and the shipper is not fenced: heartbeats tell the standbys the primary is alive. */
+    private boolean capturing() {
+        CaptureEngine engine = capture;
+        return engine != null && !engine.isStopped() && fencedReason == null;
+    }
+
+    /**
+     * Stops shipping for good (the coordinator fences this primary): no more changes or heartbeats, capture
+     * stopped. Idempotent; the process keeps serving /status until it is stopped.
+     */
+    public synchronized void fence(String reason) {
+        if (fencedReason != null) {
+            return;
+        }
+        fencedReason = reason;
+        LOG.warn("fenced: {}; shipping stopped", reason);
+        capture.close();
+    }
+
     /** Capture or shipping stopped for a reason that a restart would have to fix, or null. */
     public String failure() {
         String shipping = pipeline.failure();
@@ -101,7 +121,7 @@ public final class Shipper implements AutoCloseable {
     }
 
     public boolean healthy() {
-        return failure() == null && !capture.isStopped();
+        return fencedReason == null && failure() == null && !capture.isStopped();
     }
 
     /** Everything {@code /status} shows. */
@@ -109,7 +129,8 @@ public final class Shipper implements AutoCloseable {
         Map<String, Object> status = new LinkedHashMap<>();
         String failure = failure();
         status.put("role", "shipper");
-        status.put("state", failure != null ? "failed" : capture.isStopped() ? "stopped" : "streaming");
+        status.put("state", fencedReason != null ? "fenced" : failure != null ? "failed" : capture.isStopped() ? "stopped" : "streaming");
+        status.put("fenced_reason", fencedReason);
         status.put("source", config.sourceName());
         status.put("slot", config.slotName());
         status.put("initial_copy", assembler.copying() ? "copying" : "initial".equals(snapshotMode) ? "copied" : "none");

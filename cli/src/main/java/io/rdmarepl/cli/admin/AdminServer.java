@@ -25,10 +25,19 @@ public final class AdminServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A control action: returns the JSON answer. */
+    /**
+     * A control action: returns the JSON answer. Throwing {@link IllegalArgumentException} answers 400 (bad
+     * request), {@link IllegalStateException} 409 (refused, with the reason), anything else 500.
+     */
     @FunctionalInterface
     public interface ControlAction {
         Map<String, Object> run(String body) throws Exception;
+    }
+
+    /** A read-only query: gets the URL's query parameters, returns the JSON answer (may block, e.g. a long poll). */
+    @FunctionalInterface
+    public interface QueryAction {
+        Object run(Map<String, String> parameters) throws Exception;
     }
 
     private final HttpServer server;
@@ -41,17 +50,26 @@ public final class AdminServer implements AutoCloseable {
      */
     public AdminServer(InetSocketAddress address, String token, Supplier<Boolean> healthy,
                        Supplier<Map<String, Object>> status, PrometheusMeterRegistry registry) {
+        this(address, token, healthy, status, registry, 1);
+    }
+
+    /**
+     * @param threads request threads; 0 for as many as there are requests in flight (long polls hold one each)
+     */
+    public AdminServer(InetSocketAddress address, String token, Supplier<Boolean> healthy,
+                       Supplier<Map<String, Object>> status, PrometheusMeterRegistry registry, int threads) {
         try {
             this.server = HttpServer.create(address, 16);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot listen on admin address " + address + ": " + e.getMessage(), e);
         }
         this.token = token == null || token.isEmpty() ? null : token.getBytes(StandardCharsets.UTF_8);
-        server.setExecutor(Executors.newSingleThreadExecutor(r -> {
+        java.util.concurrent.ThreadFactory daemons = r -> {
             Thread thread = new Thread(r, "rdmarepl-admin");
             thread.setDaemon(true);
             return thread;
-        }));
+        };
+        server.setExecutor(threads == 0 ? Executors.newCachedThreadPool(daemons) : Executors.newFixedThreadPool(threads, daemons));
         server.createContext("/health", exchange -> {
             if (allowOnly(exchange, "GET")) {
                 boolean up = Boolean.TRUE.equals(healthy.get());
@@ -85,11 +103,46 @@ public final class AdminServer implements AutoCloseable {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             try {
                 send(exchange, 200, "application/json", json(action.run(body)));
+            } catch (IllegalArgumentException e) {
+                send(exchange, 400, "application/json", json(Map.of("error", String.valueOf(e.getMessage()))));
+            } catch (IllegalStateException e) {
+                send(exchange, 409, "application/json", json(Map.of("error", String.valueOf(e.getMessage()))));
             } catch (Exception e) {
                 send(exchange, 500, "application/json", json(Map.of("error", String.valueOf(e.getMessage()))));
             }
         });
         return this;
+    }
+
+    /** Registers {@code GET path} answering with {@code action}'s JSON; open like /status. */
+    public AdminServer query(String path, QueryAction action) {
+        server.createContext(path, exchange -> {
+            if (!allowOnly(exchange, "GET")) {
+                return;
+            }
+            try {
+                send(exchange, 200, "application/json", json(action.run(parameters(exchange.getRequestURI().getRawQuery()))));
+            } catch (IllegalArgumentException e) {
+                send(exchange, 400, "application/json", json(Map.of("error", String.valueOf(e.getMessage()))));
+            } catch (Exception e) {
+                send(exchange, 500, "application/json", json(Map.of("error", String.valueOf(e.getMessage()))));
+            }
+        });
+        return this;
+    }
+
+    private static Map<String, String> parameters(String query) {
+        Map<String, String> parameters = new java.util.LinkedHashMap<>();
+        if (query == null || query.isEmpty()) {
+            return parameters;
+        }
+        for (String pair : query.split("&")) {
+            int eq = pair.indexOf('=');
+            String key = java.net.URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String value = eq < 0 ? "" : java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            parameters.put(key, value);
+        }
+        return parameters;
     }
 
     public AdminServer start() {

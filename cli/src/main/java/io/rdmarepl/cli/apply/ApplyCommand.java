@@ -46,9 +46,9 @@ public final class ApplyCommand implements Callable<Integer> {
         AdminServer admin;
         try {
             admin = new AdminServer(new InetSocketAddress(settings.adminBind(), settings.adminPort()), settings.adminToken(),
-                    applier::healthy, () -> applier.status().toMap(), registry)
+                    applier::healthy, applier::statusDocument, registry)
                     .control("/drain", body -> Map.of("applied_lsn", Lsn.format(applier.drain().get(60, TimeUnit.SECONDS))))
-                    .control("/promote", body -> Map.of("state", "promoted", "sequences", applier.promote(Duration.ofSeconds(30))))
+                    .control("/promote", body -> promote(applier, body))
                     .start();
         } catch (RuntimeException e) {
             applier.close();
@@ -69,6 +69,24 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         shutdown(admin, applier);
         return 0;
+    }
+
+    /**
+     * {@code POST /promote}, body optionally {@code {"epoch": N}}: from then on the ring refuses frames of
+     * older epochs (a fenced shipper's), and the replica takes writes.
+     */
+    private static Map<String, Object> promote(Applier applier, String body) throws Exception {
+        if (body != null && !body.isBlank()) {
+            com.fasterxml.jackson.databind.JsonNode epoch = new com.fasterxml.jackson.databind.ObjectMapper().readTree(body).get("epoch");
+            if (epoch != null) {
+                if (!epoch.canConvertToInt() || epoch.asInt() < 1) {
+                    throw new IllegalArgumentException("epoch must be a positive integer, got " + epoch);
+                }
+                applier.epoch(epoch.asInt());
+            }
+        }
+        return Map.of("state", "promoted", "applied_lsn", Lsn.format(applier.status().appliedLsn()),
+                "sequences", applier.promote(Duration.ofSeconds(30)));
     }
 
     /** Stops the command as SIGTERM would (tests). */

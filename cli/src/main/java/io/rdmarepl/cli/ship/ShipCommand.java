@@ -48,7 +48,12 @@ public final class ShipCommand implements Callable<Integer> {
         Shipper shipper = Shipper.start(settings, registry);
         AdminServer admin;
         try {
-            admin = new AdminServer(settings.adminAddress(), settings.adminToken(), shipper::healthy, shipper::status, registry).start();
+            admin = new AdminServer(settings.adminAddress(), settings.adminToken(), shipper::healthy, shipper::status, registry)
+                    .control("/fence", body -> {
+                        shipper.fence("fenced through the admin endpoint" + (body == null || body.isBlank() ? "" : ": " + body.strip()));
+                        return java.util.Map.of("state", "fenced");
+                    })
+                    .start();
         } catch (RuntimeException e) {
             shipper.close();
             throw e;

@@ -42,8 +42,12 @@ public final class ShipPipeline implements AutoCloseable {
      *
      * @throws IllegalStateException naming the standby and the reason when a ring cannot be reached
      */
+    /**
+     * @param capturing whether the primary is being captured: heartbeats go out only then, so a standby (and the
+     *                  coordinator reading it) sees them stop when the primary or its capture is gone
+     */
     public ShipPipeline(List<StandbyConfig> standbys, int bufferEvents, Duration heartbeatInterval, Duration connectTimeout,
-                        ShipMetrics metrics) {
+                        ShipMetrics metrics, java.util.function.BooleanSupplier capturing) {
         List<Boolean> required = new ArrayList<>();
         standbys.forEach(s -> required.add(s.required()));
         this.acks = new AckTracker(required);
@@ -58,7 +62,8 @@ public final class ShipPipeline implements AutoCloseable {
         try {
             for (int i = 0; i < standbys.size(); i++) {
                 StandbyConfig standby = standbys.get(i);
-                shippers.add(new StandbyShipper(standby, i, connect(standby, connectTimeout), acks, metrics, heartbeatInterval.toNanos()));
+                shippers.add(new StandbyShipper(standby, i, connect(standby, connectTimeout), acks, metrics, heartbeatInterval.toNanos(),
+                        capturing));
             }
         } catch (RuntimeException e) {
             shippers.forEach(StandbyShipper::close);

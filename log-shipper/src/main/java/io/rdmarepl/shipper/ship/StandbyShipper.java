@@ -26,6 +26,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     private final AckTracker acks;
     private final ShipMetrics metrics;
     private final long heartbeatIntervalNs;
+    private final java.util.function.BooleanSupplier capturing;
     private final RecordEncoder encoder = new RecordEncoder();
     private final ByteBuffer heartbeat = ByteBuffer.allocateDirect(64).order(ByteOrder.LITTLE_ENDIAN);
     private final BackoffIdleStrategy idle = new BackoffIdleStrategy(1000, 10, 1_000, 200_000);
@@ -34,7 +35,9 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     private long lastWriteNs = System.nanoTime();
     private volatile String failure;
 
-    StandbyShipper(StandbyConfig standby, int index, WriterEnd end, AckTracker acks, ShipMetrics metrics, long heartbeatIntervalNs) {
+    StandbyShipper(StandbyConfig standby, int index, WriterEnd end, AckTracker acks, ShipMetrics metrics, long heartbeatIntervalNs,
+                   java.util.function.BooleanSupplier capturing) {
+        this.capturing = capturing;
         this.standby = standby;
         this.index = index;
         this.end = end;
@@ -69,7 +72,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     @Override
     public void onTimeout(long sequence) {
         stopIfFailed();
-        if (!inTransaction && System.nanoTime() - lastWriteNs >= heartbeatIntervalNs) {
+        if (!inTransaction && System.nanoTime() - lastWriteNs >= heartbeatIntervalNs && capturing.getAsBoolean()) {
             int length = encoder.encodeHeartbeat(heartbeat, 0, heartbeat.capacity(), System.currentTimeMillis() * 1000L, lastCommitLsn);
             write(heartbeat, length);
             ring.publish();

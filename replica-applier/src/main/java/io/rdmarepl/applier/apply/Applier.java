@@ -121,6 +121,21 @@ public final class Applier implements AutoCloseable {
         return agent.status();
     }
 
+    /**
+     * Milliseconds since the ring last delivered a frame. The shipper sends heartbeats every few ms only
+     * while it captures, so the coordinator reads a growing age as "the primary or its shipper is gone".
+     */
+    public long lastMessageAgeMs() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - agent.lastMessageNs());
+    }
+
+    /** The /status document: {@link ApplierStatus#toMap()} and the age of the last frame, read now. */
+    public Map<String, Object> statusDocument() {
+        Map<String, Object> document = new java.util.LinkedHashMap<>(status().toMap());
+        document.put("last_message_age_ms", lastMessageAgeMs());
+        return document;
+    }
+
     /** True while the applier thread runs and is not paused on an error. */
     public boolean healthy() {
         ApplierStatus s = status();

@@ -69,6 +69,7 @@ final class ApplierAgent {
     private long lastDurablePollNs;
     private long lastStatusNs;
     private CompletableFuture<Long> drained;
+    private volatile long lastMessageNs = System.nanoTime();
     private volatile ApplierStatus status;
 
     ApplierAgent(ApplierConfig config, RingReader reader, ReplicaSession session, SequenceTracker sequences,
@@ -98,6 +99,11 @@ final class ApplierAgent {
     /** Runs {@code command} on the apply thread at its next cycle. */
     void submit(Runnable command) {
         commands.add(command);
+    }
+
+    /** When the ring last delivered a frame (heartbeat or change), System.nanoTime(); any thread. */
+    long lastMessageNs() {
+        return lastMessageNs;
     }
 
     ApplierStatus status() {
@@ -133,6 +139,9 @@ final class ApplierAgent {
             assembler.now(nowNs);
             try {
                 polled = reader.poll(frames, config.pollMaxFrames());
+                if (polled > 0) {
+                    lastMessageNs = nowNs;
+                }
             } catch (FormatException e) {
                 corruptStream = true;
                 pause(new ApplyFailure(FailureCategory.PERMANENT, 0, assembler.acceptedLsn(), null, null, null,

@@ -48,7 +48,7 @@ final class RoleProcess {
     }
 
     /**
-     * @param role    {@code ship} or {@code apply}
+     * @param role    {@code ship}, {@code apply} or {@code coordinate}
      * @param label   names the process in messages, e.g. "shipper #2"
      * @param logFile output of the process (replaced)
      */
@@ -136,12 +136,12 @@ final class RoleProcess {
         return null;
     }
 
-    /** The last lines of its log, for assertion messages. */
     /** The whole log so far. */
     String log() {
         return String.join("\n", lines());
     }
 
+    /** The last lines of its log, for assertion messages. */
     String tail() {
         List<String> lines = lines();
         return "--- " + label + " (pid " + process.pid() + (process.isAlive() ? ", running" : ", exited " + process.exitValue())

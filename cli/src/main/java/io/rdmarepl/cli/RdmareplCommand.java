@@ -15,7 +15,11 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Replication accelerator for PostgreSQL: ships the change stream over RDMA into a standby's ring.",
-        subcommands = {DemoCommand.class, ShipCommand.class, ApplyCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {DemoCommand.class, ShipCommand.class, ApplyCommand.class, io.rdmarepl.cli.coordinate.CoordinateCommand.class,
+            io.rdmarepl.cli.runbook.StatusCommand.class, io.rdmarepl.cli.runbook.LagCommand.class,
+            io.rdmarepl.cli.runbook.FailoverCommand.class, io.rdmarepl.cli.runbook.PromoteCommand.class,
+            io.rdmarepl.cli.runbook.FenceCommand.class, io.rdmarepl.cli.runbook.HistoryCommand.class,
+            BenchCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:the operation failed", "2:bad usage or configuration"})
 public final class RdmareplCommand implements Runnable {

@@ -102,8 +102,9 @@ public final class Shipper implements AutoCloseable {
     }
 
     /**
-     * Stops shipping for good (the coordinator fences this primary): no more changes or heartbeats, capture
-     * stopped. Idempotent; the process keeps serving /status until it is stopped.
+     * Stops shipping for good (the coordinator fences this primary): heartbeats stop at once, capture is stopped
+     * in the background (Debezium may take a moment), so the caller gets its answer without waiting. Idempotent;
+     * the process keeps serving /status until it is stopped.
      */
     public synchronized void fence(String reason) {
         if (fencedReason != null) {
@@ -111,7 +112,9 @@ public final class Shipper implements AutoCloseable {
         }
         fencedReason = reason;
         LOG.warn("fenced: {}; shipping stopped", reason);
-        capture.close();
+        Thread stopper = new Thread(capture::close, "rdmarepl-fence");
+        stopper.setDaemon(true);
+        stopper.start();
     }
 
     /** Capture or shipping stopped for a reason that a restart would have to fix, or null. */

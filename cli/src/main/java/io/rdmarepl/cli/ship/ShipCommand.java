@@ -43,7 +43,7 @@ public final class ShipCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ShipperConfig settings = ShipperConfig.load(read(config));
+        ShipperConfig settings = ShipperConfig.load(io.rdmarepl.cli.ConfigFiles.read(config));
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Shipper shipper = Shipper.start(settings, registry);
         AdminServer admin;
@@ -84,16 +84,6 @@ public final class ShipCommand implements Callable<Integer> {
     /** Stops the command as SIGTERM would (tests). */
     public void stop() {
         stopped.countDown();
-    }
-
-    static Properties read(Path file) throws IOException {
-        Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(file)) {
-            properties.load(reader);
-        } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("configuration file " + file + " does not exist");
-        }
-        return properties;
     }
 
     /** @param graceful wait (up to {@link #DRAIN_TIMEOUT}) for the standbys to acknowledge what was shipped */

@@ -32,6 +32,10 @@ import java.util.regex.Pattern;
  */
 final class Replication implements AutoCloseable {
     static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(60);
+    /** Bearer token of the shipper's and applier's control actions (the coordinator uses them). */
+    static final String ROLES_TOKEN = "e2e-roles-token";
+    /** Bearer token of the coordinator's control actions. */
+    static final String COORDINATOR_TOKEN = "e2e-coordinator-token";
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
 
     private final String name;
@@ -44,6 +48,7 @@ final class Replication implements AutoCloseable {
     private final Map<String, Integer> starts = new HashMap<>();
     private RoleProcess shipper;
     private RoleProcess applier;
+    private RoleProcess coordinator;
     private long nextMarker = 1;
 
     private Replication(String name, PostgresPair servers, Path directory, Path ring, String ringUri) {
@@ -108,6 +113,55 @@ final class Replication implements AutoCloseable {
         }
         shipping.setProperty(key, value);
         store(shipping, shipperConfig);
+    }
+
+    RoleProcess coordinator() {
+        return coordinator;
+    }
+
+    /**
+     * Starts {@code rdmarepl coordinate} for members {@code pga} (the primary, with the shipper's admin endpoint) and
+     * {@code pgb} (the replica, with the applier's), state in a file under the test's directory. Both roles must run.
+     */
+    RoleProcess startCoordinator(Map<String, String> extra) throws Exception {
+        Properties c = new Properties();
+        c.setProperty("cluster.name", name);
+        c.setProperty("coordinator.name", "e2e");
+        c.setProperty("members", "pga,pgb");
+        c.setProperty("member.pga.jdbc.url", primary().jdbcUrl("postgres"));
+        c.setProperty("member.pga.shipper.admin", adminBase(shipper));
+        c.setProperty("member.pgb.jdbc.url", replica().jdbcUrl("postgres"));
+        c.setProperty("member.pgb.applier.admin", adminBase(applier));
+        c.setProperty("initial.primary", "pga");
+        c.setProperty("database.user", PostgresServer.SUPERUSER);
+        c.setProperty("roles.admin.token", ROLES_TOKEN);
+        c.setProperty("admin.address", "127.0.0.1:0");
+        c.setProperty("admin.token", COORDINATOR_TOKEN);
+        Path state = directory.resolve("coordinator-state.json");
+        Files.deleteIfExists(state); // a new cluster: nothing from an earlier run of the test
+        c.setProperty("state.file", state.toString());
+        extra.forEach(c::setProperty);
+        Path file = directory.resolve("coordinator.properties");
+        store(c, file);
+        coordinator = start("coordinate", "coordinator", file);
+        adminBase(coordinator);
+        return coordinator;
+    }
+
+    /** http://host:port of {@code process}'s admin endpoint, once it printed it (deadline 60 s). */
+    String adminBase(RoleProcess process) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            String status = process.statusUrl();
+            if (status != null) {
+                return status.substring(0, status.length() - "/status".length());
+            }
+            if (!process.isAlive()) {
+                throw new AssertionError(process.label() + " exited before serving its admin endpoint\n" + process.tail());
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError(process.label() + " did not print its admin endpoint within 60 s\n" + process.tail());
     }
 
     RoleProcess startApplier() {
@@ -203,7 +257,7 @@ final class Replication implements AutoCloseable {
 
     String tails() {
         StringBuilder out = new StringBuilder();
-        for (RoleProcess process : new RoleProcess[] {applier, shipper}) {
+        for (RoleProcess process : new RoleProcess[] {applier, shipper, coordinator}) {
             if (process != null) {
                 out.append(process.tail());
             }
@@ -215,7 +269,7 @@ final class Replication implements AutoCloseable {
     @Override
     public void close() {
         try {
-            for (RoleProcess process : new RoleProcess[] {shipper, applier}) {
+            for (RoleProcess process : new RoleProcess[] {coordinator, shipper, applier}) {
                 if (process != null) {
                     process.stop(STOP_TIMEOUT);
                 }
@@ -245,6 +299,7 @@ final class Replication implements AutoCloseable {
         shipping.setProperty("standbys", "replica");
         shipping.setProperty("standby.replica.uri", ringUri);
         shipping.setProperty("admin.address", "127.0.0.1:0");
+        shipping.setProperty("admin.token", ROLES_TOKEN);
         store(shipping, shipperConfig);
 
         Properties applying = new Properties();
@@ -255,6 +310,7 @@ final class Replication implements AutoCloseable {
         applying.setProperty("replica.connect.timeout.ms", "2000");
         applying.setProperty("apply.retry.max.ms", "500");
         applying.setProperty("admin.port", "0");
+        applying.setProperty("admin.token", ROLES_TOKEN);
         store(applying, applierConfig);
     }
 

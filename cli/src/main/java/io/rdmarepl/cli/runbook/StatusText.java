@@ -1,0 +1,53 @@
+package io.rdmarepl.cli.runbook;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+
+/** The coordinator's {@code /status} for a human: who is primary, how far behind each standby is, and why. */
+final class StatusText {
+    private StatusText() {
+    }
+
+    static void print(JsonNode status, PrintWriter out) {
+        header(out, "cluster", Table.cell(status.get("cluster")));
+        header(out, "epoch", Table.cell(status.get("epoch")));
+        header(out, "phase", Table.cell(status.get("phase")));
+        header(out, "primary", Table.cell(status.get("primary")));
+        header(out, "leader", leader(status));
+        header(out, "store", Table.cell(status.get("store")));
+        out.println();
+        Table members = new Table("NAME", "ROLE", "APPLIER", "LAG BYTES", "LAG MS", "HEARTBEAT MS", "CANDIDATE");
+        for (JsonNode m : status.path("members")) {
+            members.row(Table.cell(m.get("name")), Table.cell(m.get("role")), Table.cell(m.get("applier")),
+                    Table.cell(m.get("lag_bytes")), Table.cell(m.get("lag_ms")), Table.cell(m.get("heartbeat_age_ms")),
+                    candidate(m.get("candidate")));
+        }
+        members.print(out);
+        out.println();
+        out.println("last decision: " + Table.cell(status.get("last_decision")));
+        if (status.hasNonNull("last_failover")) {
+            JsonNode failover = status.get("last_failover");
+            out.println("last failover: " + Table.cell(failover.hasNonNull("message") ? failover.get("message") : failover));
+        }
+        if (status.hasNonNull("last_error")) {
+            out.println("last error: " + status.get("last_error").asText());
+        }
+    }
+
+    private static void header(PrintWriter out, String label, String value) {
+        out.printf("%-8s %s%n", label, value);
+    }
+
+    private static String leader(JsonNode status) {
+        String name = Table.cell(status.get("coordinator"));
+        return status.path("leader").asBoolean(false)
+                ? "yes (coordinator " + name + ")"
+                : "no (coordinator " + name + " only watches: send failover/promote/fence to the leader)";
+    }
+
+    /** The coordinator says "yes" or why not; "no: why" reads better in a column of yeses. */
+    private static String candidate(JsonNode candidate) {
+        String value = Table.cell(candidate);
+        return value.equals("yes") || value.equals("-") ? value : "no: " + value;
+    }
+}

@@ -1,0 +1,287 @@
+package io.rdmarepl.client;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * Settings of a {@link FailoverDataSource}, each next to its default. {@link Builder#build()} checks them all and
+ * reports every problem in one error; nothing is corrected silently. Immutable once built.
+ */
+public final class FailoverDataSourceConfig {
+    /** Connections kept per primary (HikariCP maximumPoolSize and minimumIdle). */
+    public static final int POOL_SIZE_DEFAULT = 10;
+    /** How long getConnection waits for a primary to be known and reachable. */
+    public static final Duration CONNECTION_TIMEOUT_DEFAULT = Duration.ofSeconds(10);
+    /** Sent to PostgreSQL as application_name, shown in pg_stat_activity. */
+    public static final String APPLICATION_NAME_DEFAULT = "rdmarepl-client";
+    /** How long to wait for a TCP connection to a coordinator before trying the next. */
+    public static final Duration COORDINATOR_CONNECT_TIMEOUT_DEFAULT = Duration.ofMillis(500);
+    /** How long a coordinator may hold a long poll (wait_ms); the coordinator caps it at 30 s. */
+    public static final Duration POLL_WAIT_DEFAULT = Duration.ofSeconds(30);
+    /** How long connections borrowed from a replaced primary may finish their work before they are aborted. */
+    public static final Duration RETIRED_POOL_GRACE_DEFAULT = Duration.ofSeconds(2);
+
+    private final List<URI> coordinatorUrls;
+    private final String user;
+    private final String password;
+    private final Properties databaseProperties;
+    private final int poolSize;
+    private final Duration connectionTimeout;
+    private final String applicationName;
+    private final Duration coordinatorConnectTimeout;
+    private final Duration pollWait;
+    private final Duration retiredPoolGrace;
+
+    private FailoverDataSourceConfig(final Builder builder, final List<URI> coordinatorUrls) {
+        this.coordinatorUrls = List.copyOf(coordinatorUrls);
+        this.user = builder.user;
+        this.password = builder.password;
+        this.databaseProperties = copy(builder.databaseProperties);
+        this.poolSize = builder.poolSize;
+        this.connectionTimeout = builder.connectionTimeout;
+        this.applicationName = builder.applicationName;
+        this.coordinatorConnectTimeout = builder.coordinatorConnectTimeout;
+        this.pollWait = builder.pollWait;
+        this.retiredPoolGrace = builder.retiredPoolGrace;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public List<URI> coordinatorUrls() {
+        return coordinatorUrls;
+    }
+
+    public String user() {
+        return user;
+    }
+
+    /**
+     * @return the password, or null to connect without one.
+     */
+    public String password() {
+        return password;
+    }
+
+    /**
+     * @return a copy of the properties passed to the PostgreSQL JDBC driver as they are (e.g. sslmode).
+     */
+    public Properties databaseProperties() {
+        return copy(databaseProperties);
+    }
+
+    public int poolSize() {
+        return poolSize;
+    }
+
+    public Duration connectionTimeout() {
+        return connectionTimeout;
+    }
+
+    public String applicationName() {
+        return applicationName;
+    }
+
+    public Duration coordinatorConnectTimeout() {
+        return coordinatorConnectTimeout;
+    }
+
+    public Duration pollWait() {
+        return pollWait;
+    }
+
+    public Duration retiredPoolGrace() {
+        return retiredPoolGrace;
+    }
+
+    /**
+     * The resolved settings, password masked, for the one log line at start.
+     */
+    @Override
+    public String toString() {
+        return "coordinators=" + coordinatorUrls +
+            ", user=" + user +
+            ", password=" + (password == null ? "(none)" : "****") +
+            ", databaseProperties=" + masked(databaseProperties) +
+            ", poolSize=" + poolSize +
+            ", connectionTimeoutMs=" + connectionTimeout.toMillis() +
+            ", applicationName=" + applicationName +
+            ", coordinatorConnectTimeoutMs=" + coordinatorConnectTimeout.toMillis() +
+            ", pollWaitMs=" + pollWait.toMillis() +
+            ", retiredPoolGraceMs=" + retiredPoolGrace.toMillis();
+    }
+
+    private static String masked(final Properties properties) {
+        final List<String> entries = new ArrayList<>();
+        for (final String key : properties.stringPropertyNames()) {
+            final boolean secret = key.toLowerCase(Locale.ROOT).contains("password");
+            entries.add(key + "=" + (secret ? "****" : properties.getProperty(key)));
+        }
+        return entries.toString();
+    }
+
+    private static Properties copy(final Properties properties) {
+        final Properties copy = new Properties();
+        copy.putAll(properties);
+        return copy;
+    }
+
+    public static final class Builder {
+        private final List<String> coordinatorUrls = new ArrayList<>();
+        private String user;
+        private String password;
+        private final Properties databaseProperties = new Properties();
+        private int poolSize = POOL_SIZE_DEFAULT;
+        private Duration connectionTimeout = CONNECTION_TIMEOUT_DEFAULT;
+        private String applicationName = APPLICATION_NAME_DEFAULT;
+        private Duration coordinatorConnectTimeout = COORDINATOR_CONNECT_TIMEOUT_DEFAULT;
+        private Duration pollWait = POLL_WAIT_DEFAULT;
+        private Duration retiredPoolGrace = RETIRED_POOL_GRACE_DEFAULT;
+
+        private Builder() {
+        }
+
+        /**
+         * Add a coordinator, e.g. {@code http://coord1:8080}; several are tried in turn. At least one is required.
+         */
+        public Builder coordinatorUrl(final String url) {
+            coordinatorUrls.add(url);
+            return this;
+        }
+
+        public Builder coordinatorUrls(final List<String> urls) {
+            coordinatorUrls.addAll(urls);
+            return this;
+        }
+
+        /** Required: the database user. */
+        public Builder user(final String user) {
+            this.user = user;
+            return this;
+        }
+
+        /** Default none (e.g. trust or certificate authentication). */
+        public Builder password(final String password) {
+            this.password = password;
+            return this;
+        }
+
+        /** Passed to the PostgreSQL JDBC driver as is, e.g. {@code sslmode=verify-full}. */
+        public Builder databaseProperty(final String key, final String value) {
+            databaseProperties.setProperty(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** Default {@value FailoverDataSourceConfig#POOL_SIZE_DEFAULT}. */
+        public Builder poolSize(final int poolSize) {
+            this.poolSize = poolSize;
+            return this;
+        }
+
+        /** Default 10 s: how long getConnection waits for a primary to be known and reachable. */
+        public Builder connectionTimeout(final Duration connectionTimeout) {
+            this.connectionTimeout = connectionTimeout;
+            return this;
+        }
+
+        /** Default {@value FailoverDataSourceConfig#APPLICATION_NAME_DEFAULT}. */
+        public Builder applicationName(final String applicationName) {
+            this.applicationName = applicationName;
+            return this;
+        }
+
+        /** Default 500 ms. */
+        public Builder coordinatorConnectTimeout(final Duration coordinatorConnectTimeout) {
+            this.coordinatorConnectTimeout = coordinatorConnectTimeout;
+            return this;
+        }
+
+        /** Default 30 s; 100 ms to 30 s. */
+        public Builder pollWait(final Duration pollWait) {
+            this.pollWait = pollWait;
+            return this;
+        }
+
+        /** Default 2 s. */
+        public Builder retiredPoolGrace(final Duration retiredPoolGrace) {
+            this.retiredPoolGrace = retiredPoolGrace;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException listing every invalid setting: key, value, rule
+         */
+        public FailoverDataSourceConfig build() {
+            final List<String> problems = new ArrayList<>();
+            final List<URI> uris = new ArrayList<>();
+            if (coordinatorUrls.isEmpty()) {
+                problems.add("coordinatorUrls: none given, at least one is required (e.g. http://coord1:8080)");
+            }
+            for (final String url : coordinatorUrls) {
+                checkCoordinatorUrl(url, problems).ifPresent(uris::add);
+            }
+            if (user == null || user.isBlank()) {
+                problems.add("user: " + user + ", must not be empty");
+            }
+            if (poolSize < 1 || poolSize > 10_000) {
+                problems.add("poolSize: " + poolSize + ", must be in [1, 10000]");
+            }
+            checkPositive("connectionTimeout", connectionTimeout, problems);
+            checkPositive("coordinatorConnectTimeout", coordinatorConnectTimeout, problems);
+            if (applicationName == null || applicationName.isBlank()) {
+                problems.add("applicationName: " + applicationName + ", must not be empty");
+            }
+            if (pollWait == null || pollWait.compareTo(CoordinatorHttp.MIN_WAIT) < 0 ||
+                pollWait.compareTo(CoordinatorHttp.MAX_WAIT) > 0) {
+                problems.add("pollWait: " + millis(pollWait) +
+                    ", must be in [100, 30000] ms (30000: the coordinator's limit)");
+            }
+            if (retiredPoolGrace == null || retiredPoolGrace.isNegative()) {
+                problems.add("retiredPoolGrace: " + millis(retiredPoolGrace) + ", must not be negative");
+            }
+            if (!problems.isEmpty()) {
+                throw new IllegalArgumentException("invalid failover data source settings:\n  " +
+                    String.join("\n  ", problems));
+            }
+            return new FailoverDataSourceConfig(this, uris);
+        }
+
+        private static Optional<URI> checkCoordinatorUrl(final String url, final List<String> problems) {
+            final URI uri;
+            try {
+                uri = new URI(url);
+            } catch (final URISyntaxException | NullPointerException ex) {
+                problems.add("coordinatorUrls: " + url + ", not a URL");
+                return Optional.empty();
+            }
+            if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
+                problems.add("coordinatorUrls: " + url + ", must start with http:// or https://");
+            } else if (uri.getHost() == null) {
+                problems.add("coordinatorUrls: " + url + ", has no host");
+            } else if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+                problems.add("coordinatorUrls: " + url + ", must not have a query or fragment");
+            } else {
+                return Optional.of(uri);
+            }
+            return Optional.empty();
+        }
+
+        private static void checkPositive(final String key, final Duration value, final List<String> problems) {
+            if (value == null || value.isNegative() || value.isZero()) {
+                problems.add(key + ": " + millis(value) + ", must be positive");
+            }
+        }
+
+        private static String millis(final Duration value) {
+            return value == null ? "null" : value.toMillis() + " ms";
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package io.rdmarepl.client;
+
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Holds the pool of the current primary and replaces it when the topology names another primary or epoch.
+ * The replaced pool is retired at once (idle connections closed, no new ones opened) and closed in the background
+ * once its borrowed connections are returned or the grace period ends. While the topology has no primary there is
+ * no current pool, and callers wait in {@link #awaitPool(long)}.
+ */
+final class PoolSwitch implements TopologyListener, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PoolSwitch.class);
+    private static final long RETIRE_CHECK_MS = 10;
+
+    private final FailoverDataSourceConfig config;
+    private final Consumer<PrimaryPool> onFailoverError;
+    private final FailoverCounters counters;
+    private final Set<PrimaryPool> retiring = ConcurrentHashMap.newKeySet();
+    private volatile PrimaryPool current;
+    private volatile String openFailure;
+    private PrimaryPool lastInstalled;
+    private boolean closed;
+
+    PoolSwitch(final FailoverDataSourceConfig config, final Consumer<PrimaryPool> onFailoverError,
+        final FailoverCounters counters) {
+        this.config = config;
+        this.onFailoverError = onFailoverError;
+        this.counters = counters;
+    }
+
+    @Override
+    public synchronized void onTopology(final Topology previous, final Topology next) {
+        if (closed) {
+            return;
+        }
+        final Member primary = next.primary();
+        if (primary == null) {
+            replace(null, next);
+            return;
+        }
+        if (current != null && current.serves(next.epoch(), primary)) {
+            return;
+        }
+        final PrimaryPool pool;
+        try {
+            pool = new PrimaryPool(primary, next.epoch(), config, onFailoverError);
+        } catch (final RuntimeException ex) {
+            // e.g. a URL no driver takes: hand out nothing rather than connections to the replaced primary
+            openFailure = "cannot open a pool to primary " + primary.name() + " (" + primary.jdbcUrl() + "): " +
+                ex.getMessage();
+            LOG.error("topology {}: {}", next.describe(), openFailure);
+            replace(null, next);
+            return;
+        }
+        openFailure = null;
+        if (lastInstalled != null && !lastInstalled.serves(pool.epoch(), pool.primary())) {
+            counters.failoverSeen();
+        }
+        lastInstalled = pool;
+        replace(pool, next);
+    }
+
+    /**
+     * Make {@code next} (null: none) the pool connections come from, wake the callers waiting, retire the old one.
+     */
+    private void replace(final PrimaryPool next, final Topology topology) {
+        final PrimaryPool old = current;
+        if (old == null && next == null) {
+            return;
+        }
+        current = next;
+        notifyAll();
+        if (old != null) {
+            retire(old);
+        }
+        LOG.info("topology {}: connections now go to {}{}", topology.describe(),
+            next == null ? "no server until the coordinator names a primary" : next.describe(),
+            old == null ? "" : " instead of " + old.describe());
+    }
+
+    /**
+     * @return the current pool, waiting for one until {@code deadlineNs} ({@link System#nanoTime()}); null if
+     * none came
+     * @throws SQLException if interrupted or closed
+     */
+    PrimaryPool awaitPool(final long deadlineNs) throws SQLException {
+        final PrimaryPool pool = current;
+        if (pool != null) {
+            return pool;
+        }
+        synchronized (this) {
+            try {
+                while (current == null && !closed) {
+                    final long remainingNs = deadlineNs - System.nanoTime();
+                    if (remainingNs <= 0) {
+                        return null;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(this, remainingNs);
+                }
+            } catch (final InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                // no SQLState: an interrupt is not a failover, so nothing retries it
+                throw new SQLException("interrupted while waiting for the coordinator to name a primary", ex);
+            }
+            if (closed) {
+                throw new SQLNonTransientConnectionException("the failover data source is closed");
+            }
+            return current;
+        }
+    }
+
+    /**
+     * Wait up to {@code timeoutMs} for the current pool to be another than {@code seen} (or none): a retry after a
+     * failover error goes as soon as the topology changes, not after a fixed pause.
+     */
+    synchronized void awaitOther(final PrimaryPool seen, final long timeoutMs) throws InterruptedException {
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (current == seen && !closed) {
+            final long remainingNs = deadlineNs - System.nanoTime();
+            if (remainingNs <= 0) {
+                return;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, remainingNs);
+        }
+    }
+
+    /**
+     * @return true if {@code pool} still serves the current primary: a connection borrowed from any other must not
+     * be handed out.
+     */
+    boolean isCurrent(final PrimaryPool pool) {
+        return current == pool;
+    }
+
+    /**
+     * @return why the pool of the primary the topology names could not be opened, or null.
+     */
+    String openFailure() {
+        return openFailure;
+    }
+
+    /**
+     * @return the pool connections go to now, or null while no primary is known.
+     */
+    PrimaryPool current() {
+        return current;
+    }
+
+    private void retire(final PrimaryPool pool) {
+        pool.retire();
+        retiring.add(pool);
+        final Thread closer = new Thread(() -> closeWhenReturned(pool, config.retiredPoolGrace()),
+            "rdmarepl-retire-" + pool.primary().name() + "-epoch" + pool.epoch());
+        closer.setDaemon(true);
+        closer.start();
+    }
+
+    private void closeWhenReturned(final PrimaryPool pool, final Duration grace) {
+        final long deadlineNs = System.nanoTime() + grace.toNanos();
+        try {
+            while (pool.borrowedConnections() > 0 && System.nanoTime() - deadlineNs < 0) {
+                Thread.sleep(RETIRE_CHECK_MS);
+            }
+        } catch (final InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        final int aborted = pool.borrowedConnections();
+        pool.close();
+        retiring.remove(pool);
+        if (aborted > 0) {
+            LOG.info("closed the pool of {}: aborted {} connections still borrowed after {} ms", pool.describe(),
+                aborted, grace.toMillis());
+        }
+    }
+
+    @Override
+    public void close() {
+        final PrimaryPool last;
+        synchronized (this) {
+            closed = true;
+            last = current;
+            current = null;
+            notifyAll();
+        }
+        if (last != null) {
+            last.close();
+        }
+        for (final PrimaryPool pool : retiring) {
+            pool.close();
+        }
+    }
+}

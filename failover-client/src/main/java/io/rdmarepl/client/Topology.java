@@ -1,0 +1,37 @@
+package io.rdmarepl.client;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The coordinator's view of the cluster at one version: which server takes writes, in which epoch.
+ * Versions grow with every change; the epoch grows with every failover (a new primary).
+ *
+ * @param cluster the cluster's name, empty if the coordinator did not send one
+ * @param version grows with every change of the topology
+ * @param epoch   grows with every failover
+ * @param phase   {@code HEALTHY}, or {@code SUSPECT}/{@code FENCING}/{@code DRAINING}/{@code PROMOTING} while a
+ *                failover runs; kept as text so that phases added later do not break older clients
+ * @param primary the server taking writes, or null while a failover is in progress
+ * @param members every server the coordinator knows, in its order
+ */
+public record Topology(String cluster, long version, long epoch, String phase, Member primary, List<Member> members) {
+    public Topology {
+        Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(phase, "phase");
+        members = List.copyOf(members);
+    }
+
+    public Optional<Member> primaryIfKnown() {
+        return Optional.ofNullable(primary);
+    }
+
+    /**
+     * @return e.g. "v12 epoch 3 HEALTHY primary pga" or "v13 epoch 3 FENCING no primary".
+     */
+    public String describe() {
+        return "v" + version + " epoch " + epoch + " " + phase +
+            (primary == null ? " no primary" : " primary " + primary.name());
+    }
+}

@@ -1,0 +1,73 @@
+package io.rdmarepl.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+class FailoverDataSourceConfigTest {
+    @Test
+    void shouldApplyTheDefaults() {
+        final FailoverDataSourceConfig config = FailoverDataSourceConfig.builder()
+            .coordinatorUrl("http://coord1:8080").user("app").build();
+
+        assertThat(config.coordinatorUrls()).containsExactly(URI.create("http://coord1:8080"));
+        assertThat(config.password()).isNull();
+        assertThat(config.databaseProperties()).isEmpty();
+        assertThat(config.poolSize()).isEqualTo(10);
+        assertThat(config.connectionTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(config.applicationName()).isEqualTo("rdmarepl-client");
+        assertThat(config.coordinatorConnectTimeout()).isEqualTo(Duration.ofMillis(500));
+        assertThat(config.pollWait()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(config.retiredPoolGrace()).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void shouldReportEveryProblemAtOnce() {
+        assertThatThrownBy(() -> FailoverDataSourceConfig.builder()
+            .coordinatorUrl("coord1:8080")
+            .coordinatorUrl("http://coord2:8080/?x=1")
+            .poolSize(0)
+            .connectionTimeout(Duration.ZERO)
+            .pollWait(Duration.ofSeconds(31))
+            .build())
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("invalid failover data source settings:\n" +
+                "  coordinatorUrls: coord1:8080, must start with http:// or https://\n" +
+                "  coordinatorUrls: http://coord2:8080/?x=1, must not have a query or fragment\n" +
+                "  user: null, must not be empty\n" +
+                "  poolSize: 0, must be in [1, 10000]\n" +
+                "  connectionTimeout: 0 ms, must be positive\n" +
+                "  pollWait: 31000 ms, must be in [100, 30000] ms (30000: the coordinator's limit)");
+    }
+
+    @Test
+    void shouldRequireACoordinator() {
+        assertThatThrownBy(() -> FailoverDataSourceConfig.builder().user("app").build())
+            .hasMessageContaining("coordinatorUrls: none given");
+    }
+
+    @Test
+    void shouldMaskSecretsWhenPrinted() {
+        final FailoverDataSourceConfig config = FailoverDataSourceConfig.builder()
+            .coordinatorUrl("http://coord1:8080").user("app").password("s3cret")
+            .databaseProperty("sslmode", "verify-full").databaseProperty("sslpassword", "k3y").build();
+
+        assertThat(config.toString())
+            .contains("user=app", "password=****", "sslmode=verify-full", "sslpassword=****")
+            .doesNotContain("s3cret", "k3y");
+    }
+
+    @Test
+    void shouldNotLetCallersChangeTheDatabaseProperties() {
+        final FailoverDataSourceConfig config = FailoverDataSourceConfig.builder()
+            .coordinatorUrl("http://coord1:8080").user("app").build();
+
+        config.databaseProperties().setProperty("sslmode", "disable");
+
+        assertThat(config.databaseProperties()).isEmpty();
+    }
+}

@@ -1,0 +1,48 @@
+package io.rdmarepl.coordinator.detect;
+
+import java.time.Duration;
+import java.util.Collection;
+
+/**
+ * The failure rule: the primary has failed only when BOTH its JDBC probe failed {@code probeFailures} times in a
+ * row (or did not answer within the timeout) AND no standby received a heartbeat frame for {@code heartbeat}.
+ * Either signal alone is a stall, a network blip or a busy primary, and never fails over.
+ */
+public final class Detection {
+    private final Duration heartbeat;
+    private final int probeFailures;
+
+    public Detection(Duration heartbeat, int probeFailures) {
+        this.heartbeat = heartbeat;
+        this.probeFailures = probeFailures;
+    }
+
+    public Verdict judge(String primary, ProbeView probe, Collection<StandbyView> standbys) {
+        long heartbeatAge = Long.MAX_VALUE;
+        String freshest = null;
+        for (StandbyView standby : standbys) {
+            if (standby.reachable() && standby.heartbeatAgeMs() < heartbeatAge) {
+                heartbeatAge = standby.heartbeatAgeMs();
+                freshest = standby.name();
+            }
+        }
+        boolean silent = heartbeatAge > heartbeat.toMillis();
+        boolean probeFailed = probe.failures() >= probeFailures;
+        String heard = heartbeatAge == Long.MAX_VALUE ? "no standby reports heartbeats"
+                : "no standby received a heartbeat for " + heartbeatAge + " ms";
+        if (probeFailed && silent) {
+            long failedFor = Math.max(probe.failingForMs(), heartbeatAge == Long.MAX_VALUE ? 0 : heartbeatAge - heartbeat.toMillis());
+            return new Verdict(true, "primary " + primary + " failed " + probe.failures() + " probe(s) in " + probe.failingForMs()
+                    + " ms (" + probe.error() + ") and " + heard, failedFor);
+        }
+        if (probeFailed) {
+            return new Verdict(false, "primary " + primary + " failed " + probe.failures() + " probe(s) (" + probe.error()
+                    + ") but " + freshest + " received a heartbeat " + heartbeatAge + " ms ago: not failing over", 0);
+        }
+        if (silent) {
+            return new Verdict(false, heard + " but primary " + primary + " answers its probe: not failing over", 0);
+        }
+        return new Verdict(false, "primary " + primary + " healthy: probe answered " + probe.sinceSuccessMs()
+                + " ms ago, heartbeat " + heartbeatAge + " ms ago", 0);
+    }
+}

@@ -1,0 +1,132 @@
+package io.rdmarepl.coordinator.detect;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Probes the primary over JDBC on its own thread: {@code SELECT pg_current_wal_lsn()} every interval on a kept
+ * connection, reconnecting after a failure. The decision loop never waits for it: it reads {@link #view}, where a
+ * probe still unanswered after the timeout already counts as failed.
+ */
+public final class PrimaryProbe implements AutoCloseable {
+    private final Properties credentials;
+    private final long intervalNs;
+    private final long timeoutNs;
+    private final Thread thread;
+    private volatile String jdbcUrl;
+    private volatile boolean running = true;
+    private volatile long attemptStartNs;
+    private volatile long lastSuccessNs;
+    private volatile long firstFailureNs;
+    private volatile int consecutiveFailures;
+    private volatile String lastError;
+    private volatile String lastWalLsn;
+    private Connection connection;
+    private String connectedUrl;
+
+    public PrimaryProbe(String jdbcUrl, String user, String password, Duration interval, Duration timeout) {
+        this.jdbcUrl = jdbcUrl;
+        this.credentials = new Properties();
+        credentials.setProperty("user", user);
+        credentials.setProperty("password", password);
+        credentials.setProperty("connectTimeout", "1");
+        credentials.setProperty("ApplicationName", "rdmarepl-coordinator-probe");
+        this.intervalNs = interval.toNanos();
+        this.timeoutNs = timeout.toNanos();
+        this.lastSuccessNs = System.nanoTime();
+        this.thread = new Thread(this::run, "rdmarepl-probe");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Probe another server from now on (the primary changed); its history starts afresh. */
+    public void retarget(String url) {
+        if (!url.equals(jdbcUrl)) {
+            jdbcUrl = url;
+            consecutiveFailures = 0;
+            lastSuccessNs = System.nanoTime();
+        }
+    }
+
+    /** What the probe knows now. */
+    public ProbeView view() {
+        long now = System.nanoTime();
+        long started = attemptStartNs;
+        boolean overdue = started != 0 && now - started > timeoutNs;
+        int failures = consecutiveFailures + (overdue ? 1 : 0);
+        String error = overdue ? "no answer within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms" : lastError;
+        long failingSinceNs = failures == 0 ? 0 : consecutiveFailures == 0 ? started : firstFailureNs;
+        return new ProbeView(jdbcUrl, failures, failures == 0 ? null : error,
+                failures == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(now - failingSinceNs),
+                TimeUnit.NANOSECONDS.toMillis(now - lastSuccessNs), lastWalLsn);
+    }
+
+    private void run() {
+        while (running) {
+            long start = System.nanoTime();
+            attemptStartNs = start;
+            try {
+                String lsn = probeOnce();
+                attemptStartNs = 0;
+                lastWalLsn = lsn;
+                lastSuccessNs = System.nanoTime();
+                consecutiveFailures = 0;
+                lastError = null;
+            } catch (SQLException e) {
+                attemptStartNs = 0;
+                if (consecutiveFailures == 0) {
+                    firstFailureNs = start;
+                }
+                lastError = e.getMessage();
+                consecutiveFailures++;
+                closeConnection();
+            }
+            long sleep = intervalNs - (System.nanoTime() - start);
+            if (sleep > 0) {
+                LockSupport.parkNanos(sleep);
+            }
+        }
+        closeConnection();
+    }
+
+    private String probeOnce() throws SQLException {
+        String url = jdbcUrl;
+        if (connection == null || !url.equals(connectedUrl)) {
+            closeConnection();
+            connection = DriverManager.getConnection(url, credentials);
+            connectedUrl = url;
+            Executor direct = Runnable::run;
+            connection.setNetworkTimeout(direct, (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNs) * 10));
+        }
+        try (Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("SELECT CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_wal_lsn()::text END")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private void closeConnection() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // the connection is broken already: that is why it is being closed
+            }
+            connection = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+    }
+}

@@ -1,0 +1,84 @@
+package io.rdmarepl.coordinator.detect;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.coordinator.roles.RoleClient;
+import io.rdmarepl.coordinator.roles.RoleException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Reads one standby's applier {@code /status} every interval on its own thread: how long since its ring
+ * delivered a frame (the shipper's heartbeats stop with the primary), its positions and its backlog.
+ */
+public final class StandbyWatch implements AutoCloseable {
+    private final String name;
+    private final URI admin;
+    private final RoleClient roles;
+    private final long intervalNs;
+    private final Duration timeout;
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile StandbyView last;
+    private volatile long lastReadNs;
+
+    public StandbyWatch(String name, URI admin, RoleClient roles, Duration interval) {
+        this.name = name;
+        this.admin = admin;
+        this.roles = roles;
+        this.intervalNs = interval.toNanos();
+        this.timeout = Duration.ofMillis(Math.max(200, interval.toMillis() * 20));
+        this.last = StandbyView.unknown(name, "not read yet");
+        this.thread = new Thread(this::run, "rdmarepl-watch-" + name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The last report, with the heartbeat age brought forward to now. */
+    public StandbyView view() {
+        StandbyView v = last;
+        if (!v.reachable() || v.heartbeatAgeMs() == Long.MAX_VALUE) {
+            return v;
+        }
+        long since = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastReadNs);
+        return new StandbyView(v.name(), true, v.state(), v.appliedLsn(), v.durableLsn(), v.heartbeatAgeMs() + since,
+                v.backlogBytes(), v.lagMs(), v.ringEpoch(), null);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public URI admin() {
+        return admin;
+    }
+
+    private void run() {
+        while (running) {
+            long start = System.nanoTime();
+            try {
+                JsonNode status = roles.status(admin, timeout);
+                last = new StandbyView(name, true, status.path("state").asText("unknown"),
+                        status.path("position").path("applied_lsn").asText(null),
+                        status.path("position").path("durable_lsn").asText(null),
+                        status.path("last_message_age_ms").asLong(Long.MAX_VALUE),
+                        status.path("ring").path("backlog_bytes").asLong(Long.MAX_VALUE),
+                        status.path("lag_ms").asLong(-1), status.path("ring").path("epoch").asInt(0), null);
+                lastReadNs = start;
+            } catch (RoleException e) {
+                last = StandbyView.unknown(name, e.getMessage());
+            }
+            long sleep = intervalNs - (System.nanoTime() - start);
+            if (sleep > 0) {
+                LockSupport.parkNanos(sleep);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+    }
+}

@@ -1,0 +1,144 @@
+package io.rdmarepl.coordinator.fence;
+
+import io.rdmarepl.coordinator.config.CoordinatorConfig;
+import io.rdmarepl.coordinator.config.MemberConfig;
+import io.rdmarepl.coordinator.roles.RoleClient;
+import io.rdmarepl.coordinator.roles.RoleException;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Makes an old primary refuse writes before anything is promoted. Reachable: {@code default_transaction_read_only}
+ * on (ALTER SYSTEM + reload) and every client session ended, so no session that could still write survives.
+ * Unreachable: the configured {@code fence.command} (a STONITH hook), whose failure stops the failover; without
+ * one, the epoch is the fence (the standby's ring refuses the old shipper's frames, clients follow the new
+ * topology). Its shipper is told to stop in any case.
+ */
+public final class Fencer {
+    private final CoordinatorConfig config;
+    private final RoleClient roles;
+
+    public Fencer(CoordinatorConfig config, RoleClient roles) {
+        this.config = config;
+        this.roles = roles;
+    }
+
+    /**
+     * @return what was done, one sentence
+     * @throws FenceException when the member is unreachable and the fence command failed or timed out
+     */
+    public String fence(MemberConfig member) {
+        try {
+            int ended = makeReadOnly(member);
+            return member.name() + " made read-only, " + ended + " client session(s) ended" + stopShipper(member);
+        } catch (SQLException e) {
+            String unreachable = member.name() + " unreachable (" + firstLine(e.getMessage()) + ")";
+            if (config.fenceCommand().isEmpty()) {
+                return unreachable + "; no fence.command configured: the epoch fences it" + stopShipper(member);
+            }
+            String fenced = runFenceCommand(member);
+            return unreachable + "; " + fenced + stopShipper(member);
+        }
+    }
+
+    /**
+     * A fenced member that answers again (restarted after the failover) is made read-only again if it is not.
+     *
+     * @return what was done, or null when the member is unreachable or already read-only
+     */
+    public String refence(MemberConfig member) {
+        try (Connection connection = DriverManager.getConnection(member.jdbcUrl(), credentials());
+             Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("SHOW default_transaction_read_only")) {
+            rs.next();
+            if ("on".equals(rs.getString(1))) {
+                return null;
+            }
+        } catch (SQLException unreachable) {
+            return null;
+        }
+        try {
+            int ended = makeReadOnly(member);
+            return "fenced member " + member.name() + " answered writable again: made read-only, " + ended + " client session(s) ended";
+        } catch (SQLException e) {
+            return null;
+        }
+    }
+
+    private Properties credentials() {
+        Properties props = new Properties();
+        props.setProperty("user", config.databaseUser());
+        props.setProperty("password", config.databasePassword());
+        props.setProperty("connectTimeout", "1");
+        props.setProperty("socketTimeout", "5");
+        props.setProperty("ApplicationName", "rdmarepl-coordinator-fence");
+        return props;
+    }
+
+    private int makeReadOnly(MemberConfig member) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(member.jdbcUrl(), credentials());
+             Statement statement = connection.createStatement()) {
+            statement.execute("ALTER SYSTEM SET default_transaction_read_only = on");
+            statement.execute("SELECT pg_reload_conf()");
+            try (ResultSet rs = statement.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    + "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()")) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
+    private String runFenceCommand(MemberConfig member) {
+        ProcessBuilder builder = new ProcessBuilder("sh", "-c", config.fenceCommand()).redirectErrorStream(true);
+        builder.environment().put("RDMAREPL_MEMBER", member.name());
+        builder.environment().put("RDMAREPL_JDBC_URL", member.jdbcUrl());
+        try {
+            Process process = builder.start();
+            process.getOutputStream().close();
+            Duration timeout = config.fenceCommandTimeout();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new FenceException("fence.command for " + member.name() + " did not finish within " + timeout.toMillis()
+                        + " ms: not promoting (fix the command or fence " + member.name() + " by hand, then `rdmarepl failover --force`)");
+            }
+            String output = new String(process.getInputStream().readAllBytes()).strip();
+            if (process.exitValue() != 0) {
+                throw new FenceException("fence.command for " + member.name() + " exited " + process.exitValue()
+                        + (output.isEmpty() ? "" : " (" + firstLine(output) + ")") + ": not promoting");
+            }
+            return "fence.command fenced it";
+        } catch (IOException e) {
+            throw new FenceException("fence.command for " + member.name() + " could not run: " + e.getMessage() + ": not promoting");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FenceException("interrupted while fencing " + member.name());
+        }
+    }
+
+    private String stopShipper(MemberConfig member) {
+        if (member.shipperAdmin().isEmpty()) {
+            return "";
+        }
+        try {
+            roles.post(member.shipperAdmin().get(), "/fence", "{\"reason\":\"fenced by the coordinator\"}", Duration.ofMillis(300));
+            return "; its shipper stopped";
+        } catch (RoleException e) {
+            return "; its shipper did not answer (" + e.getMessage() + ")";
+        }
+    }
+
+    private static String firstLine(String text) {
+        if (text == null) {
+            return "no message";
+        }
+        int newline = text.indexOf('\n');
+        return newline < 0 ? text : text.substring(0, newline);
+    }
+}

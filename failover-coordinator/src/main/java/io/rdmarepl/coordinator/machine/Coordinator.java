@@ -1,0 +1,473 @@
+package io.rdmarepl.coordinator.machine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.coordinator.config.CoordinatorConfig;
+import io.rdmarepl.coordinator.config.MemberConfig;
+import io.rdmarepl.coordinator.detect.Candidates;
+import io.rdmarepl.coordinator.detect.Detection;
+import io.rdmarepl.coordinator.detect.PrimaryProbe;
+import io.rdmarepl.coordinator.detect.ProbeView;
+import io.rdmarepl.coordinator.detect.StandbyView;
+import io.rdmarepl.coordinator.detect.StandbyWatch;
+import io.rdmarepl.coordinator.detect.Verdict;
+import io.rdmarepl.coordinator.fence.FenceException;
+import io.rdmarepl.coordinator.fence.Fencer;
+import io.rdmarepl.coordinator.roles.RoleClient;
+import io.rdmarepl.coordinator.roles.RoleException;
+import io.rdmarepl.coordinator.state.ClusterState;
+import io.rdmarepl.coordinator.state.HistoryEntry;
+import io.rdmarepl.coordinator.state.Member;
+import io.rdmarepl.coordinator.state.Role;
+import io.rdmarepl.coordinator.store.StateStore;
+import io.rdmarepl.coordinator.store.Versioned;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator: one thread that looks at the primary and the standbys every {@code detect.interval.ms},
+ * moves the cluster through its {@link Phase}s, and carries out operators' requests, in that one thread, so
+ * decisions never race. Every change is a compare-and-set in the {@link StateStore}; a coordinator that is not
+ * the leader only watches.
+ */
+public final class Coordinator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
+    private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration PROMOTE_TIMEOUT = Duration.ofSeconds(30);
+
+    private final CoordinatorConfig config;
+    private final StateStore store;
+    private final RoleClient roles;
+    private final Fencer fencer;
+    private final Detection detection;
+    private final Candidates candidates;
+    private final PrimaryProbe probe;
+    private final Map<String, StandbyWatch> watches = new LinkedHashMap<>();
+    private final TopologyBoard topology = new TopologyBoard();
+    private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile Versioned<ClusterState> current;
+    private volatile Verdict lastVerdict = new Verdict(false, "starting", 0);
+    private volatile Map<String, Object> lastFailover;
+    private volatile String lastError;
+    private long lastReadNs;
+    private long lastRefenceNs;
+    private String lastRefusal;
+    private volatile boolean refencing;
+
+    public Coordinator(CoordinatorConfig config, StateStore store) {
+        this.config = config;
+        this.store = store;
+        this.roles = new RoleClient(config.rolesAdminToken());
+        this.fencer = new Fencer(config, roles);
+        this.detection = new Detection(config.detectHeartbeat(), config.detectProbeFailures());
+        this.candidates = new Candidates(config.maxLagBytes());
+        this.current = store.read();
+        String firstPrimary = current.value() != null ? current.value().primary() : config.initialPrimary();
+        if (firstPrimary == null || firstPrimary.isEmpty()) {
+            throw new IllegalArgumentException("initial.primary: required on the first start (the state store "
+                    + store.describe() + " is empty)");
+        }
+        this.probe = new PrimaryProbe(config.member(firstPrimary).map(MemberConfig::jdbcUrl).orElseThrow(
+                () -> new IllegalArgumentException("the stored primary " + firstPrimary + " is not in members")),
+                config.databaseUser(), config.databasePassword(), config.detectInterval(), config.detectProbeTimeout());
+        for (MemberConfig member : config.members()) {
+            member.applierAdmin().ifPresent(uri -> watches.put(member.name(),
+                    new StandbyWatch(member.name(), uri, roles, config.detectInterval())));
+        }
+        this.thread = new Thread(this::run, "rdmarepl-coordinator");
+        thread.setDaemon(true);
+    }
+
+    public Coordinator start() {
+        thread.start();
+        return this;
+    }
+
+    public TopologyBoard topology() {
+        return topology;
+    }
+
+    /** Fail over to {@code to} (or the best candidate); without {@code force}, only when the primary has failed. */
+    public Map<String, Object> failover(String to, boolean force) throws Exception {
+        return call(() -> failoverNow(to, force, force ? "operator forced a failover" : "operator asked for a failover"));
+    }
+
+    /** Promote {@code member}: a failover to it, whatever the primary's health (it is fenced first). */
+    public Map<String, Object> promote(String member) throws Exception {
+        return call(() -> failoverNow(member, true, "operator promoted " + member));
+    }
+
+    /** Make {@code member} refuse writes and record it as fenced. */
+    public Map<String, Object> fence(String member) throws Exception {
+        return call(() -> {
+            requireLeader();
+            MemberConfig target = config.member(member).orElseThrow(() -> new Refused("no member named " + member));
+            ClusterState state = current.value();
+            if (member.equals(state.primary()) && Phase.valueOf(state.phase()).hasWritablePrimary()) {
+                LOG.warn("fencing the primary {} on an operator's request: the cluster has no writable primary until a promotion", member);
+            }
+            String done = fencer.fence(target);
+            write(state.withMemberRole(member, Role.FENCED, "operator fenced " + member + ": " + done, System.currentTimeMillis()));
+            return Map.of("result", "fenced", "member", member, "message", done);
+        });
+    }
+
+    /** Everything {@code /status} and {@code rdmarepl status} show. */
+    public Map<String, Object> status() {
+        Map<String, Object> status = new LinkedHashMap<>();
+        ClusterState state = current.value();
+        status.put("role", "coordinator");
+        status.put("coordinator", config.coordinatorName());
+        status.put("leader", store.isLeader());
+        status.put("store", store.describe());
+        status.put("cluster", config.clusterName());
+        status.put("epoch", state == null ? 0 : state.epoch());
+        status.put("phase", state == null ? "uninitialised" : state.phase());
+        status.put("primary", state == null ? config.initialPrimary() : state.primary());
+        status.put("last_decision", lastVerdict.sentence());
+        ProbeView p = probe.view();
+        Map<String, Object> probeStatus = new LinkedHashMap<>();
+        probeStatus.put("target", p.jdbcUrl());
+        probeStatus.put("failures", p.failures());
+        probeStatus.put("error", p.error());
+        probeStatus.put("since_success_ms", p.sinceSuccessMs());
+        probeStatus.put("wal_lsn", p.walLsn());
+        status.put("probe", probeStatus);
+        List<Map<String, Object>> members = new ArrayList<>();
+        for (MemberConfig m : config.members()) {
+            Map<String, Object> member = new LinkedHashMap<>();
+            member.put("name", m.name());
+            member.put("role", state == null ? "unknown" : state.member(m.name()).map(x -> x.role().name()).orElse("unknown"));
+            member.put("jdbc_url", m.jdbcUrl());
+            StandbyWatch watch = watches.get(m.name());
+            if (watch != null) {
+                StandbyView v = watch.view();
+                member.put("applier", v.reachable() ? v.state() : "unreachable: " + v.error());
+                member.put("applied_lsn", v.appliedLsn());
+                member.put("durable_lsn", v.durableLsn());
+                member.put("lag_bytes", v.reachable() ? v.backlogBytes() : null);
+                member.put("lag_ms", v.reachable() ? v.lagMs() : null);
+                member.put("heartbeat_age_ms", v.reachable() ? v.heartbeatAgeMs() : null);
+                member.put("candidate", candidates.disqualification(v).orElse("yes"));
+            }
+            members.add(member);
+        }
+        status.put("members", members);
+        status.put("last_failover", lastFailover);
+        status.put("last_error", lastError);
+        return status;
+    }
+
+    public List<HistoryEntry> history() {
+        ClusterState state = current.value();
+        return state == null ? List.of() : state.history();
+    }
+
+    public boolean healthy() {
+        return thread.isAlive() && lastError == null;
+    }
+
+    private Map<String, Object> call(Callable<Map<String, Object>> command) throws Exception {
+        CompletableFuture<Map<String, Object>> result = new CompletableFuture<>();
+        commands.add(() -> {
+            try {
+                result.complete(command.call());
+            } catch (Exception | Error e) {
+                result.completeExceptionally(e);
+            }
+        });
+        try {
+            return result.get(DRAIN_TIMEOUT.plus(PROMOTE_TIMEOUT).plusSeconds(30).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Exception cause) {
+                throw cause;
+            }
+            throw e;
+        } catch (TimeoutException e) {
+            throw new Refused("the coordinator did not finish the request in time; see rdmarepl status and history");
+        }
+    }
+
+    private void run() {
+        long intervalNs = config.detectInterval().toNanos();
+        while (running) {
+            long start = System.nanoTime();
+            try {
+                Runnable command;
+                while ((command = commands.poll()) != null) {
+                    command.run();
+                }
+                tick();
+                lastError = null;
+            } catch (RuntimeException e) {
+                if (!String.valueOf(e.getMessage()).equals(lastError)) {
+                    LOG.error("coordinator cycle failed: {}", e.getMessage());
+                }
+                lastError = String.valueOf(e.getMessage());
+            }
+            long sleep = intervalNs - (System.nanoTime() - start);
+            if (sleep > 0) {
+                LockSupport.parkNanos(sleep);
+            }
+        }
+    }
+
+    private void tick() {
+        if (!store.isLeader()) {
+            if (System.nanoTime() - lastReadNs > TimeUnit.MILLISECONDS.toNanos(100)) {
+                current = store.read();
+                lastReadNs = System.nanoTime();
+                if (current.value() != null) {
+                    topology.publish(current.value(), current.version(), this::jdbcUrlOf);
+                }
+            }
+            lastVerdict = new Verdict(false, "following: another coordinator leads", 0);
+            return;
+        }
+        if (current.value() == null) {
+            initialise();
+        }
+        ClusterState state = current.value();
+        topology.publish(state, current.version(), this::jdbcUrlOf);
+        config.member(state.primary()).ifPresent(m -> probe.retarget(m.jdbcUrl()));
+        keepFencedMembersReadOnly(state);
+        Phase phase = Phase.valueOf(state.phase());
+        if (phase == Phase.PROMOTED) {
+            lastVerdict = new Verdict(false, state.primary() + " is primary at epoch " + state.epoch()
+                    + "; no standby follows it until the old primary rejoins", 0);
+            return;
+        }
+        Verdict verdict = detection.judge(state.primary(), probe.view(), standbyViews(state));
+        lastVerdict = verdict;
+        switch (phase) {
+            case HEALTHY -> {
+                if (verdict.primaryFailed()) {
+                    transition(Phase.SUSPECT, verdict.sentence());
+                }
+            }
+            case SUSPECT -> {
+                if (!verdict.primaryFailed()) {
+                    transition(Phase.HEALTHY, "recovered: " + verdict.sentence());
+                } else if (config.autoFailover()) {
+                    try {
+                        failoverNow(null, false, verdict.sentence());
+                    } catch (Refused refused) {
+                        if (!refused.getMessage().equals(lastRefusal)) {
+                            LOG.warn("not failing over: {}", refused.getMessage());
+                            lastRefusal = refused.getMessage();
+                        }
+                        lastVerdict = new Verdict(true, verdict.sentence() + "; not failing over: " + refused.getMessage(), 0);
+                    }
+                }
+            }
+            case FENCING, DRAINING -> transition(Phase.SUSPECT, "a failover was interrupted in " + phase + " (coordinator restart): deciding again");
+            case PROMOTING -> resumePromotion(state);
+            default -> {
+            }
+        }
+    }
+
+    /**
+     * Every second: a fenced member that came back writable (restarted) is made read-only again. Checked off
+     * this thread (a host that does not answer must not hold the decisions back); the outcome is recorded here.
+     */
+    private void keepFencedMembersReadOnly(ClusterState state) {
+        if (System.nanoTime() - lastRefenceNs < TimeUnit.SECONDS.toNanos(1) || refencing) {
+            return;
+        }
+        lastRefenceNs = System.nanoTime();
+        List<MemberConfig> fenced = state.withRole(Role.FENCED).stream().flatMap(m -> config.member(m.name()).stream()).toList();
+        if (fenced.isEmpty()) {
+            return;
+        }
+        refencing = true;
+        Thread checker = new Thread(() -> {
+            try {
+                for (MemberConfig member : fenced) {
+                    String done = fencer.refence(member);
+                    if (done != null) {
+                        LOG.warn("{}", done);
+                        commands.add(() -> write(current.value().transition(current.value().phase(), done, System.currentTimeMillis())));
+                    }
+                }
+            } finally {
+                refencing = false;
+            }
+        }, "rdmarepl-refence");
+        checker.setDaemon(true);
+        checker.start();
+    }
+
+    private void initialise() {
+        List<Member> members = new ArrayList<>();
+        for (MemberConfig m : config.members()) {
+            members.add(new Member(m.name(), m.jdbcUrl(), m.name().equals(config.initialPrimary()) ? Role.PRIMARY : Role.STANDBY));
+        }
+        ClusterState first = new ClusterState(config.clusterName(), 1, config.initialPrimary(), Phase.HEALTHY.name(), members,
+                List.of(new HistoryEntry(System.currentTimeMillis(), "uninitialised", Phase.HEALTHY.name(),
+                        "cluster initialised with primary " + config.initialPrimary(), 1)));
+        write(first);
+        LOG.info("cluster {} initialised: primary {}, epoch 1, store {}", config.clusterName(), config.initialPrimary(), store.describe());
+    }
+
+    private Map<String, Object> failoverNow(String to, boolean force, String reason) {
+        requireLeader();
+        long decidedNs = System.nanoTime();
+        long failedForMs = lastVerdict.primaryFailed() ? lastVerdict.failedForMs() : 0;
+        ClusterState state = current.value();
+        MemberConfig oldPrimary = config.member(state.primary()).orElseThrow();
+        StandbyView target = chooseTarget(state, to, force);
+        if (!force && !lastVerdict.primaryFailed() && Phase.valueOf(state.phase()) != Phase.SUSPECT) {
+            throw new Refused("primary " + state.primary() + " has not failed (" + lastVerdict.sentence()
+                    + "): use `rdmarepl failover --force` to fail over anyway");
+        }
+        MemberConfig chosen = config.member(target.name()).orElseThrow();
+        String walLsn = probe.view().walLsn();
+        transition(Phase.FENCING, reason + ": failing over to " + chosen.name());
+        String fenced;
+        try {
+            fenced = fencer.fence(oldPrimary);
+        } catch (FenceException e) {
+            transition(Phase.SUSPECT, e.getMessage());
+            throw new Refused(e.getMessage());
+        }
+        transition(Phase.DRAINING, fenced);
+        URI applier = chosen.applierAdmin().orElseThrow();
+        String appliedLsn;
+        try {
+            appliedLsn = roles.post(applier, "/drain", "", DRAIN_TIMEOUT).path("applied_lsn").asText();
+        } catch (RoleException e) {
+            transition(Phase.SUSPECT, "draining " + chosen.name() + " failed: " + e.getMessage());
+            throw new Refused("draining " + chosen.name() + " failed: " + e.getMessage());
+        }
+        ClusterState promoting = current.value().promote(chosen.name(), Phase.PROMOTING.name(), "epoch " + (state.epoch() + 1)
+                + ": promoting " + chosen.name() + " (drained, applied up to " + appliedLsn + ")", System.currentTimeMillis());
+        write(promoting);
+        promoteApplier(chosen, promoting.epoch());
+        long promotionMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - decidedNs);
+        String summary = chosen.name() + " promoted at epoch " + promoting.epoch() + " in " + promotionMs + " ms; " + fenced
+                + "; " + chosen.name() + " applied up to " + appliedLsn
+                + (walLsn == null ? "" : "; the old primary's WAL was at " + walLsn + " when last seen (async: what "
+                + "it committed beyond the applied position is lost)");
+        transition(Phase.PROMOTED, summary);
+        probe.retarget(chosen.jdbcUrl());
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("result", "promoted");
+        report.put("new_primary", chosen.name());
+        report.put("epoch", promoting.epoch());
+        report.put("detection_ms", failedForMs);
+        report.put("promotion_ms", promotionMs);
+        report.put("applied_lsn", appliedLsn);
+        report.put("old_primary_wal_lsn", walLsn);
+        report.put("fenced", fenced);
+        report.put("message", summary);
+        lastFailover = report;
+        LOG.warn("failover: {}", summary);
+        return report;
+    }
+
+    private void resumePromotion(ClusterState state) {
+        MemberConfig chosen = config.member(state.primary()).orElseThrow();
+        promoteApplier(chosen, state.epoch());
+        transition(Phase.PROMOTED, chosen.name() + " promoted at epoch " + state.epoch() + " (resumed after an interruption)");
+    }
+
+    private void promoteApplier(MemberConfig chosen, int epoch) {
+        try {
+            roles.post(chosen.applierAdmin().orElseThrow(), "/promote", "{\"epoch\":" + epoch + "}", PROMOTE_TIMEOUT);
+        } catch (RoleException e) {
+            // the epoch is already bumped: retried from PROMOTING on every cycle until the applier answers
+            throw new Refused("epoch " + epoch + " is published but " + chosen.name() + "'s applier did not promote yet ("
+                    + e.getMessage() + "); the coordinator keeps retrying");
+        }
+    }
+
+    private StandbyView chooseTarget(ClusterState state, String to, boolean force) {
+        List<StandbyView> views = standbyViews(state);
+        if (to != null) {
+            Member member = state.member(to).orElseThrow(() -> new Refused("no member named " + to));
+            if (member.role() != Role.STANDBY) {
+                throw new Refused(to + " is " + member.role() + ", not a standby");
+            }
+            StandbyView view = views.stream().filter(v -> v.name().equals(to)).findFirst()
+                    .orElseThrow(() -> new Refused(to + " has no applier admin endpoint configured (member." + to + ".applier.admin)"));
+            Optional<String> why = candidates.disqualification(view);
+            if (why.isPresent() && !(force && view.reachable())) {
+                throw new Refused("cannot promote " + why.get());
+            }
+            return view;
+        }
+        return candidates.best(views).orElseThrow(() -> new Refused("no standby can be promoted: "
+                + (views.isEmpty() ? "none configured" : String.join("; ", views.stream()
+                .map(v -> candidates.disqualification(v).orElse(v.name() + " qualifies")).toList()))));
+    }
+
+    private List<StandbyView> standbyViews(ClusterState state) {
+        List<StandbyView> views = new ArrayList<>();
+        for (Member member : state.withRole(Role.STANDBY)) {
+            StandbyWatch watch = watches.get(member.name());
+            if (watch != null) {
+                views.add(watch.view());
+            }
+        }
+        return views;
+    }
+
+    private void requireLeader() {
+        if (!store.isLeader()) {
+            throw new Refused("this coordinator (" + config.coordinatorName() + ") is not the leader; ask the leader ("
+                    + store.describe() + ")");
+        }
+    }
+
+    private void transition(Phase next, String reason) {
+        ClusterState state = current.value();
+        write(state.transition(next.name(), reason, System.currentTimeMillis()));
+        LOG.info("{} -> {}: {}", state.phase(), next, reason);
+    }
+
+    /** Compare-and-set against what this coordinator last read; on a conflict re-reads and refuses. */
+    private void write(ClusterState next) {
+        long version = store.compareAndSet(current.version(), next);
+        if (version == StateStore.NOTHING_STORED) {
+            current = store.read();
+            throw new Refused("the cluster state changed underneath (another coordinator acted); re-read epoch "
+                    + (current.value() == null ? "?" : current.value().epoch()) + ", deciding again");
+        }
+        current = new Versioned<>(next, version);
+        topology.publish(next, version, this::jdbcUrlOf);
+    }
+
+    private String jdbcUrlOf(String member) {
+        return config.member(member).map(MemberConfig::jdbcUrl)
+                .orElseGet(() -> current.value().member(member).map(Member::jdbcUrl).orElse(null));
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        probe.close();
+        watches.values().forEach(StandbyWatch::close);
+    }
+}

@@ -1,0 +1,135 @@
+package io.rdmarepl.coordinator.store;
+
+import io.rdmarepl.coordinator.state.ClusterState;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The default store, for a single coordinator: one JSON file, {@code {"version": n, "state": {...}}}, e.g.
+ * {@code /var/lib/rdmarepl/main.json}.
+ *
+ * <p>Leadership is an exclusive lock on {@code <file>.lock}, taken at {@link #open} and retried by
+ * {@link #isLeader()}, so a second coordinator on the same host takes over as soon as the first one exits.
+ * Only the lock holder may write: {@link #compareAndSet} of a store that does not hold it throws
+ * {@link StateStoreException} "state file X is locked by another coordinator" rather than returning
+ * {@link #NOTHING_STORED}, because re-reading and retrying (what a lost race asks for) could never succeed.
+ * The lock is what makes the version check safe here: unlike ZooKeeper, the file system cannot compare and
+ * write in one step, so two unlocked writers could both pass the check.
+ *
+ * <p>Every write replaces the whole file atomically ({@link AtomicFileWriter}), so a reader or a crash sees
+ * either the previous or the next version, never half a document.
+ */
+public final class FileStateStore implements StateStore {
+    private static final Logger LOG = LoggerFactory.getLogger(FileStateStore.class);
+
+    private final Path file;
+    private final String source;
+    private final LeaderLockFile lock;
+    private volatile boolean closed;
+
+    private FileStateStore(Path file, LeaderLockFile lock) {
+        this.file = file;
+        this.source = "state file " + file;
+        this.lock = lock;
+    }
+
+    /**
+     * Opens the store and tries (without blocking) to become the leader.
+     *
+     * @throws StateStoreException when the file's directory does not exist or the lock file cannot be opened
+     */
+    public static FileStateStore open(Path file) {
+        Path directory = file.toAbsolutePath().getParent();
+        if (!Files.isDirectory(directory)) {
+            throw new StateStoreException("cannot open state file " + file + ": directory " + directory + " does not exist");
+        }
+        LeaderLockFile lock = LeaderLockFile.open(lockFileOf(file));
+        if (!lock.isHeld()) {
+            LOG.info("{} is locked by {}; this coordinator follows until the lock is free", file, lock.holder());
+        }
+        return new FileStateStore(file, lock);
+    }
+
+    public static Path lockFileOf(Path file) {
+        return file.resolveSibling(file.getFileName() + ".lock");
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public Versioned<ClusterState> read() {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return new Versioned<>(null, NOTHING_STORED);
+        } catch (IOException e) {
+            throw new StateStoreException("cannot read " + source + ": " + e, e);
+        }
+        return ClusterStateJson.readVersioned(bytes, source);
+    }
+
+    /**
+     * @throws StateStoreException when this store is not the leader ("state file X is locked by another
+     *                             coordinator"), when the file is corrupt or cannot be written
+     */
+    @Override
+    public synchronized long compareAndSet(long expectedVersion, ClusterState next) {
+        Objects.requireNonNull(next, "next");
+        if (closed) {
+            throw new StateStoreException("cannot write " + source + ": this store is closed");
+        }
+        if (!isLeader()) {
+            throw new StateStoreException(source + " is locked by another coordinator (" + lock.holder() + " holds "
+                    + lock.path() + "); only the leader writes");
+        }
+        long stored = read().version();
+        if (stored != expectedVersion) {
+            return NOTHING_STORED;
+        }
+        long version = stored + 1;
+        try {
+            AtomicFileWriter.replace(file, ClusterStateJson.writeVersioned(version, next));
+        } catch (IOException e) {
+            throw new StateStoreException("cannot write " + source + ": " + e, e);
+        }
+        return version;
+    }
+
+    /** Holds the lock now; if it was free (its holder exited) this call takes it. */
+    @Override
+    public boolean isLeader() {
+        if (closed) {
+            return false;
+        }
+        if (lock.isHeld()) {
+            return true;
+        }
+        boolean tookOver = lock.tryAcquire();
+        if (tookOver) {
+            LOG.info("took the lock {}: this coordinator now leads {}", lock.path(), file);
+        }
+        return tookOver;
+    }
+
+    @Override
+    public String describe() {
+        if (closed) {
+            return "file " + file + " (closed)";
+        }
+        return "file " + file + (isLeader() ? " (leader)" : " (follower, locked by " + lock.holder() + ")");
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        lock.close();
+    }
+}

@@ -1,0 +1,35 @@
+package io.rdmarepl.coordinator.store;
+
+import io.rdmarepl.coordinator.state.ClusterState;
+
+/**
+ * Where the coordinators keep the {@link ClusterState}. Every change is a compare-and-set on the version that
+ * was read, so two coordinators can never both promote: the second one's write fails, it re-reads and decides
+ * again. Only the leader acts; the others watch.
+ */
+public interface StateStore extends AutoCloseable {
+    /** Version of a store that holds nothing yet. */
+    long NOTHING_STORED = -1;
+
+    /**
+     * @throws StateStoreException naming the store when it cannot be read (unreachable, corrupt)
+     */
+    Versioned<ClusterState> read();
+
+    /**
+     * Stores {@code next} if the stored version is still {@code expectedVersion}.
+     *
+     * @return the new version, or {@link #NOTHING_STORED} when another writer came first
+     * @throws StateStoreException naming the store when it cannot be written
+     */
+    long compareAndSet(long expectedVersion, ClusterState next);
+
+    /** This coordinator holds the leadership now; only the leader may change anything. */
+    boolean isLeader();
+
+    /** One line for /status and logs, e.g. {@code file /var/lib/rdmarepl/main.json (leader)}. */
+    String describe();
+
+    @Override
+    void close();
+}

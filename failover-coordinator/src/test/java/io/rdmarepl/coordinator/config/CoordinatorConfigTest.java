@@ -1,0 +1,60 @@
+package io.rdmarepl.coordinator.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+/** Every key has a default and a README row; bad values are all listed at once, secrets masked. */
+class CoordinatorConfigTest {
+
+    @Test
+    void minimalConfigurationGetsDefaults() {
+        CoordinatorConfig config = CoordinatorConfig.load(minimal());
+        assertThat(config.detectHeartbeat().toMillis()).isEqualTo(20);
+        assertThat(config.detectProbeFailures()).isEqualTo(2);
+        assertThat(config.stateStore()).isEqualTo("file");
+        assertThat(config.member("pgb").orElseThrow().applierAdmin()).isPresent();
+    }
+
+    @Test
+    void everyProblemIsListedWithItsKeyAndSecretsAreMasked() {
+        Properties p = minimal();
+        p.setProperty("detect.heartbeat.ms", "soon");
+        p.setProperty("initial.primary", "pgz");
+        p.setProperty("state.store", "zookeeper");
+        p.setProperty("admin.token", "s3cret");
+        p.setProperty("member.pgb.applier.admin", "ftp://x");
+        p.setProperty("detect.heartbeat", "20");
+        assertThatThrownBy(() -> CoordinatorConfig.load(p))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("detect.heartbeat.ms=soon: must be a whole number")
+                .hasMessageContaining("initial.primary=pgz: must be one of members [pga, pgb]")
+                .hasMessageContaining("zookeeper.connect=: required with state.store=zookeeper")
+                .hasMessageContaining("member.pgb.applier.admin=ftp://x: must be http://host:port")
+                .hasMessageContaining("detect.heartbeat: unknown key")
+                .hasMessageNotContaining("s3cret");
+    }
+
+    @Test
+    void readmeDocumentsEveryKey() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        for (String[] key : CoordinatorConfig.KEYS) {
+            String defaultValue = key[1].isEmpty() ? "(empty)" : "`" + key[1] + "`";
+            assertThat(readme).as("README row for %s", key[0]).contains("| `" + key[0] + "` | " + defaultValue + " | " + key[2] + " |");
+        }
+    }
+
+    private static Properties minimal() {
+        Properties p = new Properties();
+        p.setProperty("members", "pga,pgb");
+        p.setProperty("member.pga.jdbc.url", "jdbc:postgresql://10.0.0.1:5432/app");
+        p.setProperty("member.pgb.jdbc.url", "jdbc:postgresql://10.0.0.2:5432/app");
+        p.setProperty("member.pgb.applier.admin", "http://10.0.0.2:9472");
+        p.setProperty("initial.primary", "pga");
+        return p;
+    }
+}

@@ -1,0 +1,57 @@
+package io.rdmarepl.coordinator.detect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Only both signals together fail a primary over; either alone is a stall and the sentence says so. */
+class DetectionTest {
+    private final Detection detection = new Detection(Duration.ofMillis(20), 2);
+
+    @Test
+    void failedProbesAndSilentStandbysFailThePrimary() {
+        Verdict verdict = detection.judge("pga", probe(3, 21), List.of(standby("pgb", 35)));
+        assertThat(verdict.primaryFailed()).isTrue();
+        assertThat(verdict.sentence()).isEqualTo("primary pga failed 3 probe(s) in 21 ms (Connection refused) and no standby "
+                + "received a heartbeat for 35 ms");
+        assertThat(verdict.failedForMs()).isEqualTo(21);
+    }
+
+    @Test
+    void aStandbyStillHearingHeartbeatsKeepsThePrimary() {
+        Verdict verdict = detection.judge("pga", probe(5, 100), List.of(standby("pgb", 40), standby("pgc", 3)));
+        assertThat(verdict.primaryFailed()).isFalse();
+        assertThat(verdict.sentence()).contains("but pgc received a heartbeat 3 ms ago: not failing over");
+    }
+
+    @Test
+    void silentStandbysAloneAreAStall() {
+        Verdict verdict = detection.judge("pga", probe(0, 0), List.of(standby("pgb", 500)));
+        assertThat(verdict.primaryFailed()).isFalse();
+        assertThat(verdict.sentence()).isEqualTo("no standby received a heartbeat for 500 ms but primary pga answers its probe: "
+                + "not failing over");
+    }
+
+    @Test
+    void oneFailedProbeIsBelowTheThreshold() {
+        assertThat(detection.judge("pga", probe(1, 12), List.of(standby("pgb", 500))).primaryFailed()).isFalse();
+    }
+
+    @Test
+    void unreachableAppliersCountAsSilent() {
+        Verdict verdict = detection.judge("pga", probe(2, 15), List.of(StandbyView.unknown("pgb", "connection refused")));
+        assertThat(verdict.primaryFailed()).isTrue();
+        assertThat(verdict.sentence()).endsWith("and no standby reports heartbeats");
+    }
+
+    private static ProbeView probe(int failures, long failingForMs) {
+        return new ProbeView("jdbc:postgresql://127.0.0.1:5432/postgres", failures, failures == 0 ? null : "Connection refused",
+                failingForMs, failingForMs, "0/16B3748");
+    }
+
+    static StandbyView standby(String name, long heartbeatAgeMs) {
+        return new StandbyView(name, true, "streaming", "0/16B3748", "0/16B3748", heartbeatAgeMs, 0, 0, 1, null);
+    }
+}

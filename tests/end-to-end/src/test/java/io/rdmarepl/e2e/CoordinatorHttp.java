@@ -1,0 +1,54 @@
+package io.rdmarepl.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** The test's view of {@code rdmarepl coordinate}'s admin endpoint. */
+final class CoordinatorHttp {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final String base;
+
+    CoordinatorHttp(String base) {
+        this.base = base;
+    }
+
+    String base() {
+        return base;
+    }
+
+    JsonNode status() throws IOException, InterruptedException {
+        return JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(base + "/status")).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    /** POSTs {@code body} to {@code path}, with the token when it is not null; returns the answer. */
+    HttpResponse<String> post(String path, String body, String token) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(90))
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Waits until /status has {@code phase}; fails with the last status after {@code timeout}. */
+    JsonNode awaitPhase(String phase, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode status = status();
+        while (!phase.equals(status.path("phase").asText())) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("coordinator not in phase " + phase + " within " + timeout.toSeconds() + " s: " + status);
+            }
+            Thread.sleep(5);
+            status = status();
+        }
+        return status;
+    }
+}

@@ -1,0 +1,168 @@
+package io.rdmarepl.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.client.FailoverDataSource;
+import io.rdmarepl.client.FailoverDataSourceConfig;
+import io.rdmarepl.testsupport.PostgresServer;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator against real processes: shipper, applier and {@code rdmarepl coordinate}, a client writing
+ * through the failover-aware DataSource. Stalls shorter than the thresholds change nothing; the control API wants
+ * its token; {@code kill -9} of the primary's postmaster under load ends with the replica promoted as the one
+ * writable primary and the client writing to it.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class FailoverIT {
+    private static final Logger LOG = LoggerFactory.getLogger(FailoverIT.class);
+
+    private Replication replication;
+    private CoordinatorHttp coordinator;
+    private FailoverDataSource dataSource;
+
+    @BeforeAll
+    void startEverything() throws Exception {
+        replication = Replication.create("failover");
+        replication.primary().execute(ClientWriter.SCHEMA);
+        replication.replica().execute(ClientWriter.SCHEMA);
+        replication.startBoth();
+        coordinator = new CoordinatorHttp(replication.adminBase(replication.startCoordinator(Map.of())));
+        coordinator.awaitPhase("HEALTHY", Duration.ofSeconds(30));
+        dataSource = new FailoverDataSource(FailoverDataSourceConfig.builder().coordinatorUrl(coordinator.base())
+                .user(PostgresServer.SUPERUSER).password("").connectionTimeout(Duration.ofSeconds(10)).build());
+    }
+
+    @AfterAll
+    void stopEverything() {
+        if (dataSource != null) {
+            dataSource.close();
+        }
+        if (replication != null) {
+            replication.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void controlActionsWithoutTheTokenAreRefused() throws Exception {
+        assertThat(coordinator.post("/failover", "{\"force\":true}", null).statusCode()).isEqualTo(401);
+        assertThat(coordinator.post("/failover", "{\"force\":true}", "wrong").statusCode()).isEqualTo(401);
+        assertThat(coordinator.post("/failover", "{}", Replication.COORDINATOR_TOKEN).statusCode())
+                .as("a failover of a healthy primary without --force is refused").isEqualTo(409);
+        assertThat(coordinator.status().path("epoch").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    @Order(2)
+    void stallsShorterThanTheThresholdsNeverFailOver() throws Exception {
+        long longestUs = 0;
+        try (ClientWriter writer = new ClientWriter(dataSource); Stall stall = new Stall()) {
+            for (int i = 0; i < 20; i++) {
+                List<Long> pids = new ArrayList<>(Stall.postgres(replication.primary().pid()));
+                pids.add(replication.shipper().pid());
+                longestUs = Math.max(longestUs, stall.freeze(pids, Duration.ofMillis(5)));
+                Thread.sleep(100);
+            }
+            Thread.sleep(200);
+            assertThat(writer.acknowledged()).isNotEmpty();
+        }
+        LOG.info("20 stalls of the primary and its shipper together, the longest {} µs", longestUs);
+        JsonNode status = coordinator.status();
+        assertThat(status.path("phase").asText()).as("%s", status).isEqualTo("HEALTHY");
+        assertThat(status.path("epoch").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    @Order(3)
+    void killingThePrimaryPromotesTheReplicaAndClientsFollow() throws Exception {
+        long killNs;
+        JsonNode promoted;
+        try (ClientWriter writer = new ClientWriter(dataSource)) {
+            while (writer.acknowledged().size() < 300) {
+                Thread.sleep(10);
+            }
+            killNs = System.nanoTime();
+            ProcessHandle.of(replication.primary().pid()).ifPresent(ProcessHandle::destroyForcibly);
+            promoted = coordinator.awaitPhase("PROMOTED", Duration.ofSeconds(30));
+            long promotedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killNs);
+            int before = writer.acknowledged().size();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (writer.acknowledged().size() < before + 200 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            LOG.info("kill -9 -> PROMOTED seen in {} ms; last failover {}; client: {} failed attempts, longest outage {} ms",
+                    promotedMs, promoted.path("last_failover"), writer.failures(), writer.longestOutageMs());
+            assertThat(writer.acknowledged().size()).as("the client writes again after the failover").isGreaterThanOrEqualTo(before + 200);
+            writer.close();
+
+            Set<Long> onReplica = ids(replication.replica());
+            Set<Long> byOldPrimary = writer.acknowledgedBy(replication.primary().port());
+            Set<Long> byNewPrimary = writer.acknowledgedBy(replication.replica().port());
+            Set<Long> lost = new HashSet<>(byOldPrimary);
+            lost.removeAll(onReplica);
+            Set<Long> missing = new HashSet<>(byNewPrimary);
+            missing.removeAll(onReplica);
+            LOG.info("acknowledged by the old primary: {}, of which lost in flight (async): {}; by the new primary: {}",
+                    byOldPrimary.size(), lost.size(), byNewPrimary.size());
+            assertThat(byOldPrimary.size() + byNewPrimary.size()).as("every acknowledged write came from one of the two")
+                    .isEqualTo(writer.acknowledged().size());
+            assertThat(missing).as("every write the new primary acknowledged is on it").isEmpty();
+            assertThat(lost.size()).as("async mode loses at most what was in flight").isLessThan(byOldPrimary.size() / 2);
+        }
+        assertThat(promoted.path("primary").asText()).isEqualTo("pgb");
+        assertThat(promoted.path("epoch").asInt()).isEqualTo(2);
+        assertThat(promoted.path("last_failover").path("message").asText()).contains("pgb promoted at epoch 2");
+        assertThat(writable(replication.replica())).as("the promoted replica takes writes").isTrue();
+        assertThat(reachable(replication.primary())).as("the old primary is gone (one writable primary)").isFalse();
+    }
+
+    private static Set<Long> ids(PostgresServer server) throws SQLException {
+        Set<Long> ids = new HashSet<>();
+        try (Connection c = server.connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id FROM client_writes")) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        }
+        return ids;
+    }
+
+    private static boolean writable(PostgresServer server) throws SQLException {
+        try (Connection c = server.connect("postgres"); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO client_writes (id) VALUES (-1)");
+            return true;
+        }
+    }
+
+    private static boolean reachable(PostgresServer server) {
+        try (Connection c = server.connect("postgres")) {
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.rdmarepl.e2e;
+
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Freezes processes with SIGSTOP for a moment, then SIGCONT: a stall, as a GC pause or a busy host makes one.
+ * The signals come from one long-lived shell's built-in {@code kill}, so a stall lasts what was asked, not the
+ * time it takes to start a process.
+ */
+final class Stall implements AutoCloseable {
+    private final Process shell;
+    private final Writer commands;
+
+    Stall() throws IOException {
+        this.shell = new ProcessBuilder("bash").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        this.commands = new OutputStreamWriter(shell.getOutputStream(), StandardCharsets.UTF_8);
+    }
+
+    /** Stops {@code pids} together, waits {@code length}, continues them; returns how long they were stopped, in µs. */
+    long freeze(List<Long> pids, Duration length) throws IOException, InterruptedException {
+        String list = String.join(" ", pids.stream().map(String::valueOf).toList());
+        long start = System.nanoTime();
+        send("kill -STOP " + list);
+        TimeUnit.NANOSECONDS.sleep(length.toNanos());
+        send("kill -CONT " + list);
+        return TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - start);
+    }
+
+    /** The postmaster and every backend it started. */
+    static List<Long> postgres(long postmasterPid) {
+        List<Long> pids = new ArrayList<>();
+        pids.add(postmasterPid);
+        ProcessHandle.of(postmasterPid).ifPresent(p -> p.descendants().forEach(d -> pids.add(d.pid())));
+        return pids;
+    }
+
+    private void send(String command) throws IOException {
+        commands.write(command + "\n");
+        commands.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+        commands.close();
+        shell.destroy();
+    }
+}

@@ -6,6 +6,7 @@ import io.rdmarepl.shipper.capture.CaptureEngine;
 import io.rdmarepl.shipper.capture.ChangeEncoding;
 import io.rdmarepl.shipper.capture.EngineProperties;
 import io.rdmarepl.shipper.capture.PrimaryPreflight;
+import io.rdmarepl.shipper.capture.PrimaryLiveness;
 import io.rdmarepl.shipper.capture.PublishedTables;
 import io.rdmarepl.shipper.capture.SnapshotStart;
 import io.rdmarepl.shipper.capture.TransactionAssembler;
@@ -42,15 +43,22 @@ public final class Shipper implements AutoCloseable {
     private volatile CaptureEngine capture;
     private final String snapshotMode;
     private volatile String fencedReason;
+    private final PrimaryLiveness liveness;
     private RelationCatalog catalog;
 
     private Shipper(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings, MeterRegistry registry) {
         this.config = config;
         LOG.info("starting shipper: {}", config.describe());
         PrimaryPreflight.check(config);
+        this.liveness = new PrimaryLiveness(config, config.heartbeatInterval());
         this.metrics = new ShipMetrics(registry, config.standbys());
-        this.pipeline = new ShipPipeline(config.standbys(), config.disruptorSize(), config.heartbeatInterval(),
-                config.connectTimeout(), metrics, this::capturing);
+        try {
+            this.pipeline = new ShipPipeline(config.standbys(), config.disruptorSize(), config.heartbeatInterval(),
+                    config.connectTimeout(), metrics, this::capturing);
+        } catch (RuntimeException e) {
+            liveness.close();
+            throw e;
+        }
         this.assembler = new TransactionAssembler(encoding, pipeline, EngineProperties.TOPIC_PREFIX, MAX_TRANSACTION_BYTES,
                 () -> PublishedTables.of(config), config.snapshotChunkBytes());
         try {
@@ -58,6 +66,7 @@ public final class Shipper implements AutoCloseable {
             this.capture = new CaptureEngine(EngineProperties.of(config, valueSettings, snapshotMode), assembler).start();
         } catch (RuntimeException e) {
             pipeline.close();
+            liveness.close();
             throw e;
         }
     }
@@ -98,7 +107,7 @@ public final class Shipper implements AutoCloseable {
     /** Debezium runs and the shipper is not fenced: heartbeats tell the standbys the primary is alive. */
     private boolean capturing() {
         CaptureEngine engine = capture;
-        return engine != null && !engine.isStopped() && fencedReason == null;
+        return engine != null && !engine.isStopped() && fencedReason == null && liveness.alive();
     }
 
     /**
@@ -190,6 +199,7 @@ public final class Shipper implements AutoCloseable {
     /** Stops at once: capture, then the standby handlers (which write what was handed to them). */
     @Override
     public void close() {
+        liveness.close();
         capture.close();
         pipeline.close();
         if (catalog != null) {

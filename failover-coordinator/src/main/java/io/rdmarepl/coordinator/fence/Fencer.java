@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
  * topology). Its shipper is told to stop in any case.
  */
 public final class Fencer {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Fencer.class);
     private final CoordinatorConfig config;
     private final RoleClient roles;
 
@@ -122,16 +123,25 @@ public final class Fencer {
         }
     }
 
+    /**
+     * Tells the shipper to stop, without waiting for its answer: the failover must not wait on a shipper that
+     * died with its primary, and the epoch refuses whatever a live one writes after the promotion.
+     */
     private String stopShipper(MemberConfig member) {
         if (member.shipperAdmin().isEmpty()) {
             return "";
         }
-        try {
-            roles.post(member.shipperAdmin().get(), "/fence", "{\"reason\":\"fenced by the coordinator\"}", Duration.ofMillis(300));
-            return "; its shipper stopped";
-        } catch (RoleException e) {
-            return "; its shipper did not answer (" + e.getMessage() + ")";
-        }
+        Thread stop = new Thread(() -> {
+            try {
+                roles.post(member.shipperAdmin().get(), "/fence", "{\"reason\":\"fenced by the coordinator\"}", Duration.ofSeconds(2));
+                LOG.info("shipper of {} stopped", member.name());
+            } catch (RoleException e) {
+                LOG.info("shipper of {} did not take the fence ({}): the epoch refuses its frames", member.name(), e.getMessage());
+            }
+        }, "rdmarepl-fence-shipper");
+        stop.setDaemon(true);
+        stop.start();
+        return "; its shipper told to stop";
     }
 
     private static String firstLine(String text) {

@@ -339,6 +339,7 @@ public final class Coordinator implements AutoCloseable {
         MemberConfig chosen = config.member(target.name()).orElseThrow();
         String walLsn = probe.view().walLsn();
         transition(Phase.FENCING, reason + ": failing over to " + chosen.name());
+        long fenceStartNs = System.nanoTime();
         String fenced;
         try {
             fenced = fencer.fence(oldPrimary);
@@ -346,9 +347,11 @@ public final class Coordinator implements AutoCloseable {
             transition(Phase.SUSPECT, e.getMessage());
             throw new Refused(e.getMessage());
         }
+        long fenceMs = elapsedMs(fenceStartNs);
         transition(Phase.DRAINING, fenced);
         URI applier = chosen.applierAdmin().orElseThrow();
         String appliedLsn;
+        long drainStartNs = System.nanoTime();
         try {
             appliedLsn = roles.post(applier, "/drain", "", DRAIN_TIMEOUT).path("applied_lsn").asText();
         } catch (RoleException e) {
@@ -357,8 +360,13 @@ public final class Coordinator implements AutoCloseable {
         }
         ClusterState promoting = current.value().promote(chosen.name(), Phase.PROMOTING.name(), "epoch " + (state.epoch() + 1)
                 + ": promoting " + chosen.name() + " (drained, applied up to " + appliedLsn + ")", System.currentTimeMillis());
+        long drainMs = elapsedMs(drainStartNs);
+        long epochStartNs = System.nanoTime();
         write(promoting);
+        long epochMs = elapsedMs(epochStartNs);
+        long promoteStartNs = System.nanoTime();
         promoteApplier(chosen, promoting.epoch());
+        long applierPromoteMs = elapsedMs(promoteStartNs);
         long promotionMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - decidedNs);
         String summary = chosen.name() + " promoted at epoch " + promoting.epoch() + " in " + promotionMs + " ms; " + fenced
                 + "; " + chosen.name() + " applied up to " + appliedLsn
@@ -372,6 +380,7 @@ public final class Coordinator implements AutoCloseable {
         report.put("epoch", promoting.epoch());
         report.put("detection_ms", failedForMs);
         report.put("promotion_ms", promotionMs);
+        report.put("steps_ms", Map.of("fence", fenceMs, "drain", drainMs, "epoch_write", epochMs, "applier_promote", applierPromoteMs));
         report.put("applied_lsn", appliedLsn);
         report.put("old_primary_wal_lsn", walLsn);
         report.put("fenced", fenced);
@@ -451,6 +460,10 @@ public final class Coordinator implements AutoCloseable {
         }
         current = new Versioned<>(next, version);
         topology.publish(next, version, this::jdbcUrlOf);
+    }
+
+    private static long elapsedMs(long startNs) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
     }
 
     private String jdbcUrlOf(String member) {

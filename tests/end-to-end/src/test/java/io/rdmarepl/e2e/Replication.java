@@ -164,8 +164,13 @@ final class Replication implements AutoCloseable {
         throw new AssertionError(process.label() + " did not print its admin endpoint within 60 s\n" + process.tail());
     }
 
-    RoleProcess startApplier() {
+    /**
+     * Starts the applier and waits until it serves its admin endpoint, which it does once its ring exists: a shipper
+     * started before that would attach to the ring a killed applier left behind.
+     */
+    RoleProcess startApplier() throws InterruptedException {
         applier = start("apply", "applier", applierConfig);
+        adminBase(applier);
         return applier;
     }
 

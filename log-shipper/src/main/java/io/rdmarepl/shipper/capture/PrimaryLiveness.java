@@ -1,0 +1,83 @@
+package io.rdmarepl.shipper.capture;
+
+import io.rdmarepl.shipper.config.ShipperConfig;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Whether the primary answers, checked every heartbeat interval with {@code SELECT 1} on a kept connection.
+ * Heartbeats go out only while it does, so the standbys (and the coordinator reading them) see them stop
+ * within milliseconds of the primary's death; Debezium itself notices only when its engine has stopped, a
+ * few hundred milliseconds later. A failed check marks the primary dead at once; the next answer revives it.
+ */
+public final class PrimaryLiveness implements AutoCloseable {
+    private final ShipperConfig config;
+    private final long intervalNs;
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile boolean alive = true;
+    private volatile long attemptStartNs;
+    private final long timeoutNs;
+    private Connection connection;
+
+    public PrimaryLiveness(ShipperConfig config, Duration interval) {
+        this.config = config;
+        this.intervalNs = interval.toNanos();
+        this.timeoutNs = Math.max(TimeUnit.MILLISECONDS.toNanos(50), intervalNs * 10);
+        this.thread = new Thread(this::run, "rdmarepl-primary-liveness");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The last check answered, and the one under way (if any) is not overdue. */
+    public boolean alive() {
+        long started = attemptStartNs;
+        return alive && (started == 0 || System.nanoTime() - started < timeoutNs);
+    }
+
+    private void run() {
+        while (running) {
+            long start = System.nanoTime();
+            attemptStartNs = start;
+            try {
+                if (connection == null) {
+                    connection = PrimaryPreflight.connect(config);
+                    connection.setNetworkTimeout(Runnable::run, (int) TimeUnit.NANOSECONDS.toMillis(timeoutNs));
+                }
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute("SELECT 1");
+                }
+                alive = true;
+            } catch (SQLException e) {
+                alive = false;
+                closeConnection();
+            } finally {
+                attemptStartNs = 0;
+            }
+            long sleep = intervalNs - (System.nanoTime() - start);
+            LockSupport.parkNanos(alive ? Math.max(sleep, 0) : Math.max(sleep, TimeUnit.MILLISECONDS.toNanos(100)));
+        }
+        closeConnection();
+    }
+
+    private void closeConnection() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // already broken: that is why it is closed
+            }
+            connection = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+    }
+}

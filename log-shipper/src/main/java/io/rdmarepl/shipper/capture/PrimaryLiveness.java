@@ -15,28 +15,34 @@ import java.util.concurrent.locks.LockSupport;
  * few hundred milliseconds later. A failed check marks the primary dead at once; the next answer revives it.
  */
 public final class PrimaryLiveness implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PrimaryLiveness.class);
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
     private final ShipperConfig config;
     private final long intervalNs;
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean alive = true;
     private volatile long attemptStartNs;
-    private final long timeoutNs;
+    private final long overdueNs;
     private Connection connection;
 
     public PrimaryLiveness(ShipperConfig config, Duration interval) {
         this.config = config;
         this.intervalNs = interval.toNanos();
-        this.timeoutNs = Math.max(TimeUnit.MILLISECONDS.toNanos(50), intervalNs * 10);
+        this.overdueNs = Math.max(TimeUnit.MILLISECONDS.toNanos(25), intervalNs * 5);
         this.thread = new Thread(this::run, "rdmarepl-primary-liveness");
         thread.setDaemon(true);
         thread.start();
     }
 
-    /** The last check answered, and the one under way (if any) is not overdue. */
+    /**
+     * The last check answered, and the one under way (if any) has not waited longer than the larger of 25 ms and
+     * five intervals: a slow answer only pauses the heartbeats (a hung primary must look dead too), a refused or
+     * broken connection stops them until the primary answers again.
+     */
     public boolean alive() {
         long started = attemptStartNs;
-        return alive && (started == 0 || System.nanoTime() - started < timeoutNs);
+        return alive && (started == 0 || System.nanoTime() - started < overdueNs);
     }
 
     private void run() {
@@ -46,20 +52,29 @@ public final class PrimaryLiveness implements AutoCloseable {
             try {
                 if (connection == null) {
                     connection = PrimaryPreflight.connect(config);
-                    connection.setNetworkTimeout(Runnable::run, (int) TimeUnit.NANOSECONDS.toMillis(timeoutNs));
+                    // generous: a stall must not break the connection, only a dead or unreachable primary
+                    connection.setNetworkTimeout(Runnable::run, (int) TIMEOUT.toMillis());
                 }
                 try (Statement statement = connection.createStatement()) {
                     statement.execute("SELECT 1");
                 }
+                if (!alive) {
+                    LOG.info("primary answers again: heartbeats resume");
+                }
                 alive = true;
             } catch (SQLException e) {
+                if (alive) {
+                    LOG.warn("primary stopped answering ({}): heartbeats stop", e.getMessage());
+                }
                 alive = false;
                 closeConnection();
             } finally {
                 attemptStartNs = 0;
             }
             long sleep = intervalNs - (System.nanoTime() - start);
-            LockSupport.parkNanos(alive ? Math.max(sleep, 0) : Math.max(sleep, TimeUnit.MILLISECONDS.toNanos(100)));
+            if (sleep > 0) {
+                LockSupport.parkNanos(sleep);
+            }
         }
         closeConnection();
     }

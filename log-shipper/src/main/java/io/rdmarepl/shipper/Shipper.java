@@ -15,11 +15,13 @@ import io.rdmarepl.shipper.encode.ChangeEventEncoder;
 import io.rdmarepl.shipper.encode.DebeziumValueSettings;
 import io.rdmarepl.shipper.encode.RelationCatalog;
 import io.rdmarepl.shipper.ship.ShipMetrics;
+import io.rdmarepl.shipper.ship.Lease;
 import io.rdmarepl.shipper.ship.ShipPipeline;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -44,6 +46,7 @@ public final class Shipper implements AutoCloseable {
     private final String snapshotMode;
     private volatile String fencedReason;
     private final PrimaryLiveness liveness;
+    private final Lease lease;
     private RelationCatalog catalog;
 
     private Shipper(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings, MeterRegistry registry) {
@@ -51,10 +54,11 @@ public final class Shipper implements AutoCloseable {
         LOG.info("starting shipper: {}", config.describe());
         PrimaryPreflight.check(config);
         this.liveness = new PrimaryLiveness(config, config.heartbeatInterval());
+        this.lease = new Lease(config.fenceLeaseMs());
         this.metrics = new ShipMetrics(registry, config.standbys());
         try {
             this.pipeline = new ShipPipeline(config.standbys(), config.disruptorSize(), config.heartbeatInterval(),
-                    config.connectTimeout(), metrics, this::capturing);
+                    config.connectTimeout(), metrics, this::capturing, lease, this::selfFence);
         } catch (RuntimeException e) {
             liveness.close();
             throw e;
@@ -64,6 +68,7 @@ public final class Shipper implements AutoCloseable {
         try {
             this.snapshotMode = SnapshotStart.debeziumMode(config, pipeline.acks().acknowledged());
             this.capture = new CaptureEngine(EngineProperties.of(config, valueSettings, snapshotMode), assembler).start();
+            lease.arm(); // counts from here: connecting to the standbys and starting Debezium may take longer than it
         } catch (RuntimeException e) {
             pipeline.close();
             liveness.close();
@@ -121,9 +126,39 @@ public final class Shipper implements AutoCloseable {
         }
         fencedReason = reason;
         LOG.warn("fenced: {}; shipping stopped", reason);
-        Thread stopper = new Thread(capture::close, "rdmarepl-fence");
+        CaptureEngine engine = capture;
+        if (engine == null) {
+            return;
+        }
+        Thread stopper = new Thread(engine::close, "rdmarepl-fence");
         stopper.setDaemon(true);
         stopper.start();
+    }
+
+    /** The coordinator is still there ({@code POST /lease}): renews the lease as a standby's feedback does. */
+    public void renewLease() {
+        lease.heard("coordinator");
+    }
+
+    /**
+     * The lease ran out: cut off from every standby and the coordinator, this primary may be replaced right now.
+     * Stop shipping and make the primary refuse writes, when it still answers.
+     */
+    private void selfFence() {
+        String expiry = lease.expiry();
+        if (fencedReason != null || expiry == null) {
+            return;
+        }
+        fence("self-fenced: " + expiry);
+        try (Connection connection = PrimaryPreflight.connect(config); Statement statement = connection.createStatement()) {
+            statement.execute("ALTER SYSTEM SET default_transaction_read_only = on");
+            statement.execute("SELECT pg_reload_conf()");
+            statement.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'client backend' "
+                    + "AND pid <> pg_backend_pid()");
+            LOG.warn("self-fenced: the primary is read-only now and its client sessions were ended");
+        } catch (SQLException e) {
+            LOG.warn("self-fenced, but the primary could not be made read-only: {}", e.getMessage());
+        }
     }
 
     /** Capture or shipping stopped for a reason that a restart would have to fix, or null. */

@@ -48,12 +48,7 @@ public final class ShipCommand implements Callable<Integer> {
         Shipper shipper = Shipper.start(settings, registry);
         AdminServer admin;
         try {
-            admin = new AdminServer(settings.adminAddress(), settings.adminToken(), shipper::healthy, shipper::status, registry)
-                    .control("/fence", body -> {
-                        shipper.fence("fenced through the admin endpoint" + (body == null || body.isBlank() ? "" : ": " + body.strip()));
-                        return java.util.Map.of("state", "fenced");
-                    })
-                    .start();
+            admin = adminServer(settings, shipper, registry).start();
         } catch (RuntimeException e) {
             shipper.close();
             throw e;
@@ -79,6 +74,25 @@ public final class ShipCommand implements Callable<Integer> {
         }
         shutdown(admin, shipper, true);
         return 0;
+    }
+
+    /**
+     * The shipper's admin endpoint, not started yet: {@code /health}, {@code /status}, {@code /metrics}, and the
+     * token-guarded {@code POST /fence} the coordinator calls (stops shipping and heartbeats for good) and
+     * {@code POST /lease} it renews the shipper's lease with ({@code fence.lease.ms}). Address and
+     * token: {@code admin.address}, {@code admin.token}. Used by this command and by the demo and benchmarks,
+     * which run the shipper in their own process.
+     */
+    public static AdminServer adminServer(ShipperConfig settings, Shipper shipper, PrometheusMeterRegistry registry) {
+        return new AdminServer(settings.adminAddress(), settings.adminToken(), shipper::healthy, shipper::status, registry)
+                .control("/fence", body -> {
+                    shipper.fence("fenced through the admin endpoint" + (body == null || body.isBlank() ? "" : ": " + body.strip()));
+                    return java.util.Map.of("state", "fenced");
+                })
+                .control("/lease", body -> {
+                    shipper.renewLease();
+                    return java.util.Map.of("lease_ms", settings.fenceLeaseMs());
+                });
     }
 
     /** Stops the command as SIGTERM would (tests). */

@@ -14,6 +14,7 @@ import io.rdmarepl.coordinator.fence.FenceException;
 import io.rdmarepl.coordinator.fence.Fencer;
 import io.rdmarepl.coordinator.roles.RoleClient;
 import io.rdmarepl.coordinator.roles.RoleException;
+import io.rdmarepl.coordinator.roles.ShipperLease;
 import io.rdmarepl.coordinator.state.ClusterState;
 import io.rdmarepl.coordinator.state.HistoryEntry;
 import io.rdmarepl.coordinator.state.Member;
@@ -55,6 +56,7 @@ public final class Coordinator implements AutoCloseable {
     private final Detection detection;
     private final Candidates candidates;
     private final PrimaryProbe probe;
+    private final ShipperLease lease;
     private final Map<String, StandbyWatch> watches = new LinkedHashMap<>();
     private final TopologyBoard topology = new TopologyBoard();
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
@@ -89,6 +91,7 @@ public final class Coordinator implements AutoCloseable {
             member.applierAdmin().ifPresent(uri -> watches.put(member.name(),
                     new StandbyWatch(member.name(), uri, roles, config.detectInterval())));
         }
+        this.lease = new ShipperLease(roles);
         this.thread = new Thread(this::run, "rdmarepl-coordinator");
         thread.setDaemon(true);
     }
@@ -229,6 +232,7 @@ public final class Coordinator implements AutoCloseable {
 
     private void tick() {
         if (!store.isLeader()) {
+            lease.target(null);
             if (System.nanoTime() - lastReadNs > TimeUnit.MILLISECONDS.toNanos(100)) {
                 current = store.read();
                 lastReadNs = System.nanoTime();
@@ -245,6 +249,8 @@ public final class Coordinator implements AutoCloseable {
         ClusterState state = current.value();
         topology.publish(state, current.version(), this::jdbcUrlOf);
         config.member(state.primary()).ifPresent(m -> probe.retarget(m.jdbcUrl()));
+        lease.target(Phase.valueOf(state.phase()).hasWritablePrimary()
+                ? config.member(state.primary()).flatMap(MemberConfig::shipperAdmin).orElse(null) : null);
         keepFencedMembersReadOnly(state);
         Phase phase = Phase.valueOf(state.phase());
         if (phase == Phase.PROMOTED) {
@@ -338,6 +344,7 @@ public final class Coordinator implements AutoCloseable {
         }
         MemberConfig chosen = config.member(target.name()).orElseThrow();
         String walLsn = probe.view().walLsn();
+        lease.target(null);
         transition(Phase.FENCING, reason + ": failing over to " + chosen.name());
         long fenceStartNs = System.nanoTime();
         String fenced;
@@ -481,6 +488,7 @@ public final class Coordinator implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         probe.close();
+        lease.close();
         watches.values().forEach(StandbyWatch::close);
     }
 }

@@ -34,6 +34,7 @@ public record ShipperConfig(
         int maxQueueSize,
         int disruptorSize,
         Duration connectTimeout,
+        long fenceLeaseMs,
         InetSocketAddress adminAddress,
         String adminToken,
         Map<String, String> debezium) {
@@ -60,6 +61,7 @@ public record ShipperConfig(
             new String[] {"capture.max.queue.size", "8192", "Debezium max.queue.size"},
             new String[] {"ship.buffer.events", "16384", "Disruptor ring size in records (power of two)"},
             new String[] {"standby.connect.timeout.ms", "30000", "how long to wait for a standby's ring at start"},
+            new String[] {"fence.lease.ms", "0", "self-fence (stop shipping, make the primary read-only) after this long without word from a standby or the coordinator; 0 = off: set it when a coordinator runs"},
             new String[] {"admin.address", "127.0.0.1:7480", "admin HTTP endpoint (/health, /status, /metrics); port 0 picks a free one"},
             new String[] {"admin.token", "", "bearer token for control actions; empty disables them"},
             new String[] {"debezium.*", "", "passed to the Debezium engine as is (without the prefix)"});
@@ -120,6 +122,10 @@ public record ShipperConfig(
             p.problem("ship.buffer.events", Integer.toString(events), "must be a power of two");
         }
         Duration connect = Duration.ofMillis(p.longValue("standby.connect.timeout.ms", 30_000, 0, 3_600_000));
+        long lease = p.longValue("fence.lease.ms", 0, 0, 3_600_000);
+        if (lease > 0 && lease < 100) {
+            p.problem("fence.lease.ms", Long.toString(lease), "must be 0 (off) or at least 100");
+        }
         InetSocketAddress admin = address(p, p.string("admin.address", "127.0.0.1:7480"));
         String token = p.string("admin.token", "");
         Map<String, String> debezium = new LinkedHashMap<>();
@@ -131,7 +137,7 @@ public record ShipperConfig(
         p.rejectUnknown(Set.of("debezium."));
         p.throwIfAny("shipper configuration");
         return new ShipperConfig(sourceName, host, port, database, user, password, slot, publication, tables, snapshot,
-                chunkBytes, List.copyOf(standbys), heartbeat, poll, batch, queue, events, connect, admin, token, Map.copyOf(debezium));
+                chunkBytes, List.copyOf(standbys), heartbeat, poll, batch, queue, events, connect, lease, admin, token, Map.copyOf(debezium));
     }
 
     public String jdbcUrl() {

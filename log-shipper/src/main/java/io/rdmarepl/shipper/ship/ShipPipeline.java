@@ -43,11 +43,13 @@ public final class ShipPipeline implements AutoCloseable {
      * @throws IllegalStateException naming the standby and the reason when a ring cannot be reached
      */
     /**
+     * @param lease          renewed by the standbys' feedback; checked with the transports, every 100 ms
+     * @param onLeaseExpired what to do when it ran out (the shipper fences itself)
      * @param capturing whether the primary is being captured: heartbeats go out only then, so a standby (and the
      *                  coordinator reading it) sees them stop when the primary or its capture is gone
      */
     public ShipPipeline(List<StandbyConfig> standbys, int bufferEvents, Duration heartbeatInterval, Duration connectTimeout,
-                        ShipMetrics metrics, java.util.function.BooleanSupplier capturing) {
+                        ShipMetrics metrics, java.util.function.BooleanSupplier capturing, Lease lease, Runnable onLeaseExpired) {
         List<Boolean> required = new ArrayList<>();
         standbys.forEach(s -> required.add(s.required()));
         this.acks = new AckTracker(required);
@@ -63,7 +65,7 @@ public final class ShipPipeline implements AutoCloseable {
             for (int i = 0; i < standbys.size(); i++) {
                 StandbyConfig standby = standbys.get(i);
                 shippers.add(new StandbyShipper(standby, i, connect(standby, connectTimeout), acks, metrics, heartbeatInterval.toNanos(),
-                        capturing));
+                        capturing, lease));
             }
         } catch (RuntimeException e) {
             shippers.forEach(StandbyShipper::close);
@@ -72,7 +74,12 @@ public final class ShipPipeline implements AutoCloseable {
         disruptor.setDefaultExceptionHandler(new StandbyFailureHandler(shippers));
         disruptor.handleEventsWith(shippers.toArray(new StandbyShipper[0]));
         this.ringBuffer = disruptor.start();
-        watchdog.scheduleWithFixedDelay(() -> shippers.forEach(StandbyShipper::watch), 100, 100, TimeUnit.MILLISECONDS);
+        watchdog.scheduleWithFixedDelay(() -> {
+            shippers.forEach(StandbyShipper::watch);
+            if (lease.expiry() != null) {
+                onLeaseExpired.run();
+            }
+        }, 100, 100, TimeUnit.MILLISECONDS);
     }
 
     /**

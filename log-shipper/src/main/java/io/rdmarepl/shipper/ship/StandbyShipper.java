@@ -27,6 +27,8 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     private final ShipMetrics metrics;
     private final long heartbeatIntervalNs;
     private final java.util.function.BooleanSupplier capturing;
+    private final Lease lease;
+    private long lastFeedbackHeartbeatUs;
     private final RecordEncoder encoder = new RecordEncoder();
     private final ByteBuffer heartbeat = ByteBuffer.allocateDirect(64).order(ByteOrder.LITTLE_ENDIAN);
     private final BackoffIdleStrategy idle = new BackoffIdleStrategy(1000, 10, 1_000, 200_000);
@@ -36,8 +38,9 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     private volatile String failure;
 
     StandbyShipper(StandbyConfig standby, int index, WriterEnd end, AckTracker acks, ShipMetrics metrics, long heartbeatIntervalNs,
-                   java.util.function.BooleanSupplier capturing) {
+                   java.util.function.BooleanSupplier capturing, Lease lease) {
         this.capturing = capturing;
+        this.lease = lease;
         this.standby = standby;
         this.index = index;
         this.end = end;
@@ -122,6 +125,10 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
 
     private void reportAcks() {
         if (ring.feedback().refresh()) {
+            if (ring.feedback().heartbeatTimeUs() != lastFeedbackHeartbeatUs) {
+                lastFeedbackHeartbeatUs = ring.feedback().heartbeatTimeUs();
+                lease.heard("standby " + standby.name());
+            }
             acks.durable(index, ring.feedback().durableLsn());
             metrics.feedback(index, ring.feedback().appliedLsn(), ring.feedback().durableLsn(), ring.position(),
                     ring.feedback().consumerPosition(), ring.capacity());

@@ -45,11 +45,7 @@ public final class ApplyCommand implements Callable<Integer> {
         Applier applier = Applier.start(settings, registry);
         AdminServer admin;
         try {
-            admin = new AdminServer(new InetSocketAddress(settings.adminBind(), settings.adminPort()), settings.adminToken(),
-                    applier::healthy, applier::statusDocument, registry)
-                    .control("/drain", body -> Map.of("applied_lsn", Lsn.format(applier.drain().get(60, TimeUnit.SECONDS))))
-                    .control("/promote", body -> promote(applier, body))
-                    .start();
+            admin = adminServer(applier, registry).start();
         } catch (RuntimeException e) {
             applier.close();
             throw e;
@@ -69,6 +65,21 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         shutdown(admin, applier);
         return 0;
+    }
+
+    /**
+     * The applier's admin endpoint, not started yet: {@code /health}, {@code /status} (with
+     * {@code last_message_age_ms}), {@code /metrics}, and the token-guarded {@code POST /drain} and
+     * {@code POST /promote} the coordinator calls. Address and token come from the applier's configuration
+     * ({@code admin.bind}, {@code admin.port}, {@code admin.token}). Used by this command and by the demo
+     * and benchmarks, which run the applier in their own process.
+     */
+    public static AdminServer adminServer(Applier applier, PrometheusMeterRegistry registry) {
+        ApplierConfig settings = applier.config();
+        return new AdminServer(new InetSocketAddress(settings.adminBind(), settings.adminPort()), settings.adminToken(),
+                applier::healthy, applier::statusDocument, registry)
+                .control("/drain", body -> Map.of("applied_lsn", Lsn.format(applier.drain().get(60, TimeUnit.SECONDS))))
+                .control("/promote", body -> promote(applier, body));
     }
 
     /**

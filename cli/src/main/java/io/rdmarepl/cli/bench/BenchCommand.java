@@ -6,8 +6,8 @@ import picocli.CommandLine.Command;
 /** {@code rdmarepl bench}: measurements users can reproduce. */
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
-        description = "Benchmarks: the channel alone, and the capture stage (more to come: end-to-end lag, failover).",
-        subcommands = {ChannelBenchCommand.class, CaptureBenchCommand.class})
+        description = "Benchmarks: the channel alone, the capture stage, and unplanned failover (more to come: end-to-end lag).",
+        subcommands = {ChannelBenchCommand.class, CaptureBenchCommand.class, FailoverBenchCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -1,17 +1,15 @@
 package io.rdmarepl.cli.coordinate;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.cli.admin.AdminServer;
 import io.rdmarepl.cli.ConfigFiles;
+import io.rdmarepl.cli.rig.CoordinatorEndpoint;
 import io.rdmarepl.coordinator.StateStores;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.machine.Coordinator;
 import io.rdmarepl.coordinator.store.StateStore;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -24,8 +22,6 @@ import picocli.CommandLine;
 @CommandLine.Command(name = "coordinate", mixinStandardHelpOptions = true,
         description = "Run the failover coordinator: detect, fence, drain, promote; serve the topology to clients.")
 public final class CoordinateCommand implements Callable<Integer> {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @CommandLine.Option(names = "--config", required = true, description = "coordinator.properties")
     Path config;
 
@@ -44,18 +40,7 @@ public final class CoordinateCommand implements Callable<Integer> {
         try {
             coordinator = new Coordinator(settings, store).start();
             CoordinatorMetrics.register(registry, coordinator);
-            admin = new AdminServer(settings.adminAddress(), settings.adminToken(), coordinator::healthy, coordinator::status,
-                    registry, 0)
-                    .query("/topology", q -> coordinator.topology().await(longParam(q, "after", -1), longParam(q, "wait_ms", 0)))
-                    .query("/history", q -> Map.of("history", coordinator.history().stream().map(h -> Map.of(
-                            "at_ms", h.atMs(), "from", h.from(), "to", h.to(), "reason", h.reason(), "epoch", h.epoch())).toList()))
-                    .control("/failover", body -> {
-                        JsonNode request = parse(body);
-                        return coordinator.failover(text(request, "to"), request.path("force").asBoolean(false));
-                    })
-                    .control("/promote", body -> coordinator.promote(required(parse(body), "member")))
-                    .control("/fence", body -> coordinator.fence(required(parse(body), "member")))
-                    .start();
+            admin = CoordinatorEndpoint.adminServer(coordinator, settings, registry).start();
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -72,34 +57,5 @@ public final class CoordinateCommand implements Callable<Integer> {
         spec.commandLine().getOut().flush();
         stopped.await();
         return 0;
-    }
-
-    private static JsonNode parse(String body) throws java.io.IOException {
-        return body == null || body.isBlank() ? JSON.createObjectNode() : JSON.readTree(body);
-    }
-
-    private static String text(JsonNode request, String field) {
-        JsonNode value = request.get(field);
-        return value == null || value.isNull() || value.asText().isEmpty() ? null : value.asText();
-    }
-
-    private static String required(JsonNode request, String field) {
-        String value = text(request, field);
-        if (value == null) {
-            throw new IllegalArgumentException("the request needs \"" + field + "\"");
-        }
-        return value;
-    }
-
-    private static long longParam(Map<String, String> query, String name, long defaultValue) {
-        String value = query.get(name);
-        if (value == null || value.isEmpty()) {
-            return defaultValue;
-        }
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number, got " + value);
-        }
     }
 }

@@ -2,15 +2,15 @@ package io.rdmarepl.cli.demo;
 
 import io.rdmarepl.channel.shm.ShmPaths;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.applier.apply.Applier;
-import io.rdmarepl.applier.config.ApplierConfig;
+import io.rdmarepl.cli.rig.AcknowledgingClient;
+import io.rdmarepl.cli.rig.ReplicationRoles;
 import io.rdmarepl.shipper.Shipper;
-import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresPair;
 import io.rdmarepl.testsupport.PostgresServer;
-import io.rdmarepl.testsupport.ReplicationSlots;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -20,7 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
@@ -29,13 +29,17 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code rdmarepl demo}: the whole path on one machine. Two real PostgreSQL servers (embedded,
- * from Maven artifacts), the applier and the shipper (threads of this process), a mixed workload,
- * then replica = primary checked table by table and the commit to applied lag printed.
+ * from Maven artifacts), the applier and the shipper (threads of this process, each with its admin
+ * endpoint as {@code rdmarepl apply} and {@code rdmarepl ship} serve it). Act one: a mixed workload,
+ * then replica = primary checked table by table and the commit to applied lag printed. Act two
+ * ({@link FailoverAct}): the coordinator joins, a client writes through the failover-aware DataSource,
+ * the primary is killed with SIGKILL and the replica promoted.
  */
 @Command(name = "demo",
         mixinStandardHelpOptions = true,
-        description = {"Replicate a mixed workload between two embedded PostgreSQL servers, then check replica = primary.",
-                "Exit code 0 only when every table matches (PASS)."})
+        description = {"Replicate a mixed workload between two embedded PostgreSQL servers, then check replica = primary;",
+                "then kill the primary (SIGKILL) under a client's writes and fail over to the replica.",
+                "Exit code 0 only when every table matches and the failover leaves exactly one writable primary (PASS)."})
 public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--seconds", defaultValue = "20", description = "Length of the workload. Default: ${DEFAULT-VALUE}.")
@@ -61,6 +65,12 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object instead of the report.")
     boolean json;
 
+    @Option(names = "--no-failover", description = "Skip act two (kill the primary, fail over).")
+    boolean noFailover;
+
+    /** Bearer token of the in-process shipper's and applier's control actions, which the coordinator uses. */
+    private static final String ROLES_TOKEN = UUID.randomUUID().toString();
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -77,14 +87,15 @@ public final class DemoCommand implements Callable<Integer> {
             PostgresServer replica = servers.replica();
             primary.execute(DemoSchema.primary());
             primary.execute(DemoSchema.seed());
+            primary.execute(AcknowledgingClient.SCHEMA);
             replica.execute(DemoSchema.replica());
             replica.execute(DemoSchema.seed());
-            say(progress, "starting the applier (" + ringUri + ") and the shipper");
-            SimpleMeterRegistry registry = new SimpleMeterRegistry();
-            try (Applier applier = Applier.start(ApplierConfig.of("source.name", "demo", "ring.uri", ringUri,
-                    "replica.jdbc.url", replica.jdbcUrl("postgres"), "admin.port", "0"), registry);
-                 Shipper shipper = Shipper.start(shipperConfig(primary, ringUri), registry)) {
-                ReplicationSlots.awaitActive(primary, "rdmarepl", java.time.Duration.ofSeconds(60));
+            replica.execute(AcknowledgingClient.SCHEMA);
+            say(progress, "starting the applier (" + ringUri + ") and the shipper, each with its admin endpoint");
+            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            try (ReplicationRoles roles = ReplicationRoles.start("demo", primary, replica, ring, ROLES_TOKEN, registry)) {
+                Applier applier = roles.applier();
+                Shipper shipper = roles.shipper();
                 say(progress, "workload: " + clients + " clients (" + (rate == 0 ? "flat out" : rate + " tx/s") + ") and "
                         + probeRate + " probes/s for " + seconds + " s");
                 DemoWorkload workload = new DemoWorkload(primary);
@@ -101,6 +112,14 @@ public final class DemoCommand implements Callable<Integer> {
                 LagReport lag = LagReport.read(replica, firstMeasuredProbe - 1);
                 Map<String, Object> report = report(workload, tables, lag, caughtUpMs, ringUri);
                 report.put("stages", StageBreakdown.of(registry));
+                if (!noFailover) {
+                    report.put("failover", Boolean.TRUE.equals(report.get("pass"))
+                            ? FailoverAct.run(primary, replica, roles, ROLES_TOKEN, registry, rate, m -> say(progress, m))
+                            : Map.of("pass", false, "skipped", "act one (replication) did not pass"));
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> failover = (Map<String, Object>) report.get("failover");
+                    report.put("pass", Boolean.TRUE.equals(report.get("pass")) && Boolean.TRUE.equals(failover.get("pass")));
+                }
                 if (json) {
                     out.println(new ObjectMapper().writeValueAsString(report));
                 } else {
@@ -135,19 +154,6 @@ public final class DemoCommand implements Callable<Integer> {
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "invalid options:\n  " + String.join("\n  ", problems));
         }
-    }
-
-    private static ShipperConfig shipperConfig(PostgresServer primary, String ringUri) {
-        Properties p = new Properties();
-        p.setProperty("source.name", "demo");
-        p.setProperty("database.host", PostgresServer.HOST);
-        p.setProperty("database.port", Integer.toString(primary.port()));
-        p.setProperty("database.user", PostgresServer.SUPERUSER);
-        p.setProperty("standbys", "replica");
-        p.setProperty("standby.replica.uri", ringUri);
-        p.setProperty("admin.address", "127.0.0.1:0");
-        p.setProperty("capture.poll.interval.ms", "1");
-        return ShipperConfig.load(p);
     }
 
     /** @return milliseconds it took the replica to hold the last probe */
@@ -215,7 +221,17 @@ public final class DemoCommand implements Callable<Integer> {
                 lag.samples(), lag.p50Us() / 1000.0, lag.p90Us() / 1000.0, lag.p99Us() / 1000.0, lag.maxUs() / 1000.0));
         out.append(String.format("caught up %s ms after the workload stopped%n", report.get("catch_up_ms")));
         out.append("stages (ms, from the components' histograms): ").append(report.get("stages")).append('\n');
-        out.append(Boolean.TRUE.equals(report.get("pass")) ? "PASS\n" : "FAIL: " + report.get("mismatches") + "\n");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> failover = (Map<String, Object>) report.get("failover");
+        if (failover != null && failover.containsKey("skipped")) {
+            out.append("act two (failover) skipped: ").append(failover.get("skipped")).append('\n');
+        } else if (failover != null) {
+            out.append(FailoverAct.text(failover));
+        }
+        List<?> mismatches = (List<?>) report.get("mismatches");
+        out.append(Boolean.TRUE.equals(report.get("pass")) ? "PASS\n"
+                : "FAIL: " + (mismatches.isEmpty() ? "" : "tables differ " + mismatches + "; ")
+                + (failover == null || Boolean.TRUE.equals(failover.get("pass")) ? "" : "the failover did not pass") + "\n");
         return out.toString();
     }
 

@@ -20,8 +20,11 @@ public final class StandbyWatch implements AutoCloseable {
     private final Duration timeout;
     private final Thread thread;
     private volatile boolean running = true;
-    private volatile StandbyView last;
-    private volatile long lastReadNs;
+    /** A report and when it arrived (System.nanoTime()), swapped together so a reader never mixes two reports. */
+    private record Reading(StandbyView view, long arrivedNs) {
+    }
+
+    private volatile Reading last;
 
     public StandbyWatch(String name, URI admin, RoleClient roles, Duration interval) {
         this.name = name;
@@ -29,7 +32,7 @@ public final class StandbyWatch implements AutoCloseable {
         this.roles = roles;
         this.intervalNs = interval.toNanos();
         this.timeout = Duration.ofMillis(Math.max(200, interval.toMillis() * 20));
-        this.last = StandbyView.unknown(name, "not read yet");
+        this.last = new Reading(StandbyView.unknown(name, "not read yet"), System.nanoTime());
         this.thread = new Thread(this::run, "rdmarepl-watch-" + name);
         thread.setDaemon(true);
         thread.start();
@@ -37,11 +40,12 @@ public final class StandbyWatch implements AutoCloseable {
 
     /** The last report, with the heartbeat age brought forward to now. */
     public StandbyView view() {
-        StandbyView v = last;
+        Reading reading = last;
+        StandbyView v = reading.view();
         if (!v.reachable() || v.heartbeatAgeMs() == Long.MAX_VALUE) {
             return v;
         }
-        long since = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastReadNs);
+        long since = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - reading.arrivedNs());
         return new StandbyView(v.name(), true, v.state(), v.appliedLsn(), v.durableLsn(), v.heartbeatAgeMs() + since,
                 v.backlogBytes(), v.lagMs(), v.ringEpoch(), null);
     }
@@ -59,15 +63,17 @@ public final class StandbyWatch implements AutoCloseable {
             long start = System.nanoTime();
             try {
                 JsonNode status = roles.status(admin, timeout);
-                last = new StandbyView(name, true, status.path("state").asText("unknown"),
+                StandbyView read = new StandbyView(name, true, status.path("state").asText("unknown"),
                         status.path("position").path("applied_lsn").asText(null),
                         status.path("position").path("durable_lsn").asText(null),
                         status.path("last_message_age_ms").asLong(Long.MAX_VALUE),
                         status.path("ring").path("backlog_bytes").asLong(Long.MAX_VALUE),
                         status.path("lag_ms").asLong(-1), status.path("ring").path("epoch").asInt(0), null);
-                lastReadNs = start;
+                // the age was read when the answer left the applier: count on from its arrival, not from the
+                // request, or the round trip is taken for silence
+                last = new Reading(read, System.nanoTime());
             } catch (RoleException e) {
-                last = StandbyView.unknown(name, e.getMessage());
+                last = new Reading(StandbyView.unknown(name, e.getMessage()), System.nanoTime());
             }
             long sleep = intervalNs - (System.nanoTime() - start);
             if (sleep > 0) {

@@ -379,8 +379,6 @@ public final class Coordinator implements AutoCloseable {
                 + "; " + chosen.name() + " applied up to " + appliedLsn
                 + (walLsn == null ? "" : "; the old primary's WAL was at " + walLsn + " when last seen (async: what "
                 + "it committed beyond the applied position is lost)");
-        transition(Phase.PROMOTED, summary);
-        probe.retarget(chosen.jdbcUrl());
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("result", "promoted");
         report.put("new_primary", chosen.name());
@@ -393,6 +391,8 @@ public final class Coordinator implements AutoCloseable {
         report.put("fenced", fenced);
         report.put("message", summary);
         lastFailover = report;
+        transition(Phase.PROMOTED, summary);
+        probe.retarget(chosen.jdbcUrl());
         LOG.warn("failover: {}", summary);
         return report;
     }

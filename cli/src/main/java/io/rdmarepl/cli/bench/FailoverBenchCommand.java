@@ -1,0 +1,152 @@
+package io.rdmarepl.cli.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.rdmarepl.channel.shm.ShmPaths;
+import io.rdmarepl.cli.rig.AcknowledgingClient;
+import io.rdmarepl.cli.rig.FailoverOutcome;
+import io.rdmarepl.cli.rig.FailoverTrial;
+import io.rdmarepl.cli.rig.InProcessCoordinator;
+import io.rdmarepl.cli.rig.ReplicationRoles;
+import io.rdmarepl.testsupport.Durability;
+import io.rdmarepl.testsupport.PostgresPair;
+import io.rdmarepl.testsupport.PostgresServer;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code rdmarepl bench failover}: unplanned failover, trial after trial, each on a fresh pair of embedded
+ * PostgreSQL servers (fsync on):
+ * <pre>
+ *   client (FailoverDataSource, --rate tx/s) ---> primary --shipper--shm ring--applier--> replica
+ *        ^ /topology                                 |  \--- physical streaming standby (reference)
+ *   coordinator (probe + applier /status)     SIGKILL of the postmaster
+ * </pre>
+ * The coordinator fails over to the replica; the client's first write acknowledged there gives the RTO. Then
+ * PostgreSQL's own physical standby of the same dead primary is promoted with {@code pg_ctl promote} and timed to
+ * its first write, for comparison.
+ */
+@Command(name = "failover",
+        mixinStandardHelpOptions = true,
+        description = {"Unplanned failover: SIGKILL the primary under a client's writes, trial after trial; detection, promotion, RTO,",
+                "acknowledged transactions lost, writable primaries after; beside PostgreSQL's physical standby promoted with pg_ctl promote.",
+                "Exit code 0 when every trial ends with the replica promoted and exactly one writable primary."})
+public final class FailoverBenchCommand implements Callable<Integer> {
+    private static final String ROLES_TOKEN = UUID.randomUUID().toString();
+
+    @Option(names = "--trials", defaultValue = "10", description = "Trials, each on a fresh pair of servers. Default: ${DEFAULT-VALUE}.")
+    int trials;
+
+    @Option(names = "--rate", defaultValue = "200", description = "Client transactions per second; 0 = as fast as one client can. Default: ${DEFAULT-VALUE}.")
+    int rate;
+
+    @Option(names = "--warmup-ms", defaultValue = "1500",
+            description = "How long the client writes to the healthy primary before the kill. Default: ${DEFAULT-VALUE}.")
+    int warmupMs;
+
+    @Option(names = "--state-dir", paramLabel = "DIR",
+            description = "Where the coordinator's state file goes (written and fsynced on every transition). Default: the system's temporary directory.")
+    java.nio.file.Path stateDir;
+
+    @Option(names = "--no-reference", description = "Skip PostgreSQL's physical standby (pg_ctl promote).")
+    boolean noReference;
+
+    @Option(names = "--json", description = "Print one JSON object instead of the table.")
+    boolean json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Why PostgreSQL's reference is not run (null: it is); known once the first pair has started. */
+    private String referenceUnavailable;
+
+    @Override
+    public Integer call() throws Exception {
+        validate();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter progress = spec.commandLine().getErr();
+        referenceUnavailable = noReference ? "--no-reference" : null;
+        java.util.List<FailoverBenchReport.Trial> done = new java.util.ArrayList<>();
+        for (int i = 1; i <= trials; i++) {
+            FailoverBenchReport.Trial trial;
+            try {
+                trial = trial(i);
+            } catch (Exception e) {
+                trial = new FailoverBenchReport.Trial(null, -1, -1, e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+            done.add(trial);
+            progress.println(FailoverBenchReport.progress(i, trials, trial));
+            progress.flush();
+        }
+        FailoverBenchReport report = new FailoverBenchReport(rate, referenceUnavailable, done);
+        if (json) {
+            out.println(new ObjectMapper().writeValueAsString(report.toMap()));
+        } else {
+            out.print(report.table());
+        }
+        out.flush();
+        return report.pass() ? 0 : 1;
+    }
+
+    private FailoverBenchReport.Trial trial(int index) throws Exception {
+        try (PostgresPair servers = PostgresPair.start(Durability.DURABLE)) {
+            PostgresServer primary = servers.primary();
+            PostgresServer replica = servers.replica();
+            primary.execute(AcknowledgingClient.SCHEMA);
+            replica.execute(AcknowledgingClient.SCHEMA);
+            if (referenceUnavailable == null) {
+                referenceUnavailable = PhysicalStandby.unavailable(primary).orElse(null);
+            }
+            PhysicalStandby reference = referenceUnavailable == null ? PhysicalStandby.create(primary) : null;
+            try {
+                FailoverOutcome outcome;
+                PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+                try (ReplicationRoles roles = ReplicationRoles.start("bench", primary, replica,
+                        ShmPaths.ring("rdmarepl-bench-failover-" + ProcessHandle.current().pid() + "-" + index), ROLES_TOKEN, registry);
+                     InProcessCoordinator coordinator = InProcessCoordinator.start("bench-failover", primary, replica, roles, ROLES_TOKEN,
+                             registry, stateDir)) {
+                    outcome = new FailoverTrial(primary, replica, coordinator, message -> { })
+                            .run(rate, Duration.ofMillis(warmupMs), Duration.ofMillis(500));
+                }
+                String failed = outcome.pass() ? null : outcome.transitionsBeforeKill() > 0
+                        ? "the coordinator failed over the healthy primary before the kill: " + outcome.history().get(0).get("reason")
+                        : "the failover did not pass: " + outcome.toMap();
+                if (reference == null) {
+                    return new FailoverBenchReport.Trial(outcome, -1, -1, failed);
+                }
+                long promoteUs = reference.promoteToFirstWriteUs(AcknowledgingClient.TABLE);
+                Set<Long> lost = new HashSet<>(outcome.acknowledgedByOldIds());
+                lost.removeAll(reference.ids(AcknowledgingClient.TABLE));
+                return new FailoverBenchReport.Trial(outcome, promoteUs, lost.size(), failed);
+            } finally {
+                if (reference != null) {
+                    reference.close();
+                }
+            }
+        }
+    }
+
+    private void validate() {
+        java.util.List<String> problems = new java.util.ArrayList<>();
+        if (trials < 1 || trials > 1000) {
+            problems.add("--trials " + trials + ": must be 1..1000");
+        }
+        if (rate < 0 || rate > 100_000) {
+            problems.add("--rate " + rate + ": must be 0 (full speed) .. 100000");
+        }
+        if (warmupMs < 0 || warmupMs > 600_000) {
+            problems.add("--warmup-ms " + warmupMs + ": must be 0..600000");
+        }
+        if (!problems.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "invalid options:\n  " + String.join("\n  ", problems));
+        }
+    }
+}

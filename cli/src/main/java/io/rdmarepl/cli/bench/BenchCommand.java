@@ -6,8 +6,8 @@ import picocli.CommandLine.Command;
 /** {@code rdmarepl bench}: measurements users can reproduce. */
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
-        description = "Benchmarks: the channel alone, the capture stage, and unplanned failover (more to come: end-to-end lag).",
-        subcommands = {ChannelBenchCommand.class, CaptureBenchCommand.class, FailoverBenchCommand.class})
+        description = "Benchmarks: the channel alone, the capture stage, unplanned failover, and end-to-end lag against PostgreSQL's own logical replication.",
+        subcommands = {ChannelBenchCommand.class, CaptureBenchCommand.class, FailoverBenchCommand.class, io.rdmarepl.cli.bench.lag.LagBenchCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,100 @@
+package io.rdmarepl.cli.bench.lag;
+
+import java.time.Duration;
+
+/**
+ * PostgreSQL's own logical replication as the system under test: a publication of the bench tables on the
+ * primary, a subscription in {@link #targetDatabase()} on the replica server ({@code copy_data = false}: both
+ * sides are seeded alike; {@code synchronous_commit} as {@code --native-sync} says). Its apply worker runs
+ * with {@code session_replication_role = replica}, so the probe's {@code ENABLE ALWAYS} trigger stamps
+ * {@code applied_at} as under rdmarepl. Subscription, its slot and the publication are dropped after every round.
+ * <pre>
+ *   primary --walsender (pgoutput)--> logical replication apply worker --> replica
+ * </pre>
+ */
+final class NativeLogicalSystem implements ReplicationSystem {
+    static final String NAME = "rdmarepl_lag_native";
+
+    private final Endpoint primary;
+    private final String benchDatabase;
+    private final Endpoint replica;
+    private final String synchronousCommit;
+    private boolean started;
+
+    NativeLogicalSystem(Endpoint primary, String benchDatabase, Endpoint replica, String synchronousCommit) {
+        this.primary = primary;
+        this.benchDatabase = benchDatabase;
+        this.replica = replica;
+        this.synchronousCommit = synchronousCommit;
+    }
+
+    @Override
+    public String name() {
+        return "postgresql";
+    }
+
+    @Override
+    public String transport() {
+        return "logical";
+    }
+
+    @Override
+    public String label() {
+        return "postgresql logical (sync " + synchronousCommit + ")";
+    }
+
+    @Override
+    public String targetDatabase() {
+        return NAME;
+    }
+
+    String synchronousCommit() {
+        return synchronousCommit;
+    }
+
+    @Override
+    public void start(int round) {
+        started = true;
+        try {
+            primary.execute(benchDatabase, "CREATE PUBLICATION " + NAME + " FOR TABLE " + BenchTables.publicationList());
+            String conninfo = primary.conninfo(benchDatabase).replace("'", "''");
+            replica.execute(NAME, "CREATE SUBSCRIPTION " + NAME + " CONNECTION '" + conninfo + "' PUBLICATION " + NAME
+                    + " WITH (copy_data = false, synchronous_commit = '" + synchronousCommit + "')");
+            Slots.awaitActive(primary, NAME, Duration.ofSeconds(60));
+        } catch (RuntimeException e) {
+            stop();
+            throw e;
+        }
+    }
+
+    @Override
+    public void measuring() {
+        // nothing to snapshot: PostgreSQL has no stage timers
+    }
+
+    @Override
+    public String failure() {
+        return null; // an apply worker that fails is restarted by PostgreSQL; a stuck one shows as a catch-up timeout
+    }
+
+    @Override
+    public String describe() {
+        return "pg_stat_subscription: " + replica.query(NAME, "SELECT row_to_json(s)::text FROM pg_stat_subscription s WHERE subname = '"
+                + NAME + "'");
+    }
+
+    @Override
+    public void stop() {
+        if (!started) {
+            return;
+        }
+        started = false;
+        try {
+            // drops the slot on the primary too (the subscription's connection still works)
+            replica.execute(NAME, "DROP SUBSCRIPTION IF EXISTS " + NAME);
+        } finally {
+            Slots.drop(primary, NAME, Duration.ofSeconds(30));
+            primary.execute(benchDatabase, "DROP PUBLICATION IF EXISTS " + NAME);
+        }
+    }
+}

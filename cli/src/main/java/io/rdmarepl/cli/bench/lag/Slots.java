@@ -1,0 +1,70 @@
+package io.rdmarepl.cli.bench.lag;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/** Replication slots on the primary: waiting until one is streamed from, and dropping one once its consumer left. */
+final class Slots {
+    private Slots() {
+    }
+
+    /**
+     * @throws IllegalStateException naming the slot when it is not active within {@code timeout}
+     */
+    static void awaitActive(Endpoint primary, String slot, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            if (Boolean.TRUE.equals(active(primary, slot))) {
+                return;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+        throw new IllegalStateException("replication slot " + slot + " on " + primary + " not streamed from within "
+                + timeout.toMillis() + " ms");
+    }
+
+    /** Drops {@code slot} if it exists, waiting up to {@code timeout} for its consumer to let go of it. */
+    static void drop(Endpoint primary, String slot, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Boolean active = active(primary, slot);
+            if (active == null) {
+                return;
+            }
+            if (!active) {
+                try (Connection c = primary.connect("postgres");
+                     PreparedStatement drop = c.prepareStatement("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                             + " WHERE slot_name = ? AND NOT active")) {
+                    drop.setString(1, slot);
+                    drop.execute();
+                } catch (SQLException e) {
+                    if (System.nanoTime() - deadline >= 0) {
+                        throw new IllegalStateException("cannot drop replication slot " + slot + " on " + primary + ": " + e.getMessage(), e);
+                    }
+                }
+            } else if (System.nanoTime() - deadline >= 0) {
+                throw new IllegalStateException("replication slot " + slot + " on " + primary + " still in use after "
+                        + timeout.toMillis() + " ms; not dropped");
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+
+    /** @return whether the slot is active, null when there is no such slot */
+    private static Boolean active(Endpoint primary, String slot) {
+        try (Connection c = primary.connect("postgres");
+             PreparedStatement query = c.prepareStatement("SELECT active FROM pg_replication_slots WHERE slot_name = ?")) {
+            query.setString(1, slot);
+            try (ResultSet rs = query.executeQuery()) {
+                return rs.next() ? rs.getBoolean(1) : null;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read replication slot " + slot + " on " + primary + ": " + e.getMessage(), e);
+        }
+    }
+}

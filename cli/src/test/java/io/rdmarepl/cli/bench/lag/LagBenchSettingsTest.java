@@ -1,0 +1,130 @@
+package io.rdmarepl.cli.bench.lag;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rdmarepl.cli.RdmareplCommand;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class LagBenchSettingsTest {
+    private static final Map<String, String> NO_SECRET = Map.of();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldTakeTheDocumentedDefaults() {
+        LagBenchSettings s = settings(NO_SECRET);
+
+        assertThat(s.seconds()).isEqualTo(20);
+        assertThat(s.rounds()).isEqualTo(3);
+        assertThat(s.probeRate()).isEqualTo(500);
+        assertThat(s.load().none()).isTrue();
+        assertThat(s.transports()).containsExactly("shm");
+        assertThat(s.nativeSync()).isEqualTo("off");
+        assertThat(s.fsync()).isTrue();
+        assertThat(s.attached()).isFalse();
+        assertThat(s.toMap()).containsEntry("fsync", "on").containsEntry("servers", "embedded").containsEntry("load", "none");
+    }
+
+    @Test
+    void shouldNameEveryBadOptionInOneError() {
+        assertThatThrownBy(() -> settings(NO_SECRET, "--seconds", "0", "--rounds", "0", "--probe-rate", "20000", "--load", "sometimes",
+                "--clients", "0", "--transports", "shm,tcp", "--native-sync", "maybe", "--fsync", "yes", "--chart",
+                dir.resolve("lag.gif").toString(), "--json", dir.resolve("missing/out.json").toString()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--seconds 0: must be 1..3600")
+                .hasMessageContaining("--rounds 0: must be 1..100")
+                .hasMessageContaining("--probe-rate 20000: must be 1..10000")
+                .hasMessageContaining("--load sometimes: must be none, max or transactions per second")
+                .hasMessageContaining("--clients 0")
+                .hasMessageContaining("--transports tcp: must be shm or softrdma")
+                .hasMessageContaining("--native-sync maybe")
+                .hasMessageContaining("--fsync yes: must be on or off")
+                .hasMessageContaining("--chart " + dir.resolve("lag.gif") + ": must end in .png or .svg")
+                .hasMessageContaining("--json " + dir.resolve("missing/out.json") + ": directory");
+    }
+
+    @Test
+    void shouldRefuseSoftRdmaWithoutTheChannelSecret() {
+        assertThatThrownBy(() -> settings(NO_SECRET, "--transports", "shm,softrdma"))
+                .hasMessageContaining("--transports softrdma: set RDMAREPL_CHANNEL_SECRET");
+        assertThatThrownBy(() -> settings(Map.of("RDMAREPL_CHANNEL_SECRET", "short"), "--transports", "softrdma"))
+                .hasMessageContaining("--transports softrdma: RDMAREPL_CHANNEL_SECRET channel secret must be at least 16 bytes");
+
+        LagBenchSettings s = settings(Map.of("RDMAREPL_CHANNEL_SECRET", "0123456789abcdef0123456789abcdef"), "--transports", "softrdma,shm");
+
+        assertThat(s.transports()).containsExactly("softrdma", "shm");
+    }
+
+    @Test
+    void shouldRefuseRdmaAndDuplicateTransports() {
+        assertThatThrownBy(() -> settings(NO_SECRET, "--transports", "rdma"))
+                .hasMessageContaining("--transports rdma: not in bench lag");
+        assertThatThrownBy(() -> settings(NO_SECRET, "--transports", "shm,shm"))
+                .hasMessageContaining("--transports shm: named twice");
+    }
+
+    @Test
+    void shouldAttachOnlyWithBothServersAndWithoutFsync() {
+        assertThatThrownBy(() -> settings(NO_SECRET, "--primary", "jdbc:postgresql://127.0.0.1:5432/postgres"))
+                .hasMessageContaining("--primary: give both --primary and --replica, or neither");
+        assertThatThrownBy(() -> settings(NO_SECRET, "--primary", "jdbc:postgresql://a:1/x", "--replica", "jdbc:postgresql://b:2/y",
+                "--fsync", "off"))
+                .hasMessageContaining("--fsync off: only for the embedded servers");
+        assertThatThrownBy(() -> settings(NO_SECRET, "--primary", "postgres://a", "--replica", "jdbc:postgresql://b:2/y"))
+                .hasMessageContaining("--primary postgres://a: not a PostgreSQL JDBC URL");
+    }
+
+    @Test
+    void shouldReadAttachedServersFromJdbcUrlsAndNeverShowThePassword() {
+        LagBenchSettings s = settings(NO_SECRET, "--primary", "jdbc:postgresql://10.1.2.3:6543/app?user=bench&password=s3cret",
+                "--replica", "jdbc:postgresql://localhost/app");
+
+        assertThat(s.primary()).isEqualTo(new Endpoint("10.1.2.3", 6543, "bench", "s3cret"));
+        assertThat(s.replica().port()).isEqualTo(5432);
+        assertThat(s.primary().toString()).doesNotContain("s3cret");
+        assertThat(s.toMap().toString()).doesNotContain("s3cret").contains("password=******");
+        assertThat(s.toMap()).containsEntry("servers", "attached").containsEntry("fsync", null);
+        assertThat(s.primary().conninfo("rdmarepl_lag"))
+                .isEqualTo("host='10.1.2.3' port=6543 dbname='rdmarepl_lag' user='bench' password='s3cret'");
+    }
+
+    @Test
+    void shouldParseTheLoad() {
+        assertThat(Load.parse("none").none()).isTrue();
+        assertThat(Load.parse("max").kind()).isEqualTo(Load.Kind.MAX);
+        assertThat(Load.parse("max").clientIntervalNs(4)).isZero();
+        assertThat(Load.parse("800")).isEqualTo(new Load(Load.Kind.RATE, 800));
+        assertThat(Load.parse("800").clientIntervalNs(4)).isEqualTo(5_000_000L);
+        assertThatThrownBy(() -> Load.parse("0")).hasMessageContaining("--load 0:");
+        assertThatThrownBy(() -> Load.parse("fast")).hasMessageContaining("--load fast:");
+    }
+
+    @Test
+    void shouldStopWithUsageExitCodeBeforeStartingAnything() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = RdmareplCommand.commandLine();
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(err));
+
+        int code = commandLine.execute("bench", "lag", "--rounds", "0", "--load", "lots");
+
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("--rounds 0: must be 1..100").contains("--load lots:").doesNotContain("bench lag: starting");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    private static LagBenchSettings settings(Map<String, String> environment, String... args) {
+        LagBenchCommand command = new LagBenchCommand();
+        new CommandLine(command).parseArgs(args);
+        return LagBenchSettings.of(command, environment);
+    }
+}

@@ -34,10 +34,13 @@ class LagBenchIT {
         commandLine.setOut(new PrintWriter(out));
         commandLine.setErr(new PrintWriter(err));
 
+        java.nio.file.Path chart = java.nio.file.Files.createTempFile("rdmarepl-bench-lag-", ".png");
         int code = commandLine.execute("bench", "lag", "--seconds", "2", "--warmup-seconds", "1", "--rounds", "1", "--probe-rate", "100",
-                "--json", "-");
+                "--json", "-", "--chart", chart.toString());
 
         assertThat(code).as("stderr: %s", err).isZero();
+        assertThat(java.nio.file.Files.size(chart)).as("chart written").isGreaterThan(1000);
+        java.nio.file.Files.delete(chart);
         JsonNode report = new ObjectMapper().readTree(out.toString());
         assertThat(report.get("pass").asBoolean()).isTrue();
         JsonNode systems = report.get("systems");

@@ -1,12 +1,10 @@
 package io.rdmarepl.coordinator.machine;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.Candidates;
 import io.rdmarepl.coordinator.detect.Detection;
 import io.rdmarepl.coordinator.detect.PrimaryProbe;
-import io.rdmarepl.coordinator.detect.ProbeView;
 import io.rdmarepl.coordinator.detect.StandbyView;
 import io.rdmarepl.coordinator.detect.StandbyWatch;
 import io.rdmarepl.coordinator.detect.Verdict;
@@ -27,7 +25,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -57,6 +54,8 @@ public final class Coordinator implements AutoCloseable {
     private final Candidates candidates;
     private final PrimaryProbe probe;
     private final ShipperLease lease;
+    private final FencedMemberGuard fencedGuard;
+    private final StandbyTargets targets;
     private final Map<String, StandbyWatch> watches = new LinkedHashMap<>();
     private final TopologyBoard topology = new TopologyBoard();
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
@@ -67,9 +66,7 @@ public final class Coordinator implements AutoCloseable {
     private volatile Map<String, Object> lastFailover;
     private volatile String lastError;
     private long lastReadNs;
-    private long lastRefenceNs;
     private String lastRefusal;
-    private volatile boolean refencing;
 
     public Coordinator(CoordinatorConfig config, StateStore store) {
         this.config = config;
@@ -91,7 +88,10 @@ public final class Coordinator implements AutoCloseable {
             member.applierAdmin().ifPresent(uri -> watches.put(member.name(),
                     new StandbyWatch(member.name(), uri, roles, config.detectInterval())));
         }
+        this.targets = new StandbyTargets(watches, candidates);
         this.lease = new ShipperLease(roles);
+        this.fencedGuard = new FencedMemberGuard(fencer, this::fencedMembersIfLeading,
+                done -> commands.add(() -> write(current.value().transition(current.value().phase(), done, System.currentTimeMillis()))));
         this.thread = new Thread(this::run, "rdmarepl-coordinator");
         thread.setDaemon(true);
     }
@@ -132,48 +132,8 @@ public final class Coordinator implements AutoCloseable {
 
     /** Everything {@code /status} and {@code rdmarepl status} show. */
     public Map<String, Object> status() {
-        Map<String, Object> status = new LinkedHashMap<>();
-        ClusterState state = current.value();
-        status.put("role", "coordinator");
-        status.put("coordinator", config.coordinatorName());
-        status.put("leader", store.isLeader());
-        status.put("store", store.describe());
-        status.put("cluster", config.clusterName());
-        status.put("epoch", state == null ? 0 : state.epoch());
-        status.put("phase", state == null ? "uninitialised" : state.phase());
-        status.put("primary", state == null ? config.initialPrimary() : state.primary());
-        status.put("last_decision", lastVerdict.sentence());
-        ProbeView p = probe.view();
-        Map<String, Object> probeStatus = new LinkedHashMap<>();
-        probeStatus.put("target", p.jdbcUrl());
-        probeStatus.put("failures", p.failures());
-        probeStatus.put("error", p.error());
-        probeStatus.put("since_success_ms", p.sinceSuccessMs());
-        probeStatus.put("wal_lsn", p.walLsn());
-        status.put("probe", probeStatus);
-        List<Map<String, Object>> members = new ArrayList<>();
-        for (MemberConfig m : config.members()) {
-            Map<String, Object> member = new LinkedHashMap<>();
-            member.put("name", m.name());
-            member.put("role", state == null ? "unknown" : state.member(m.name()).map(x -> x.role().name()).orElse("unknown"));
-            member.put("jdbc_url", m.jdbcUrl());
-            StandbyWatch watch = watches.get(m.name());
-            if (watch != null) {
-                StandbyView v = watch.view();
-                member.put("applier", v.reachable() ? v.state() : "unreachable: " + v.error());
-                member.put("applied_lsn", v.appliedLsn());
-                member.put("durable_lsn", v.durableLsn());
-                member.put("lag_bytes", v.reachable() ? v.backlogBytes() : null);
-                member.put("lag_ms", v.reachable() ? v.lagMs() : null);
-                member.put("heartbeat_age_ms", v.reachable() ? v.heartbeatAgeMs() : null);
-                member.put("candidate", candidates.disqualification(v).orElse("yes"));
-            }
-            members.add(member);
-        }
-        status.put("members", members);
-        status.put("last_failover", lastFailover);
-        status.put("last_error", lastError);
-        return status;
+        return StatusDocument.of(config, current.value(), store.isLeader(), store.describe(), lastVerdict.sentence(), probe.view(),
+                watches, candidates, lastFailover, lastError);
     }
 
     public List<HistoryEntry> history() {
@@ -251,14 +211,13 @@ public final class Coordinator implements AutoCloseable {
         config.member(state.primary()).ifPresent(m -> probe.retarget(m.jdbcUrl()));
         lease.target(Phase.valueOf(state.phase()).hasWritablePrimary()
                 ? config.member(state.primary()).flatMap(MemberConfig::shipperAdmin).orElse(null) : null);
-        keepFencedMembersReadOnly(state);
         Phase phase = Phase.valueOf(state.phase());
         if (phase == Phase.PROMOTED) {
             lastVerdict = new Verdict(false, state.primary() + " is primary at epoch " + state.epoch()
                     + "; no standby follows it until the old primary rejoins", 0);
             return;
         }
-        Verdict verdict = detection.judge(state.primary(), probe.view(), standbyViews(state));
+        Verdict verdict = detection.judge(state.primary(), probe.view(), targets.views(state));
         lastVerdict = verdict;
         switch (phase) {
             case HEALTHY -> {
@@ -288,35 +247,12 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
-    /**
-     * Every second: a fenced member that came back writable (restarted) is made read-only again. Checked off
-     * this thread (a host that does not answer must not hold the decisions back); the outcome is recorded here.
-     */
-    private void keepFencedMembersReadOnly(ClusterState state) {
-        if (System.nanoTime() - lastRefenceNs < TimeUnit.SECONDS.toNanos(1) || refencing) {
-            return;
+    private List<MemberConfig> fencedMembersIfLeading() {
+        ClusterState state = current.value();
+        if (state == null || !store.isLeader()) {
+            return List.of();
         }
-        lastRefenceNs = System.nanoTime();
-        List<MemberConfig> fenced = state.withRole(Role.FENCED).stream().flatMap(m -> config.member(m.name()).stream()).toList();
-        if (fenced.isEmpty()) {
-            return;
-        }
-        refencing = true;
-        Thread checker = new Thread(() -> {
-            try {
-                for (MemberConfig member : fenced) {
-                    String done = fencer.refence(member);
-                    if (done != null) {
-                        LOG.warn("{}", done);
-                        commands.add(() -> write(current.value().transition(current.value().phase(), done, System.currentTimeMillis())));
-                    }
-                }
-            } finally {
-                refencing = false;
-            }
-        }, "rdmarepl-refence");
-        checker.setDaemon(true);
-        checker.start();
+        return state.withRole(Role.FENCED).stream().flatMap(m -> config.member(m.name()).stream()).toList();
     }
 
     private void initialise() {
@@ -337,7 +273,7 @@ public final class Coordinator implements AutoCloseable {
         long failedForMs = lastVerdict.primaryFailed() ? lastVerdict.failedForMs() : 0;
         ClusterState state = current.value();
         MemberConfig oldPrimary = config.member(state.primary()).orElseThrow();
-        StandbyView target = chooseTarget(state, to, force);
+        StandbyView target = targets.choose(state, to, force);
         if (!force && !lastVerdict.primaryFailed() && Phase.valueOf(state.phase()) != Phase.SUSPECT) {
             throw new Refused("primary " + state.primary() + " has not failed (" + lastVerdict.sentence()
                     + "): use `rdmarepl failover --force` to fail over anyway");
@@ -413,37 +349,6 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
-    private StandbyView chooseTarget(ClusterState state, String to, boolean force) {
-        List<StandbyView> views = standbyViews(state);
-        if (to != null) {
-            Member member = state.member(to).orElseThrow(() -> new Refused("no member named " + to));
-            if (member.role() != Role.STANDBY) {
-                throw new Refused(to + " is " + member.role() + ", not a standby");
-            }
-            StandbyView view = views.stream().filter(v -> v.name().equals(to)).findFirst()
-                    .orElseThrow(() -> new Refused(to + " has no applier admin endpoint configured (member." + to + ".applier.admin)"));
-            Optional<String> why = candidates.disqualification(view);
-            if (why.isPresent() && !(force && view.reachable())) {
-                throw new Refused("cannot promote " + why.get());
-            }
-            return view;
-        }
-        return candidates.best(views).orElseThrow(() -> new Refused("no standby can be promoted: "
-                + (views.isEmpty() ? "none configured" : String.join("; ", views.stream()
-                .map(v -> candidates.disqualification(v).orElse(v.name() + " qualifies")).toList()))));
-    }
-
-    private List<StandbyView> standbyViews(ClusterState state) {
-        List<StandbyView> views = new ArrayList<>();
-        for (Member member : state.withRole(Role.STANDBY)) {
-            StandbyWatch watch = watches.get(member.name());
-            if (watch != null) {
-                views.add(watch.view());
-            }
-        }
-        return views;
-    }
-
     private void requireLeader() {
         if (!store.isLeader()) {
             throw new Refused("this coordinator (" + config.coordinatorName() + ") is not the leader; ask the leader ("
@@ -489,6 +394,7 @@ public final class Coordinator implements AutoCloseable {
         }
         probe.close();
         lease.close();
+        fencedGuard.close();
         watches.values().forEach(StandbyWatch::close);
     }
 }

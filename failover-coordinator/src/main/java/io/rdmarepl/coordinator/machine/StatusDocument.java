@@ -1,0 +1,67 @@
+package io.rdmarepl.coordinator.machine;
+
+import io.rdmarepl.coordinator.config.CoordinatorConfig;
+import io.rdmarepl.coordinator.config.MemberConfig;
+import io.rdmarepl.coordinator.detect.Candidates;
+import io.rdmarepl.coordinator.detect.ProbeView;
+import io.rdmarepl.coordinator.detect.StandbyView;
+import io.rdmarepl.coordinator.detect.StandbyWatch;
+import io.rdmarepl.coordinator.state.ClusterState;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The coordinator's {@code /status} document, built from what the decision loop last saw. */
+final class StatusDocument {
+    private StatusDocument() {
+    }
+
+    static Map<String, Object> of(CoordinatorConfig config, ClusterState state, boolean leader, String store, String lastDecision,
+                                  ProbeView probe, Map<String, StandbyWatch> watches, Candidates candidates,
+                                  Map<String, Object> lastFailover, String lastError) {
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("role", "coordinator");
+        status.put("coordinator", config.coordinatorName());
+        status.put("leader", leader);
+        status.put("store", store);
+        status.put("cluster", config.clusterName());
+        status.put("epoch", state == null ? 0 : state.epoch());
+        status.put("phase", state == null ? "uninitialised" : state.phase());
+        status.put("primary", state == null ? config.initialPrimary() : state.primary());
+        status.put("last_decision", lastDecision);
+        Map<String, Object> probeStatus = new LinkedHashMap<>();
+        probeStatus.put("target", probe.jdbcUrl());
+        probeStatus.put("failures", probe.failures());
+        probeStatus.put("error", probe.error());
+        probeStatus.put("since_success_ms", probe.sinceSuccessMs());
+        probeStatus.put("wal_lsn", probe.walLsn());
+        status.put("probe", probeStatus);
+        List<Map<String, Object>> members = new ArrayList<>();
+        for (MemberConfig m : config.members()) {
+            members.add(member(m, state, watches.get(m.name()), candidates));
+        }
+        status.put("members", members);
+        status.put("last_failover", lastFailover);
+        status.put("last_error", lastError);
+        return status;
+    }
+
+    private static Map<String, Object> member(MemberConfig m, ClusterState state, StandbyWatch watch, Candidates candidates) {
+        Map<String, Object> member = new LinkedHashMap<>();
+        member.put("name", m.name());
+        member.put("role", state == null ? "unknown" : state.member(m.name()).map(x -> x.role().name()).orElse("unknown"));
+        member.put("jdbc_url", m.jdbcUrl());
+        if (watch != null) {
+            StandbyView v = watch.view();
+            member.put("applier", v.reachable() ? v.state() : "unreachable: " + v.error());
+            member.put("applied_lsn", v.appliedLsn());
+            member.put("durable_lsn", v.durableLsn());
+            member.put("lag_bytes", v.reachable() ? v.backlogBytes() : null);
+            member.put("lag_ms", v.reachable() ? v.lagMs() : null);
+            member.put("heartbeat_age_ms", v.reachable() ? v.heartbeatAgeMs() : null);
+            member.put("candidate", candidates.disqualification(v).orElse("yes"));
+        }
+        return member;
+    }
+}

@@ -1,5 +1,6 @@
 package io.rdmarepl.coordinator.config;
 
+import io.rdmarepl.config.ConfigProblems;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
@@ -66,7 +67,7 @@ public record CoordinatorConfig(
      * @throws IllegalArgumentException listing every bad key, its value (secrets masked) and the rule
      */
     public static CoordinatorConfig load(Properties properties) {
-        ConfigProblems p = new ConfigProblems(properties, SECRETS);
+        ConfigProblems p = new ConfigProblems(properties, SECRETS, "coordinator");
         String cluster = p.string("cluster.name", "main");
         if (!cluster.matches("[A-Za-z0-9_.-]{1,64}")) {
             p.problem("cluster.name", cluster, "must be 1-64 letters, digits, '_', '.' or '-'");

@@ -1,6 +1,7 @@
 package io.rdmarepl.shipper.config;
 
 import io.rdmarepl.channel.ChannelUri;
+import io.rdmarepl.config.ConfigProblems;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,7 +73,7 @@ public record ShipperConfig(
      * @throws IllegalArgumentException listing every bad key, its value (secrets masked) and the rule
      */
     public static ShipperConfig load(Properties properties) {
-        ConfigProblems p = new ConfigProblems(properties, SECRETS);
+        ConfigProblems p = new ConfigProblems(properties, SECRETS, "shipper");
         String sourceName = p.string("source.name", "primary");
         String host = p.string("database.host", "localhost");
         int port = p.integer("database.port", 5432, 1, 65535);

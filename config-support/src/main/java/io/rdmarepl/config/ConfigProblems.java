@@ -1,4 +1,4 @@
-package io.rdmarepl.shipper.config;
+package io.rdmarepl.config;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,32 +11,38 @@ import java.util.function.Function;
  * Reads typed values from properties and collects every problem, so one error lists them all:
  * key, value (secrets masked) and the rule broken.
  */
-final class ConfigProblems {
+public final class ConfigProblems {
     private final Properties properties;
     private final Set<String> secrets;
     private final Set<String> read = new TreeSet<>();
     private final List<String> problems = new ArrayList<>();
+    private final String role;
 
-    ConfigProblems(Properties properties, Set<String> secrets) {
+    /**
+     * @param role names the README's configuration table in the unknown-key message, e.g. {@code shipper}
+     * @param secrets keys whose values are masked in every message
+     */
+    public ConfigProblems(Properties properties, Set<String> secrets, String role) {
         this.properties = properties;
         this.secrets = secrets;
+        this.role = role;
     }
 
-    String string(String key, String defaultValue) {
+    public String string(String key, String defaultValue) {
         read.add(key);
         String value = properties.getProperty(key);
         return value == null ? defaultValue : value.trim();
     }
 
-    int integer(String key, int defaultValue, int min, int max) {
+    public int integer(String key, int defaultValue, int min, int max) {
         return (int) number(key, defaultValue, min, max, Integer::parseInt);
     }
 
-    long longValue(String key, long defaultValue, long min, long max) {
+    public long longValue(String key, long defaultValue, long min, long max) {
         return number(key, defaultValue, min, max, Long::parseLong);
     }
 
-    boolean bool(String key, boolean defaultValue) {
+    public boolean bool(String key, boolean defaultValue) {
         String value = string(key, null);
         if (value == null) {
             return defaultValue;
@@ -48,7 +54,7 @@ final class ConfigProblems {
         return Boolean.parseBoolean(value);
     }
 
-    String oneOf(String key, String defaultValue, Set<String> allowed) {
+    public String oneOf(String key, String defaultValue, Set<String> allowed) {
         String value = string(key, defaultValue);
         if (!allowed.contains(value)) {
             problem(key, value, "must be one of " + new java.util.TreeSet<>(allowed));
@@ -56,20 +62,20 @@ final class ConfigProblems {
         return value;
     }
 
-    void problem(String key, String value, String rule) {
+    public void problem(String key, String value, String rule) {
         problems.add(key + "=" + (secrets.contains(key) ? "****" : value) + ": " + rule);
     }
 
     /** Keys that are neither read nor under one of {@code prefixes}: typos never pass silently. */
-    void rejectUnknown(Set<String> prefixes) {
+    public void rejectUnknown(Set<String> prefixes) {
         for (String key : new TreeSet<>(properties.stringPropertyNames())) {
             if (!read.contains(key) && prefixes.stream().noneMatch(key::startsWith)) {
-                problems.add(key + ": unknown key (see the shipper configuration table in the README)");
+                problems.add(key + ": unknown key (see the " + role + " configuration table in the README)");
             }
         }
     }
 
-    void throwIfAny(String what) {
+    public void throwIfAny(String what) {
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("invalid " + what + ":\n  " + String.join("\n  ", problems));
         }

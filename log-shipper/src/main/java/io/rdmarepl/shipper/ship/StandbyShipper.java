@@ -29,6 +29,8 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     private final java.util.function.BooleanSupplier capturing;
     private final Lease lease;
     private long lastFeedbackHeartbeatUs;
+    /** Built once: the lease is renewed on the shipping thread, every few milliseconds. */
+    private final String contactLabel;
     private final RecordEncoder encoder = new RecordEncoder();
     private final ByteBuffer heartbeat = ByteBuffer.allocateDirect(64).order(ByteOrder.LITTLE_ENDIAN);
     private final BackoffIdleStrategy idle = new BackoffIdleStrategy(1000, 10, 1_000, 200_000);
@@ -41,6 +43,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
                    java.util.function.BooleanSupplier capturing, Lease lease) {
         this.capturing = capturing;
         this.lease = lease;
+        this.contactLabel = "standby " + standby.name();
         this.standby = standby;
         this.index = index;
         this.end = end;
@@ -127,7 +130,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
         if (ring.feedback().refresh()) {
             if (ring.feedback().heartbeatTimeUs() != lastFeedbackHeartbeatUs) {
                 lastFeedbackHeartbeatUs = ring.feedback().heartbeatTimeUs();
-                lease.heard("standby " + standby.name());
+                lease.heard(contactLabel);
             }
             acks.durable(index, ring.feedback().durableLsn());
             metrics.feedback(index, ring.feedback().appliedLsn(), ring.feedback().durableLsn(), ring.position(),

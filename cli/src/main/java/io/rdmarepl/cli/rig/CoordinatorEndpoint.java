@@ -12,7 +12,7 @@ import java.util.Map;
 /**
  * The coordinator's admin endpoint, not started yet: {@code /health}, {@code /status}, {@code /metrics},
  * {@code GET /topology?after=V&wait_ms=N} (the long poll clients follow), {@code GET /history}, and the
- * token-guarded {@code POST /failover}, {@code /promote}, {@code /fence}. The same routes as
+ * token-guarded {@code POST /failover}, {@code /switchover}, {@code /promote}, {@code /fence}, {@code /rejoin}. The same routes as
  * {@code rdmarepl coordinate} serves, for the demo and benchmarks that run the coordinator in their own process.
  */
 public final class CoordinatorEndpoint {
@@ -31,6 +31,8 @@ public final class CoordinatorEndpoint {
                     JsonNode request = parse(body);
                     return coordinator.failover(text(request, "to"), request.path("force").asBoolean(false));
                 })
+                .control("/switchover", body -> coordinator.switchover(text(parse(body), "to")))
+                .control("/rejoin", body -> coordinator.rejoin(required(parse(body), "member")))
                 .control("/promote", body -> coordinator.promote(required(parse(body), "member")))
                 .control("/fence", body -> coordinator.fence(required(parse(body), "member")));
     }

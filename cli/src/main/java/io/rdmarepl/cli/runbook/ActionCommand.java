@@ -37,9 +37,14 @@ abstract class ActionCommand extends RunbookCommand {
         if (options.json()) {
             printJson(answer);
         } else {
-            out().println(answer.hasNonNull("message") ? answer.get("message").asText() : Table.cell(answer.get("result")));
+            out().println(text(answer));
         }
         return ExitCodes.DONE;
+    }
+
+    /** The answer for a human: its message. */
+    String text(JsonNode answer) {
+        return answer.hasNonNull("message") ? answer.get("message").asText() : Table.cell(answer.get("result"));
     }
 
     private JsonNode statusForQuestion() {

@@ -6,12 +6,10 @@ import io.rdmarepl.coordinator.roles.RoleClient;
 import io.rdmarepl.coordinator.roles.RoleException;
 import java.io.IOException;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,10 +23,12 @@ public final class Fencer {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Fencer.class);
     private final CoordinatorConfig config;
     private final RoleClient roles;
+    private final MemberSql sql;
 
     public Fencer(CoordinatorConfig config, RoleClient roles) {
         this.config = config;
         this.roles = roles;
+        this.sql = new MemberSql(config);
     }
 
     /**
@@ -55,7 +55,7 @@ public final class Fencer {
      * @return what was done, or null when the member is unreachable or already read-only
      */
     public String refence(MemberConfig member) {
-        try (Connection connection = DriverManager.getConnection(member.jdbcUrl(), credentials());
+        try (Connection connection = sql.open(member, "fence");
              Statement statement = connection.createStatement();
              ResultSet rs = statement.executeQuery("SHOW default_transaction_read_only")) {
             rs.next();
@@ -73,18 +73,43 @@ public final class Fencer {
         }
     }
 
-    private Properties credentials() {
-        Properties props = new Properties();
-        props.setProperty("user", config.databaseUser());
-        props.setProperty("password", config.databasePassword());
-        props.setProperty("connectTimeout", "1");
-        props.setProperty("socketTimeout", "5");
-        props.setProperty("ApplicationName", "rdmarepl-coordinator-fence");
-        return props;
+    /**
+     * A switchover's first step: the member refuses client writes and its client sessions end, but its shipper
+     * keeps shipping, so the standby can catch up with everything committed before.
+     *
+     * @return how many client sessions were ended
+     */
+    public int fenceClients(MemberConfig member) throws SQLException {
+        return makeReadOnly(member);
+    }
+
+    /**
+     * Lifts the server-wide read-only {@link #fence} set, on a member that is about to take writes again (a
+     * switchover called off) or that an applier now keeps read-only for clients (a rejoin).
+     */
+    public void unfence(MemberConfig member) throws SQLException {
+        try (Connection connection = sql.open(member, "fence");
+             Statement statement = connection.createStatement()) {
+            statement.execute("ALTER SYSTEM RESET default_transaction_read_only");
+            statement.execute("SELECT pg_reload_conf()");
+        }
+    }
+
+    /**
+     * Stops the member's shipper and waits for its answer: in a switchover the shipper is alive, and it must
+     * have stopped before its standby is promoted.
+     *
+     * @throws RoleException when the shipper does not answer
+     */
+    public void stopShipperNow(MemberConfig member) {
+        if (member.shipperAdmin().isPresent()) {
+            roles.post(member.shipperAdmin().get(), "/fence", "{\"reason\":\"switchover: the standby caught up\"}",
+                    Duration.ofSeconds(10));
+        }
     }
 
     private int makeReadOnly(MemberConfig member) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(member.jdbcUrl(), credentials());
+        try (Connection connection = sql.open(member, "fence");
              Statement statement = connection.createStatement()) {
             statement.execute("ALTER SYSTEM SET default_transaction_read_only = on");
             statement.execute("SELECT pg_reload_conf()");

@@ -56,6 +56,7 @@ public final class Coordinator implements AutoCloseable {
     private final ShipperLease lease;
     private final FencedMemberGuard fencedGuard;
     private final StandbyTargets targets;
+    private final Handovers handovers;
     private final Map<String, StandbyWatch> watches = new LinkedHashMap<>();
     private final TopologyBoard topology = new TopologyBoard();
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
@@ -89,6 +90,7 @@ public final class Coordinator implements AutoCloseable {
                     new StandbyWatch(member.name(), uri, roles, config.detectInterval())));
         }
         this.targets = new StandbyTargets(watches, candidates);
+        this.handovers = new Handovers(this, config, fencer, roles, watches);
         this.lease = new ShipperLease(roles);
         this.fencedGuard = new FencedMemberGuard(fencer, this::fencedMembersIfLeading,
                 done -> commands.add(() -> write(current.value().transition(current.value().phase(), done, System.currentTimeMillis()))));
@@ -113,6 +115,25 @@ public final class Coordinator implements AutoCloseable {
     /** Promote {@code member}: a failover to it, whatever the primary's health (it is fenced first). */
     public Map<String, Object> promote(String member) throws Exception {
         return call(() -> failoverNow(member, true, "operator promoted " + member));
+    }
+
+    /**
+     * Planned switchover to {@code to} (or the best standby): nothing acknowledged is lost; the old primary then
+     * rejoins as a standby of the new one.
+     */
+    public Map<String, Object> switchover(String to) throws Exception {
+        return call(() -> {
+            requireLeader();
+            return handovers.switchover(to, targets);
+        });
+    }
+
+    /** Makes the fenced former primary {@code member} a standby of the current primary (a fresh copy). */
+    public Map<String, Object> rejoin(String member) throws Exception {
+        return call(() -> {
+            requireLeader();
+            return handovers.rejoin(member);
+        });
     }
 
     /** Make {@code member} refuse writes and record it as fenced. */
@@ -212,6 +233,12 @@ public final class Coordinator implements AutoCloseable {
         lease.target(Phase.valueOf(state.phase()).hasWritablePrimary()
                 ? config.member(state.primary()).flatMap(MemberConfig::shipperAdmin).orElse(null) : null);
         Phase phase = Phase.valueOf(state.phase());
+        if (phase == Phase.REJOINING) {
+            lastVerdict = new Verdict(false, state.primary() + " is primary at epoch " + state.epoch() + "; "
+                    + state.withRole(Role.REJOINING).stream().map(Member::name).toList() + " rejoining (copying)", 0);
+            handovers.checkRejoin(state);
+            return;
+        }
         if (phase == Phase.PROMOTED) {
             lastVerdict = new Verdict(false, state.primary() + " is primary at epoch " + state.epoch()
                     + "; no standby follows it until the old primary rejoins", 0);
@@ -240,6 +267,7 @@ public final class Coordinator implements AutoCloseable {
                     }
                 }
             }
+            case SWITCHOVER -> handovers.interrupted(state);
             case FENCING, DRAINING -> transition(Phase.SUSPECT, "a failover was interrupted in " + phase + " (coordinator restart): deciding again");
             case PROMOTING -> resumePromotion(state);
             default -> {
@@ -339,7 +367,7 @@ public final class Coordinator implements AutoCloseable {
         transition(Phase.PROMOTED, chosen.name() + " promoted at epoch " + state.epoch() + " (resumed after an interruption)");
     }
 
-    private void promoteApplier(MemberConfig chosen, int epoch) {
+    void promoteApplier(MemberConfig chosen, int epoch) {
         try {
             roles.post(chosen.applierAdmin().orElseThrow(), "/promote", "{\"epoch\":" + epoch + "}", PROMOTE_TIMEOUT);
         } catch (RoleException e) {
@@ -356,14 +384,22 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
-    private void transition(Phase next, String reason) {
+    ClusterState state() {
+        return current.value();
+    }
+
+    void retargetProbe(MemberConfig primary) {
+        probe.retarget(primary.jdbcUrl());
+    }
+
+    void transition(Phase next, String reason) {
         ClusterState state = current.value();
         write(state.transition(next.name(), reason, System.currentTimeMillis()));
         LOG.info("{} -> {}: {}", state.phase(), next, reason);
     }
 
     /** Compare-and-set against what this coordinator last read; on a conflict re-reads and refuses. */
-    private void write(ClusterState next) {
+    void write(ClusterState next) {
         long version = store.compareAndSet(current.version(), next);
         if (version == StateStore.NOTHING_STORED) {
             current = store.read();

@@ -2,13 +2,15 @@ package io.rdmarepl.coordinator.machine;
 
 /**
  * The failover state machine of a cluster. Clients are pointed at the primary in {@link #HEALTHY},
- * {@link #SUSPECT} (it may recover; it is not fenced yet) and {@link #PROMOTED}; from fencing to promotion there is
- * no primary to write to.
+ * {@link #SUSPECT} (it may recover; it is not fenced yet), {@link #PROMOTED} and {@link #REJOINING}; from fencing to
+ * promotion there is no primary to write to.
  *
  * <pre>
  *  HEALTHY --(probe fails AND heartbeats stop)--> SUSPECT --(recovers)--> HEALTHY
  *  SUSPECT --(still failed)--> FENCING --> DRAINING --> PROMOTING --> PROMOTED
  *  any --(operator: failover / promote)--> FENCING ...
+ *  HEALTHY --(operator: switchover)--> SWITCHOVER --(standby applied the marker)--> PROMOTING --> PROMOTED
+ *  PROMOTED --(operator: rejoin, or a switchover's last step)--> REJOINING --(copy applied)--> HEALTHY
  * </pre>
  */
 public enum Phase {
@@ -23,9 +25,16 @@ public enum Phase {
     /** The epoch is bumped; the standby is being made writable. */
     PROMOTING,
     /** The new primary takes writes; the old one is fenced until it rejoins. */
-    PROMOTED;
+    PROMOTED,
+    /**
+     * A planned handover: the primary refuses client writes while the chosen standby applies everything up to a
+     * marker written after the last client commit; nothing is lost and nobody writes until the promotion.
+     */
+    SWITCHOVER,
+    /** The old primary is copied from the new one through the reverse shipper and applier; the primary takes writes. */
+    REJOINING;
 
     public boolean hasWritablePrimary() {
-        return this == HEALTHY || this == SUSPECT || this == PROMOTED;
+        return this == HEALTHY || this == SUSPECT || this == PROMOTED || this == REJOINING;
     }
 }

@@ -7,5 +7,7 @@ public enum Role {
     /** A replica kept up to date by its applier; a failover candidate. */
     STANDBY,
     /** A former primary made to refuse writes; stays so until it rejoins as a standby. */
-    FENCED
+    FENCED,
+    /** A former primary being copied from the new one; a standby (and a candidate) once the copy is applied. */
+    REJOINING
 }

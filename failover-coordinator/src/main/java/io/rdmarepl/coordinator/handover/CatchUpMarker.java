@@ -1,0 +1,67 @@
+package io.rdmarepl.coordinator.handover;
+
+import io.rdmarepl.coordinator.config.MemberConfig;
+import io.rdmarepl.coordinator.detect.StandbyView;
+import io.rdmarepl.coordinator.fence.MemberSql;
+import io.rdmarepl.format.Lsn;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+/**
+ * Proves a standby holds everything its primary committed. Once the primary refuses client writes, a
+ * transactional logical decoding message (prefix {@value #PREFIX}) is committed on it: every client commit
+ * precedes the marker in the WAL, the shipper ships the marker as an empty transaction, and a standby whose
+ * applied LSN reaches the marker's has applied them all. A lag figure could not tell "caught up" from "the
+ * shipper has not seen the last commits yet"; the marker can.
+ */
+public final class CatchUpMarker {
+    /** The prefix the shipper ships as an empty transaction (log-shipper's TransactionAssembler). */
+    public static final String PREFIX = "rdmarepl.marker";
+
+    private final MemberSql sql;
+
+    public CatchUpMarker(MemberSql sql) {
+        this.sql = sql;
+    }
+
+    /**
+     * Commits a marker on {@code primary} (which refuses client writes now; this session writes anyway).
+     *
+     * @return the marker's LSN
+     */
+    public long emit(MemberConfig primary, String why) throws SQLException {
+        try (Connection connection = sql.open(primary, "marker"); Statement statement = connection.createStatement()) {
+            statement.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE");
+            try (ResultSet rs = statement.executeQuery("SELECT pg_logical_emit_message(true, '" + PREFIX + "', '"
+                    + why.replace("'", "''") + "')::text")) {
+                rs.next();
+                return Lsn.parse(rs.getString(1));
+            }
+        }
+    }
+
+    /**
+     * Waits until the standby's applier reports an applied LSN at or past {@code markerLsn}.
+     *
+     * @return how long it took, or empty when {@code timeout} passed first
+     */
+    public static Optional<Duration> awaitApplied(Supplier<StandbyView> standby, long markerLsn, Duration timeout) {
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            StandbyView view = standby.get();
+            if (view.appliedLsn() != null && Lsn.compare(Lsn.parse(view.appliedLsn()), markerLsn) >= 0) {
+                return Optional.of(Duration.ofNanos(System.nanoTime() - start));
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        return Optional.empty();
+    }
+}

@@ -28,6 +28,12 @@ final class CoordinatorHttp {
                 HttpResponse.BodyHandlers.ofString()).body());
     }
 
+    /** The history entries, oldest first. */
+    JsonNode history() throws IOException, InterruptedException {
+        return JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(base + "/history")).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString()).body()).path("history");
+    }
+
     /** POSTs {@code body} to {@code path}, with the token when it is not null; returns the answer. */
     HttpResponse<String> post(String path, String body, String token) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(90))

@@ -49,6 +49,9 @@ final class Replication implements AutoCloseable {
     private RoleProcess shipper;
     private RoleProcess applier;
     private RoleProcess coordinator;
+    private final List<RoleProcess> coordinators = new ArrayList<>();
+    private RoleProcess reverseShipper;
+    private RoleProcess reverseApplier;
     private long nextMarker = 1;
 
     private Replication(String name, PostgresPair servers, Path directory, Path ring, String ringUri) {
@@ -124,28 +127,39 @@ final class Replication implements AutoCloseable {
      * {@code pgb} (the replica, with the applier's), state in a file under the test's directory. Both roles must run.
      */
     RoleProcess startCoordinator(Map<String, String> extra) throws Exception {
+        return startCoordinator("coordinator", extra);
+    }
+
+    /** Like {@link #startCoordinator(Map)}: one more coordinator named {@code label} (several share a ZooKeeper store). */
+    RoleProcess startCoordinator(String label, Map<String, String> extra) throws Exception {
         Properties c = new Properties();
         c.setProperty("cluster.name", name);
-        c.setProperty("coordinator.name", "e2e");
+        c.setProperty("coordinator.name", label);
         c.setProperty("members", "pga,pgb");
         c.setProperty("member.pga.jdbc.url", primary().jdbcUrl("postgres"));
         c.setProperty("member.pga.shipper.admin", adminBase(shipper));
         c.setProperty("member.pgb.jdbc.url", replica().jdbcUrl("postgres"));
         c.setProperty("member.pgb.applier.admin", adminBase(applier));
+        if (reverseShipper != null) {
+            c.setProperty("member.pga.applier.admin", adminBase(reverseApplier));
+            c.setProperty("member.pgb.shipper.admin", adminBase(reverseShipper));
+        }
         c.setProperty("initial.primary", "pga");
         c.setProperty("database.user", PostgresServer.SUPERUSER);
         c.setProperty("roles.admin.token", ROLES_TOKEN);
         c.setProperty("admin.address", "127.0.0.1:0");
         c.setProperty("admin.token", COORDINATOR_TOKEN);
-        Path state = directory.resolve("coordinator-state.json");
+        Path state = directory.resolve(label + "-state.json");
         Files.deleteIfExists(state); // a new cluster: nothing from an earlier run of the test
         c.setProperty("state.file", state.toString());
         extra.forEach(c::setProperty);
-        Path file = directory.resolve("coordinator.properties");
+        Path file = directory.resolve(label + ".properties");
         store(c, file);
-        coordinator = start("coordinate", "coordinator", file);
-        adminBase(coordinator);
-        return coordinator;
+        RoleProcess started = start("coordinate", label, file);
+        coordinators.add(started);
+        coordinator = started;
+        adminBase(started);
+        return started;
     }
 
     /** http://host:port of {@code process}'s admin endpoint, once it printed it (deadline 60 s). */
@@ -177,6 +191,28 @@ final class Replication implements AutoCloseable {
     RoleProcess startShipper() {
         shipper = start("ship", "shipper", shipperConfig);
         return shipper;
+    }
+
+    /**
+     * Starts the roles of the reverse direction, both waiting for the coordinator ({@code activation=on-request}): an
+     * applier that would keep the primary a standby of the replica, and a shipper beside the replica feeding it. A
+     * switchover or rejoin activates them; {@link #startCoordinator} then names them in the members' configuration.
+     */
+    void startReverseRoles() throws Exception {
+        Path reverseRing = Path.of(ring + "-reverse");
+        String reverseUri = ringUri.startsWith("softrdma") ? "softrdma://127.0.0.1:" + freePort() : "shm://" + reverseRing;
+        Properties shipping = shipperProperties("replica", replica(), "primary", reverseUri);
+        shipping.setProperty("activation", "on-request");
+        Path shippingFile = directory.resolve("reverse-shipper.properties");
+        store(shipping, shippingFile);
+        Properties applying = applierProperties("replica", reverseUri, primary());
+        applying.setProperty("activation", "on-request");
+        Path applyingFile = directory.resolve("reverse-applier.properties");
+        store(applying, applyingFile);
+        reverseApplier = start("apply", "reverse-applier", applyingFile);
+        adminBase(reverseApplier);
+        reverseShipper = start("ship", "reverse-shipper", shippingFile);
+        adminBase(reverseShipper);
     }
 
     /** Starts the applier, then the shipper, and waits until the shipper's slot streams. */
@@ -262,11 +298,12 @@ final class Replication implements AutoCloseable {
 
     String tails() {
         StringBuilder out = new StringBuilder();
-        for (RoleProcess process : new RoleProcess[] {applier, shipper, coordinator}) {
+        for (RoleProcess process : new RoleProcess[] {applier, shipper, reverseApplier, reverseShipper}) {
             if (process != null) {
                 out.append(process.tail());
             }
         }
+        coordinators.forEach(c -> out.append(c.tail()));
         return out.toString();
     }
 
@@ -274,7 +311,10 @@ final class Replication implements AutoCloseable {
     @Override
     public void close() {
         try {
-            for (RoleProcess process : new RoleProcess[] {coordinator, shipper, applier}) {
+            for (RoleProcess process : coordinators) {
+                process.stop(STOP_TIMEOUT);
+            }
+            for (RoleProcess process : new RoleProcess[] {shipper, reverseShipper, applier, reverseApplier}) {
                 if (process != null) {
                     process.stop(STOP_TIMEOUT);
                 }
@@ -282,6 +322,7 @@ final class Replication implements AutoCloseable {
         } finally {
             try {
                 Files.deleteIfExists(ring);
+                Files.deleteIfExists(Path.of(ring + "-reverse"));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } finally {
@@ -296,27 +337,34 @@ final class Replication implements AutoCloseable {
     }
 
     private void writeConfigs() throws IOException {
+        store(shipperProperties("primary", primary(), "replica", ringUri), shipperConfig);
+        store(applierProperties("primary", ringUri, replica()), applierConfig);
+    }
+
+    private static Properties shipperProperties(String source, PostgresServer server, String standby, String uri) {
         Properties shipping = new Properties();
-        shipping.setProperty("source.name", "primary");
+        shipping.setProperty("source.name", source);
         shipping.setProperty("database.host", PostgresServer.HOST);
-        shipping.setProperty("database.port", Integer.toString(primary().port()));
+        shipping.setProperty("database.port", Integer.toString(server.port()));
         shipping.setProperty("database.user", PostgresServer.SUPERUSER);
-        shipping.setProperty("standbys", "replica");
-        shipping.setProperty("standby.replica.uri", ringUri);
+        shipping.setProperty("standbys", standby);
+        shipping.setProperty("standby." + standby + ".uri", uri);
         shipping.setProperty("admin.address", "127.0.0.1:0");
         shipping.setProperty("admin.token", ROLES_TOKEN);
-        store(shipping, shipperConfig);
+        return shipping;
+    }
 
+    private static Properties applierProperties(String source, String uri, PostgresServer into) {
         Properties applying = new Properties();
-        applying.setProperty("source.name", "primary");
-        applying.setProperty("ring.uri", ringUri);
+        applying.setProperty("source.name", source);
+        applying.setProperty("ring.uri", uri);
         applying.setProperty("ring.capacity.bytes", Integer.toString(4 << 20));
-        applying.setProperty("replica.jdbc.url", replica().jdbcUrl("postgres"));
+        applying.setProperty("replica.jdbc.url", into.jdbcUrl("postgres"));
         applying.setProperty("replica.connect.timeout.ms", "2000");
         applying.setProperty("apply.retry.max.ms", "500");
         applying.setProperty("admin.port", "0");
         applying.setProperty("admin.token", ROLES_TOKEN);
-        store(applying, applierConfig);
+        return applying;
     }
 
     private static int freePort() throws IOException {

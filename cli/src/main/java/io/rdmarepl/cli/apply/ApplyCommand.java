@@ -3,13 +3,18 @@ package io.rdmarepl.cli.apply;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.applier.apply.Applier;
+import io.rdmarepl.applier.apply.ApplierStatus;
+import io.rdmarepl.applier.config.Activation;
 import io.rdmarepl.applier.config.ApplierConfig;
+import io.rdmarepl.applier.role.ApplierRole;
 import io.rdmarepl.cli.admin.AdminServer;
 import io.rdmarepl.format.Lsn;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,11 +25,13 @@ import picocli.CommandLine.Option;
 /**
  * {@code rdmarepl apply --config applier.properties}: the standby's applier. Creates the ring, replays it
  * into the replica until SIGTERM, and serves /health, /status, /metrics and the token-guarded
- * {@code POST /drain} and {@code POST /promote} on the admin port.
+ * {@code POST /activate}, {@code POST /drain} and {@code POST /promote} on the admin port. With
+ * {@code activation=on-request} it only serves the admin port until the coordinator activates it.
  */
 @Command(name = "apply",
         mixinStandardHelpOptions = true,
         description = {"Replay the ring into the replica PostgreSQL, exactly once, until stopped (SIGTERM).",
+                "With activation=on-request, wait for the coordinator's POST /activate before touching the replica or the ring.",
                 "Every configuration key, its default and meaning: see the README (Configuration, rdmarepl apply)."})
 public final class ApplyCommand implements Callable<Integer> {
 
@@ -37,24 +44,32 @@ public final class ApplyCommand implements Callable<Integer> {
 
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile Runnable onStarted = () -> { };
+    private volatile InetSocketAddress adminAddress;
 
     @Override
     public Integer call() throws Exception {
         ApplierConfig settings = ApplierConfig.load(config);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        Applier applier = Applier.start(settings, registry);
+        ApplierRole role = ApplierRole.create(settings, registry);
         AdminServer admin;
         try {
-            admin = adminServer(applier, registry).start();
+            admin = adminServer(role, registry).start();
         } catch (RuntimeException e) {
-            applier.close();
+            role.close();
             throw e;
         }
-        Thread hook = new Thread(() -> shutdown(admin, applier), "rdmarepl-apply-shutdown");
+        adminAddress = admin.address();
+        Thread hook = new Thread(() -> shutdown(admin, role), "rdmarepl-apply-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        spec.commandLine().getOut().printf("rdmarepl apply: %s from %s into %s; admin http://%s:%d/status%n",
-                settings.sourceName(), settings.ringUri(), settings.replicaJdbcUrl(), admin.address().getHostString(),
-                admin.address().getPort());
+        String endpoint = "http://" + admin.address().getHostString() + ":" + admin.address().getPort();
+        if (settings.activation() == Activation.ON_REQUEST) {
+            spec.commandLine().getOut().printf("rdmarepl apply: %s waits for the coordinator (POST %s/activate) before "
+                            + "touching %s or creating %s; admin %s/status%n", settings.sourceName(), endpoint,
+                    settings.replicaJdbcUrl(), settings.ringUri(), endpoint);
+        } else {
+            spec.commandLine().getOut().printf("rdmarepl apply: %s from %s into %s; admin %s/status%n",
+                    settings.sourceName(), settings.ringUri(), settings.replicaJdbcUrl(), endpoint);
+        }
         spec.commandLine().getOut().flush();
         onStarted.run();
         stopped.await();
@@ -63,41 +78,60 @@ public final class ApplyCommand implements Callable<Integer> {
         } catch (IllegalStateException shuttingDown) {
             // the hook is running: it closes everything
         }
-        shutdown(admin, applier);
+        shutdown(admin, role);
         return 0;
     }
 
     /**
-     * The applier's admin endpoint, not started yet: {@code /health}, {@code /status} (with
-     * {@code last_message_age_ms}), {@code /metrics}, and the token-guarded {@code POST /drain} and
-     * {@code POST /promote} the coordinator calls. Address and token come from the applier's configuration
-     * ({@code admin.bind}, {@code admin.port}, {@code admin.token}). Used by this command and by the demo
-     * and benchmarks, which run the applier in their own process.
+     * The admin endpoint of an applier its host process started itself (demo, benchmarks): see
+     * {@link #adminServer(ApplierRole, PrometheusMeterRegistry)}. An applier that {@code POST /activate} starts
+     * later belongs to the wrapping role, which this form does not hand back: pass a role to close it.
      */
     public static AdminServer adminServer(Applier applier, PrometheusMeterRegistry registry) {
-        ApplierConfig settings = applier.config();
+        return adminServer(ApplierRole.of(applier, registry), registry);
+    }
+
+    /**
+     * The applier's admin endpoint, not started yet: {@code /health} (200 while waiting too), {@code /status}
+     * ({@code state}; with an applier also {@code last_message_age_ms}, positions and ring), {@code /metrics},
+     * and the token-guarded {@code POST /activate}, {@code POST /drain} and {@code POST /promote} the
+     * coordinator calls. Address and token come from the applier's configuration ({@code admin.bind},
+     * {@code admin.port}, {@code admin.token}).
+     */
+    public static AdminServer adminServer(ApplierRole role, PrometheusMeterRegistry registry) {
+        ApplierConfig settings = role.config();
         return new AdminServer(new InetSocketAddress(settings.adminBind(), settings.adminPort()), settings.adminToken(),
-                applier::healthy, applier::statusDocument, registry)
-                .control("/drain", body -> Map.of("applied_lsn", Lsn.format(applier.drain().get(60, TimeUnit.SECONDS))))
-                .control("/promote", body -> promote(applier, body));
+                role::healthy, role::statusDocument, registry)
+                .control("/activate", body -> activate(role, body))
+                .control("/drain", body -> Map.of("applied_lsn", Lsn.format(role.drain().get(60, TimeUnit.SECONDS))))
+                .control("/promote", body -> promote(role, body));
+    }
+
+    /**
+     * {@code POST /activate}, body optionally {@code {"epoch": N}}: starts following (a fresh ring at the
+     * configured URI, created at epoch N when given); answers {@code {"state", "ring", "epoch"}}.
+     */
+    private static Map<String, Object> activate(ApplierRole role, String body) {
+        ApplierStatus status = role.activate(EpochBody.parse(body));
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("state", status.state().displayName());
+        answer.put("ring", status.ringUri());
+        answer.put("epoch", status.ringEpoch());
+        return answer;
     }
 
     /**
      * {@code POST /promote}, body optionally {@code {"epoch": N}}: from then on the ring refuses frames of
      * older epochs (a fenced shipper's), and the replica takes writes.
      */
-    private static Map<String, Object> promote(Applier applier, String body) throws Exception {
-        if (body != null && !body.isBlank()) {
-            com.fasterxml.jackson.databind.JsonNode epoch = new com.fasterxml.jackson.databind.ObjectMapper().readTree(body).get("epoch");
-            if (epoch != null) {
-                if (!epoch.canConvertToInt() || epoch.asInt() < 1) {
-                    throw new IllegalArgumentException("epoch must be a positive integer, got " + epoch);
-                }
-                applier.epoch(epoch.asInt());
-            }
+    private static Map<String, Object> promote(ApplierRole role, String body) throws Exception {
+        OptionalInt epoch = EpochBody.parse(body);
+        if (epoch.isPresent()) {
+            role.epoch(epoch.getAsInt());
         }
-        return Map.of("state", "promoted", "applied_lsn", Lsn.format(applier.status().appliedLsn()),
-                "sequences", applier.promote(Duration.ofSeconds(30)));
+        Map<String, Long> sequences = role.promote(Duration.ofSeconds(30));
+        String appliedLsn = role.current().map(a -> Lsn.format(a.status().appliedLsn())).orElse(Lsn.format(0));
+        return Map.of("state", "promoted", "applied_lsn", appliedLsn, "sequences", sequences);
     }
 
     /** Stops the command as SIGTERM would (tests). */
@@ -105,14 +139,19 @@ public final class ApplyCommand implements Callable<Integer> {
         stopped.countDown();
     }
 
-    /** Runs {@code action} once the applier and admin endpoint are up (tests). */
+    /** Runs {@code action} once the admin endpoint is up (and the applier, unless it waits for activation) (tests). */
     public ApplyCommand onStarted(Runnable action) {
         this.onStarted = action;
         return this;
     }
 
-    private static synchronized void shutdown(AdminServer admin, Applier applier) {
+    /** Where the admin endpoint listens, once started (tests). */
+    public InetSocketAddress adminAddress() {
+        return adminAddress;
+    }
+
+    private static synchronized void shutdown(AdminServer admin, ApplierRole role) {
         admin.close();
-        applier.close();
+        role.close();
     }
 }

@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * Control actions ({@link #drain}, {@link #promote}, {@link #epoch}) run on the apply thread; they may be
  * called from any thread.
  */
-public final class Applier implements AutoCloseable {
+public final class Applier implements ApplierControl {
     private static final Logger LOG = LoggerFactory.getLogger(Applier.class);
 
     private final ApplierConfig config;
@@ -49,17 +49,19 @@ public final class Applier implements AutoCloseable {
     private final ReplicaSession session;
     private final ApplierAgent agent;
     private final SequenceTracker sequences;
+    private final ApplierMetrics metrics;
     private final Thread thread;
     private volatile boolean running = true;
 
     private Applier(ApplierConfig config, HikariDataSource dataSource, ReaderEnd ring, ReplicaSession session,
-                    ApplierAgent agent, SequenceTracker sequences) {
+                    ApplierAgent agent, SequenceTracker sequences, ApplierMetrics metrics) {
         this.config = config;
         this.dataSource = dataSource;
         this.ring = ring;
         this.session = session;
         this.agent = agent;
         this.sequences = sequences;
+        this.metrics = metrics;
         this.thread = new Thread(this::run, "rdmarepl-applier");
     }
 
@@ -67,9 +69,19 @@ public final class Applier implements AutoCloseable {
      * Connects to the replica (creating {@code rdmarepl.applied_position} if needed, making the database
      * read-only for clients), reads the applied position, creates the ring and starts applying.
      *
+     * A network ring ({@code rdma://}, {@code softrdma://}) takes the cluster's secret from the environment
+     * ({@link ChannelSecurity#fromEnvironment()}).
+     *
      * @throws IllegalStateException naming the replica or ring when either cannot be reached or created
      */
     public static Applier start(ApplierConfig config, MeterRegistry registry) {
+        return start(config, registry, ChannelSecurity.fromEnvironment());
+    }
+
+    /**
+     * As {@link #start(ApplierConfig, MeterRegistry)}, with the cluster's secret given (null for a shm ring).
+     */
+    public static Applier start(ApplierConfig config, MeterRegistry registry, ChannelSecurity security) {
         LOG.info("starting applier with configuration:\n{}", config.describe());
         HikariDataSource dataSource;
         try {
@@ -90,13 +102,13 @@ public final class Applier implements AutoCloseable {
                 position = positions.read(connection);
             }
             ring = Transports.openReader(config.ringUri(), new RingSettings(config.ringCapacityBytes(), config.ringEpoch(),
-                    ThreadLocalRandom.current().nextLong(), true), ChannelSecurity.fromEnvironment());
+                    ThreadLocalRandom.current().nextLong(), true), security);
             RingReader reader = new RingReader(ring);
             ReplicaSession session = new ReplicaSession(dataSource, positions);
             SequenceTracker sequences = new SequenceTracker();
             ApplierMetrics metrics = new ApplierMetrics(registry);
             ApplierAgent agent = new ApplierAgent(config, reader, session, sequences, metrics, position);
-            Applier applier = new Applier(config, dataSource, ring, session, agent, sequences);
+            Applier applier = new Applier(config, dataSource, ring, session, agent, sequences, metrics);
             applier.registerGauges(metrics);
             applier.thread.start();
             LOG.info("applying {} from {} into {}, resuming after {}", config.sourceName(), config.ringUri(),
@@ -117,6 +129,7 @@ public final class Applier implements AutoCloseable {
     }
 
     /** The latest snapshot (refreshed a few times a second and after every group). */
+    @Override
     public ApplierStatus status() {
         return agent.status();
     }
@@ -130,6 +143,7 @@ public final class Applier implements AutoCloseable {
     }
 
     /** The /status document: {@link ApplierStatus#toMap()} and the age of the last frame, read now. */
+    @Override
     public Map<String, Object> statusDocument() {
         Map<String, Object> document = new java.util.LinkedHashMap<>(status().toMap());
         document.put("last_message_age_ms", lastMessageAgeMs());
@@ -137,6 +151,7 @@ public final class Applier implements AutoCloseable {
     }
 
     /** True while the applier thread runs and is not paused on an error. */
+    @Override
     public boolean healthy() {
         ApplierStatus s = status();
         return running && thread.isAlive() && s != null && !s.state().paused();
@@ -151,6 +166,7 @@ public final class Applier implements AutoCloseable {
      * Applies everything the ring holds, then completes with the applied LSN; the applier keeps applying
      * (state draining) until promoted.
      */
+    @Override
     public CompletableFuture<Long> drain() {
         CompletableFuture<Long> future = new CompletableFuture<>();
         agent.submit(() -> agent.drain(future));
@@ -158,6 +174,7 @@ public final class Applier implements AutoCloseable {
     }
 
     /** Stops applying, lifts read-only for clients and sets every sequence past the primary's; returns what it set. */
+    @Override
     public Map<String, Long> promote(Duration timeout) throws SQLException, TimeoutException, InterruptedException {
         CompletableFuture<Map<String, Long>> future = new CompletableFuture<>();
         agent.submit(() -> {
@@ -178,6 +195,7 @@ public final class Applier implements AutoCloseable {
     }
 
     /** From now on the ring refuses frames of any other epoch (a fenced shipper's). */
+    @Override
     public void epoch(int epoch) {
         agent.submit(() -> agent.epoch(epoch));
     }
@@ -194,6 +212,8 @@ public final class Applier implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // the gauges read this applier: an applier started later on the same registry registers its own
+        metrics.removeSnapshotMeters();
         session.close();
         ring.close();
         dataSource.close();

@@ -4,9 +4,12 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
@@ -25,6 +28,7 @@ public final class ApplierMetrics {
     private final DistributionSummary groupTransactions;
     private final Timer applyLatency;
     private final Timer lag;
+    private final List<Meter> snapshotMeters = new CopyOnWriteArrayList<>();
 
     public ApplierMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -81,12 +85,21 @@ public final class ApplierMetrics {
 
     /** A gauge read from the status snapshot (any thread). */
     <T> void gauge(String name, String description, T source, ToDoubleFunction<T> value) {
-        Gauge.builder(name, source, value).description(description).register(registry);
+        snapshotMeters.add(Gauge.builder(name, source, value).description(description).register(registry));
     }
 
     /** A monotonic count read from the status snapshot (any thread). */
     <T> void counter(String name, String description, T source, ToDoubleFunction<T> value) {
-        FunctionCounter.builder(name, source, value).description(description).register(registry);
+        snapshotMeters.add(FunctionCounter.builder(name, source, value).description(description).register(registry));
+    }
+
+    /**
+     * Removes the gauges and counters that read one applier's snapshot. The registry hands back an existing
+     * meter of the same name, so without this an applier started after this one would publish this one's values.
+     */
+    void removeSnapshotMeters() {
+        snapshotMeters.forEach(registry::remove);
+        snapshotMeters.clear();
     }
 
     Timer lagTimer() {

@@ -19,6 +19,7 @@ import java.util.Set;
  */
 public record ApplierConfig(
         String sourceName,
+        Activation activation,
         ChannelUri ringUri,
         int ringCapacityBytes,
         int ringEpoch,
@@ -75,6 +76,7 @@ public record ApplierConfig(
     public static ApplierConfig load(Properties p) {
         ConfigReader r = new ConfigReader(p, ALL);
         String source = r.nonEmpty(SOURCE_NAME);
+        Activation activation = Activation.ofText(r.oneOf(ACTIVATION, Activation.texts()));
         ChannelUri ringUri = r.parsed(RING_URI, ChannelUri::parse);
         int capacity = r.intValue(RING_CAPACITY_BYTES, 4096, 1 << 30);
         if (Integer.bitCount(capacity) != 1) {
@@ -117,9 +119,26 @@ public record ApplierConfig(
         String adminToken = r.string(ADMIN_TOKEN);
         r.checkUnknownKeys();
         r.throwIfInvalid();
-        return new ApplierConfig(source, ringUri, capacity, epoch, url, user, password, poolSize, connectTimeoutMs,
+        return new ApplierConfig(source, activation, ringUri, capacity, epoch, url, user, password, poolSize, connectTimeoutMs,
                 readOnly, role, syncCommit, batchRows, groupTx, groupBytes, groupMs, pollFrames, parkUs, retryInitial,
                 retryMax, durablePoll, feedbackMs, headroom, adminBind, adminPort, adminToken, r.resolved());
+    }
+
+    /**
+     * This configuration with the ring created at {@code epoch}: an activation that names its epoch gets a ring
+     * whose header carries it from the first byte, so a shipper attaching at once never learns the old one.
+     */
+    public ApplierConfig withRingEpoch(int epoch) {
+        if (epoch < 1) {
+            throw new IllegalArgumentException("ring epoch must be a positive integer, got " + epoch);
+        }
+        Map<String, String> shown = new java.util.TreeMap<>(printable);
+        shown.put(RING_EPOCH.name(), Integer.toString(epoch));
+        return new ApplierConfig(sourceName, activation, ringUri, ringCapacityBytes, epoch, replicaJdbcUrl, replicaUser,
+                replicaPassword, replicaPoolSize, replicaConnectTimeoutMs, replicaReadOnlyForClients, sessionReplicationRole,
+                synchronousCommit, batchMaxRows, groupMaxTransactions, groupMaxBytes, groupMaxMs, pollMaxFrames, idleMaxParkUs,
+                retryInitialMs, retryMaxMs, durablePollMs, feedbackIntervalMs, sequenceHeadroom, adminBind, adminPort,
+                adminToken, Map.copyOf(shown));
     }
 
     /** One line per key with the value in force, secrets masked: logged once at start. */

@@ -9,6 +9,8 @@ import java.util.List;
 public final class ApplierKeys {
     public static final ConfigKey SOURCE_NAME = key("source.name", "primary",
             "Name of the primary this applier replays; the key of its row in rdmarepl.applied_position");
+    public static final ConfigKey ACTIVATION = key("activation", "immediate",
+            "When the applier starts following: immediate (at start) or on-request (waits, touching neither replica nor ring, until the coordinator's POST /activate)");
     public static final ConfigKey RING_URI = key("ring.uri", "shm:///dev/shm/rdmarepl-standby",
             "Channel URI of the ring this applier creates and owns (shm:///path, rdma://host:port, softrdma://host:port)");
     public static final ConfigKey RING_CAPACITY_BYTES = key("ring.capacity.bytes", "67108864",
@@ -58,9 +60,9 @@ public final class ApplierKeys {
     public static final ConfigKey ADMIN_PORT = key("admin.port", "9472",
             "Port of the admin HTTP endpoint; 0 picks a free port");
     public static final ConfigKey ADMIN_TOKEN = secret("admin.token", "",
-            "Bearer token for control actions (POST /promote, /drain); empty disables them");
+            "Bearer token for control actions (POST /activate, /drain, /promote); empty disables them");
 
-    public static final List<ConfigKey> ALL = List.of(SOURCE_NAME, RING_URI, RING_CAPACITY_BYTES, RING_EPOCH,
+    public static final List<ConfigKey> ALL = List.of(SOURCE_NAME, ACTIVATION, RING_URI, RING_CAPACITY_BYTES, RING_EPOCH,
             REPLICA_JDBC_URL, REPLICA_USER, REPLICA_PASSWORD, REPLICA_POOL_SIZE, REPLICA_CONNECT_TIMEOUT_MS,
             REPLICA_READ_ONLY_FOR_CLIENTS, REPLICA_SESSION_REPLICATION_ROLE, APPLY_SYNCHRONOUS_COMMIT,
             APPLY_BATCH_MAX_ROWS, APPLY_GROUP_MAX_TRANSACTIONS, APPLY_GROUP_MAX_BYTES, APPLY_GROUP_MAX_MS,

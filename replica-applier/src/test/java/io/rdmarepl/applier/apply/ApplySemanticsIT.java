@@ -187,6 +187,36 @@ class ApplySemanticsIT {
     }
 
     @Test
+    void shouldApplyAnEmptyTransactionMovingAppliedAndDurableToItsCommitLsn() throws Exception {
+        // the coordinator's switchover marker (pg_logical_emit_message) reaches the ring as Begin + Commit alone
+        Sql.write(replica, "CREATE TABLE before_marker (id int PRIMARY KEY)");
+        try (ApplierFixture f = ApplierFixture.start(replica, "empty-tx")) {
+            f.feeder().send(relation(1, "before_marker", 'd', "id*")).transaction(1, 0x100, insert(1, i4(1)));
+            f.awaitApplied(0x100);
+            f.feeder().send(Records.transaction(2, 0x200, List.of()));
+
+            ApplierStatus marker = f.awaitApplied(0x200);
+            assertThat(marker.appliedTxId()).isEqualTo(2);
+            Await.equalTo("durable LSN", DEADLINE, () -> f.status().durableLsn(), 0x200L);
+            Await.equalTo("durable LSN reported to the shipper", DEADLINE, () -> {
+                f.feeder().writer().feedback().refresh();
+                return f.feeder().writer().feedback().durableLsn();
+            }, 0x200L);
+            assertThat(f.feeder().writer().feedback().appliedLsn()).isEqualTo(0x200);
+            assertThat(Sql.rows(replica, "SELECT commit_lsn::text, tx_id::text FROM rdmarepl.applied_position"
+                    + " WHERE source = 'empty-tx'")).containsExactly(List.of("0/200", "2"));
+
+            // alone in a group of several, and between two others
+            f.feeder().transaction(3, 0x300, insert(1, i4(3))).send(Records.transaction(4, 0x400, List.of()))
+                    .transaction(5, 0x500, insert(1, i4(5))).send(Records.transaction(6, 0x600, List.of()));
+            f.awaitApplied(0x600);
+            Await.equalTo("durable LSN", DEADLINE, () -> f.status().durableLsn(), 0x600L);
+        }
+        assertThat(Sql.rows(replica, "SELECT id FROM before_marker ORDER BY id"))
+                .containsExactly(List.of("1"), List.of("3"), List.of("5"));
+    }
+
+    @Test
     void shouldSkipTransactionsAlreadyAppliedWhenTheyAreSentAgainAfterARestart() throws Exception {
         Sql.write(replica, "CREATE TABLE resent (n int); ALTER TABLE resent REPLICA IDENTITY FULL");
         try (ApplierFixture f = ApplierFixture.start(replica, "resent")) {

@@ -17,6 +17,7 @@ class ApplierConfigTest {
         assertThat(config.groupMaxMs()).isEqualTo(20);
         assertThat(config.ringUri().text()).isEqualTo("shm:///dev/shm/rdmarepl-standby");
         assertThat(config.synchronousCommit()).isEqualTo("off");
+        assertThat(config.activation()).isEqualTo(Activation.IMMEDIATE);
         assertThat(config.printable()).containsOnlyKeys(ApplierKeys.ALL.stream().map(ConfigKey::name).toList());
     }
 
@@ -43,6 +44,26 @@ class ApplierConfigTest {
                         "apply.retry.max.ms=100: must be at least apply.retry.initial.ms (900)",
                         "unknown key 'apply.bach.max.rows' (did you mean apply.batch.max.rows?)"))
                 .hasMessageStartingWith("8 configuration problems: ");
+    }
+
+    @Test
+    void shouldReadActivationAndNameTheKeyOfABadValue() {
+        assertThat(ApplierConfig.of("activation", "on-request").activation()).isEqualTo(Activation.ON_REQUEST);
+        assertThat(ApplierConfig.of("activation", " On-Request ").activation()).isEqualTo(Activation.ON_REQUEST);
+        assertThatThrownBy(() -> ApplierConfig.of("activation", "later"))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
+                        .containsExactly("activation=later: must be one of immediate, on-request"));
+    }
+
+    @Test
+    void shouldCreateTheRingAtAnotherEpochKeepingEverythingElse() {
+        ApplierConfig config = ApplierConfig.of("activation", "on-request", "ring.epoch", "2", "admin.token", "t0ken");
+        ApplierConfig moved = config.withRingEpoch(7);
+        assertThat(moved.ringEpoch()).isEqualTo(7);
+        assertThat(moved.describe()).contains("ring.epoch=7", "admin.token=****").doesNotContain("t0ken");
+        assertThat(moved).usingRecursiveComparison().ignoringFields("ringEpoch", "printable").isEqualTo(config);
+        assertThatThrownBy(() -> config.withRingEpoch(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("epoch");
     }
 
     @Test

@@ -24,7 +24,12 @@ public final class RingFeeder implements AutoCloseable {
     private java.util.function.BooleanSupplier readerAlive = () -> true;
 
     public RingFeeder(ChannelUri uri) {
-        this.end = Transports.openWriter(uri);
+        this(uri, null);
+    }
+
+    /** A feeder over any transport; {@code security} is the cluster's secret (rdma://, softrdma://), null for shm. */
+    public RingFeeder(ChannelUri uri, io.rdmarepl.channel.ChannelSecurity security) {
+        this.end = security == null ? Transports.openWriter(uri) : Transports.openWriter(uri, security);
         this.writer = new RingWriter(end);
         this.messages = new MessageWriter(writer);
     }

@@ -1,0 +1,216 @@
+package io.rdmarepl.applier.role;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.rdmarepl.applier.apply.Applier;
+import io.rdmarepl.applier.apply.ApplierControl;
+import io.rdmarepl.applier.apply.ApplierState;
+import io.rdmarepl.applier.apply.ApplierStatus;
+import io.rdmarepl.applier.config.Activation;
+import io.rdmarepl.applier.config.ApplierConfig;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The applier's side of a member host over time. Every member runs both a shipper and an applier, and only
+ * the one the coordinator chose may touch its database and ring, so the role holds at most one applier:
+ *
+ * <pre>
+ *   waiting --activate--> streaming ... draining --promote--> promoted --activate--> streaming ...
+ *   (no connection,       (a new Applier: read-only            (the old Applier closed, its ring released;
+ *    no ring)              guard, position table, ring)          a new one at the same ring URI)
+ * </pre>
+ *
+ * With {@code activation=immediate} the role activates at once, as a plain {@code rdmarepl apply} always did.
+ * Control actions are serialised; {@link #state()}, {@link #statusDocument()} and {@link #healthy()} never wait.
+ */
+public final class ApplierRole implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ApplierRole.class);
+    /** The /status state while no applier runs. */
+    public static final String WAITING = "waiting";
+
+    private final ApplierConfig config;
+    private final ApplierStarter starter;
+    private volatile ApplierControl current;
+    private volatile String lastActivationFailure;
+    private boolean closed;
+
+    private ApplierRole(ApplierConfig config, ApplierStarter starter, ApplierControl current) {
+        this.config = config;
+        this.starter = starter;
+        this.current = current;
+    }
+
+    /** {@link #create(ApplierConfig, ApplierStarter)} with real appliers reporting to {@code registry}. */
+    public static ApplierRole create(ApplierConfig config, MeterRegistry registry) {
+        return create(config, c -> Applier.start(c, registry));
+    }
+
+    /**
+     * A role for {@code config}: following at once when {@link ApplierConfig#activation()} is immediate,
+     * otherwise waiting, without a connection to the replica or a ring, until {@link #activate}.
+     *
+     * @throws RuntimeException from {@code starter} when an immediate activation cannot start the applier
+     */
+    public static ApplierRole create(ApplierConfig config, ApplierStarter starter) {
+        if (config.activation() == Activation.IMMEDIATE) {
+            return new ApplierRole(config, starter, starter.start(config));
+        }
+        LOG.info("applier for {} waits for POST /activate (activation={}): replica {} and ring {} untouched until then",
+                config.sourceName(), config.activation().text(), config.replicaJdbcUrl(), config.ringUri());
+        return new ApplierRole(config, starter, null);
+    }
+
+    /**
+     * Wraps an applier its host process started itself (demo, benchmarks). An applier a later {@link #activate}
+     * starts belongs to the role: close the role, not only the wrapped applier.
+     */
+    public static ApplierRole of(Applier applier, MeterRegistry registry) {
+        return new ApplierRole(applier.config(), c -> Applier.start(c, registry), applier);
+    }
+
+    public ApplierConfig config() {
+        return config;
+    }
+
+    /** {@value #WAITING}, or the current applier's state ({@code streaming}, {@code promoted}, ...). */
+    public String state() {
+        ApplierControl applier = current;
+        return applier == null ? WAITING : applier.status().state().displayName();
+    }
+
+    /** The applier following now (or promoted), if any. */
+    public Optional<ApplierControl> current() {
+        return Optional.ofNullable(current);
+    }
+
+    /**
+     * The /status document: while waiting only {@code state}, {@code reason} and {@code activation} (there is no
+     * position or ring yet); otherwise the applier's own document plus {@code activation}.
+     */
+    public Map<String, Object> statusDocument() {
+        Map<String, Object> document = new LinkedHashMap<>();
+        ApplierControl applier = current;
+        if (applier == null) {
+            String failure = lastActivationFailure;
+            document.put("state", WAITING);
+            document.put("reason", "waiting for POST /activate (activation=" + config.activation().text() + ")"
+                    + (failure == null ? "" : "; the last activation failed: " + failure));
+        } else {
+            document.putAll(applier.statusDocument());
+        }
+        document.put("activation", config.activation().text());
+        return document;
+    }
+
+    /** Waiting is healthy (the process is fine and ready to be activated); otherwise the applier decides. */
+    public boolean healthy() {
+        ApplierControl applier = current;
+        return applier == null || applier.healthy();
+    }
+
+    /**
+     * Starts following: allowed while waiting, or once the current applier is promoted or stopped (a member that
+     * was primary rejoins as a standby). The old applier is closed first, which releases its ring (shm file,
+     * listening port) so the new one takes the same URI. The new applier makes the replica read-only for
+     * clients, creates the position table if missing, resumes after the stored position and creates a fresh
+     * ring, at {@code epoch} when given.
+     *
+     * @return the new applier's first status (state streaming, ring URI, epoch)
+     * @throws IllegalArgumentException when {@code epoch} is not positive
+     * @throws IllegalStateException    when an applier is following already, or the role is closed
+     * @throws ActivationException      when the applier cannot start; the role is then waiting and may be activated again
+     */
+    public synchronized ApplierStatus activate(OptionalInt epoch) {
+        if (epoch.isPresent() && epoch.getAsInt() < 1) {
+            throw new IllegalArgumentException("epoch must be a positive integer, got " + epoch.getAsInt());
+        }
+        if (closed) {
+            throw new IllegalStateException("the applier is shutting down");
+        }
+        ApplierControl previous = current;
+        if (previous != null) {
+            ApplierStatus status = previous.status();
+            if (status.state() != ApplierState.PROMOTED && status.state() != ApplierState.STOPPED) {
+                throw new IllegalStateException("already following " + config.sourceName() + " through " + status.ringUri()
+                        + " (state " + status.state().displayName() + "): only a promoted or stopped applier is activated again");
+            }
+            LOG.info("closing the {} applier (ring {}) before activating again", status.state().displayName(), status.ringUri());
+            current = null;
+            previous.close();
+        }
+        ApplierConfig settings = epoch.isPresent() ? config.withRingEpoch(epoch.getAsInt()) : config;
+        ApplierControl started;
+        try {
+            started = starter.start(settings);
+        } catch (RuntimeException e) {
+            lastActivationFailure = e.getMessage();
+            LOG.warn("activation failed, still waiting: {}", e.getMessage());
+            throw new ActivationException("activation failed, still waiting: " + e.getMessage(), e);
+        }
+        lastActivationFailure = null;
+        current = started;
+        ApplierStatus status = started.status();
+        LOG.info("activated: following {} through {} at epoch {}", config.sourceName(), status.ringUri(), status.ringEpoch());
+        return status;
+    }
+
+    /**
+     * Applies everything the ring holds; the future completes with the applied LSN.
+     *
+     * @throws IllegalStateException when no applier follows (waiting, or stopped)
+     */
+    public synchronized CompletableFuture<Long> drain() {
+        return following().drain();
+    }
+
+    /**
+     * Stops applying and makes the replica writable; returns the sequences set.
+     *
+     * @throws IllegalStateException when no applier follows (waiting, or stopped)
+     */
+    public synchronized Map<String, Long> promote(Duration timeout) throws SQLException, TimeoutException, InterruptedException {
+        return following().promote(timeout);
+    }
+
+    /**
+     * From now on the ring refuses frames of any other epoch.
+     *
+     * @throws IllegalStateException when no applier follows (waiting, or stopped)
+     */
+    public synchronized void epoch(int epoch) {
+        if (epoch < 1) {
+            throw new IllegalArgumentException("epoch must be a positive integer, got " + epoch);
+        }
+        following().epoch(epoch);
+    }
+
+    /** Closes the current applier, if any; activating afterwards is refused. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        ApplierControl applier = current;
+        current = null;
+        if (applier != null) {
+            applier.close();
+        }
+    }
+
+    private ApplierControl following() {
+        ApplierControl applier = current;
+        if (applier == null) {
+            throw new IllegalStateException("not following: activate it first (POST /activate)");
+        }
+        if (applier.status().state() == ApplierState.STOPPED) {
+            throw new IllegalStateException("not following: the applier stopped; activate it first (POST /activate)");
+        }
+        return applier;
+    }
+}

@@ -48,6 +48,7 @@ public final class Shipper implements AutoCloseable {
     private final PrimaryLiveness liveness;
     private final Lease lease;
     private RelationCatalog catalog;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private Shipper(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings, MeterRegistry registry) {
         this.config = config;
@@ -61,17 +62,19 @@ public final class Shipper implements AutoCloseable {
                     config.connectTimeout(), metrics, this::capturing, lease, this::selfFence);
         } catch (RuntimeException e) {
             liveness.close();
+            metrics.close();
             throw e;
         }
-        this.assembler = new TransactionAssembler(encoding, pipeline, EngineProperties.TOPIC_PREFIX, MAX_TRANSACTION_BYTES,
-                () -> PublishedTables.of(config), config.snapshotChunkBytes());
         try {
             this.snapshotMode = SnapshotStart.debeziumMode(config, pipeline.acks().acknowledged());
+            this.assembler = new TransactionAssembler(encoding, pipeline, EngineProperties.TOPIC_PREFIX, MAX_TRANSACTION_BYTES,
+                    () -> PublishedTables.of(config), config.snapshotChunkBytes(), "initial".equals(snapshotMode));
             this.capture = new CaptureEngine(EngineProperties.of(config, valueSettings, snapshotMode), assembler).start();
             lease.arm(); // counts from here: connecting to the standbys and starting Debezium may take longer than it
         } catch (RuntimeException e) {
             pipeline.close();
             liveness.close();
+            metrics.close();
             throw e;
         }
     }
@@ -135,6 +138,11 @@ public final class Shipper implements AutoCloseable {
         stopper.start();
     }
 
+    /** Fenced (by the coordinator or by itself): it ships nothing any more. */
+    public boolean fenced() {
+        return fencedReason != null;
+    }
+
     /** The coordinator is still there ({@code POST /lease}): renews the lease as a standby's feedback does. */
     public void renewLease() {
         lease.heard("coordinator");
@@ -180,7 +188,10 @@ public final class Shipper implements AutoCloseable {
         status.put("fenced_reason", fencedReason);
         status.put("source", config.sourceName());
         status.put("slot", config.slotName());
-        status.put("initial_copy", assembler.copying() ? "copying" : "initial".equals(snapshotMode) ? "copied" : "none");
+        status.put("snapshot", snapshotMode);
+        status.put("initial_copy", assembler.copying());
+        long copyLsn = assembler.copyLsn();
+        status.put("copy_lsn", copyLsn == 0 ? null : Lsn.format(copyLsn));
         status.put("transactions_shipped", assembler.transactionsShipped());
         status.put("last_shipped_lsn", Lsn.format(assembler.lastShippedLsn()));
         status.put("acknowledged_lsn", Lsn.format(pipeline.acks().acknowledged()));
@@ -231,14 +242,18 @@ public final class Shipper implements AutoCloseable {
         close();
     }
 
-    /** Stops at once: capture, then the standby handlers (which write what was handed to them). */
+    /** Stops at once: capture, then the standby handlers (which write what was handed to them). Idempotent. */
     @Override
     public void close() {
+        if (closed.getAndSet(true)) {
+            return;
+        }
         liveness.close();
         capture.close();
         pipeline.close();
         if (catalog != null) {
             catalog.close();
         }
+        metrics.close(); // a shipper activated later in this process registers its own
     }
 }

@@ -4,7 +4,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.cli.admin.AdminServer;
 import io.rdmarepl.shipper.Shipper;
+import io.rdmarepl.shipper.config.Activation;
 import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.shipper.role.ShipperRole;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -21,7 +23,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code rdmarepl ship --config shipper.properties}: the sidecar beside the primary. Captures the
  * primary's changes and writes them into every standby's ring until SIGTERM, then stops capture,
- * lets the standby handlers drain and exits. Serves /health, /status and /metrics.
+ * lets the standby handlers drain and exits. Serves /health, /status and /metrics. With
+ * {@code activation=on-request} (a member that is a standby now) it serves only the admin endpoint until the
+ * coordinator activates it.
  */
 @Command(name = "ship",
         mixinStandardHelpOptions = true,
@@ -45,25 +49,30 @@ public final class ShipCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ShipperConfig settings = ShipperConfig.load(io.rdmarepl.cli.ConfigFiles.read(config));
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        Shipper shipper = Shipper.start(settings, registry);
+        ShipperRole role = ShipperRole.start(settings, registry);
         AdminServer admin;
         try {
-            admin = adminServer(settings, shipper, registry).start();
+            admin = adminServer(settings, role, registry).start();
         } catch (RuntimeException e) {
-            shipper.close();
+            role.close();
             throw e;
         }
-        Thread hook = new Thread(() -> shutdown(admin, shipper, true), "rdmarepl-ship-shutdown");
+        Thread hook = new Thread(() -> shutdown(admin, role, true), "rdmarepl-ship-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        spec.commandLine().getOut().printf("rdmarepl ship: %s slot %s to %d standby(s); admin http://%s:%d/status%n",
-                settings.sourceName(), settings.slotName(), settings.standbys().size(),
-                admin.address().getHostString(), admin.address().getPort());
+        String status = "admin http://" + admin.address().getHostString() + ":" + admin.address().getPort() + "/status";
+        if (settings.activation() == Activation.ON_REQUEST) {
+            spec.commandLine().getOut().printf("rdmarepl ship: %s slot %s waits for the coordinator to activate it (POST /activate); %s%n",
+                    settings.sourceName(), settings.slotName(), status);
+        } else {
+            spec.commandLine().getOut().printf("rdmarepl ship: %s slot %s to %d standby(s); %s%n",
+                    settings.sourceName(), settings.slotName(), settings.standbys().size(), status);
+        }
         spec.commandLine().getOut().flush();
         while (!stopped.await(100, TimeUnit.MILLISECONDS)) {
-            String failure = shipper.failure();
+            String failure = role.failure();
             if (failure != null) {
                 Runtime.getRuntime().removeShutdownHook(hook);
-                shutdown(admin, shipper, false);
+                shutdown(admin, role, false);
                 throw new IllegalStateException(failure + " (restart the shipper: it resumes from what the standbys acknowledged)");
             }
         }
@@ -72,25 +81,40 @@ public final class ShipCommand implements Callable<Integer> {
         } catch (IllegalStateException shuttingDown) {
             // the hook is running: it closes everything
         }
-        shutdown(admin, shipper, true);
+        shutdown(admin, role, true);
         return 0;
     }
 
     /**
-     * The shipper's admin endpoint, not started yet: {@code /health}, {@code /status}, {@code /metrics}, and the
-     * token-guarded {@code POST /fence} the coordinator calls (stops shipping and heartbeats for good) and
-     * {@code POST /lease} it renews the shipper's lease with ({@code fence.lease.ms}). Address and
-     * token: {@code admin.address}, {@code admin.token}. Used by this command and by the demo and benchmarks,
+     * The shipper's admin endpoint around a shipper already started, not started yet: see
+     * {@link #adminServer(ShipperConfig, ShipperRole, PrometheusMeterRegistry)}. Used by the demo and benchmarks,
      * which run the shipper in their own process.
      */
     public static AdminServer adminServer(ShipperConfig settings, Shipper shipper, PrometheusMeterRegistry registry) {
-        return new AdminServer(settings.adminAddress(), settings.adminToken(), shipper::healthy, shipper::status, registry)
+        return adminServer(settings, ShipperRole.around(settings, shipper, registry), registry);
+    }
+
+    /**
+     * The shipper's admin endpoint, not started yet: {@code /health} (200 unless a shipper ships and is unhealthy),
+     * {@code /status} ({@code role_state}, {@code activation} and the shipper's own status), {@code /metrics}, and
+     * the token-guarded control actions the coordinator calls: {@code POST /activate} (start shipping from a fresh
+     * slot with an initial copy), {@code POST /fence} (stop shipping and heartbeats), {@code POST /retire} (this
+     * member is a standby now: drop the slot) and {@code POST /lease} (renew the lease, {@code fence.lease.ms}).
+     * Refusals answer 409 with the reason, malformed bodies 400. Address and token: {@code admin.address},
+     * {@code admin.token}.
+     */
+    public static AdminServer adminServer(ShipperConfig settings, ShipperRole role, PrometheusMeterRegistry registry) {
+        // a thread per request: an activation may take a while (a slot let go of, standbys connected), and /status,
+        // /health and the coordinator's lease renewals must be answered meanwhile
+        return new AdminServer(settings.adminAddress(), settings.adminToken(), role::healthy, role::status, registry, 0)
+                .control("/activate", body -> role.activate(ControlBody.epoch(body)))
                 .control("/fence", body -> {
-                    shipper.fence("fenced through the admin endpoint" + (body == null || body.isBlank() ? "" : ": " + body.strip()));
-                    return java.util.Map.of("state", "fenced");
+                    String reason = ControlBody.reason(body);
+                    return role.fence("fenced through the admin endpoint" + (reason.isEmpty() ? "" : ": " + reason));
                 })
+                .control("/retire", body -> role.retire())
                 .control("/lease", body -> {
-                    shipper.renewLease();
+                    role.renewLease();
                     return java.util.Map.of("lease_ms", settings.fenceLeaseMs());
                 });
     }
@@ -101,12 +125,12 @@ public final class ShipCommand implements Callable<Integer> {
     }
 
     /** @param graceful wait (up to {@link #DRAIN_TIMEOUT}) for the standbys to acknowledge what was shipped */
-    private static synchronized void shutdown(AdminServer admin, Shipper shipper, boolean graceful) {
+    private static synchronized void shutdown(AdminServer admin, ShipperRole role, boolean graceful) {
         admin.close();
         if (graceful) {
-            shipper.close(DRAIN_TIMEOUT);
+            role.close(DRAIN_TIMEOUT);
         } else {
-            shipper.close();
+            role.close();
         }
     }
 }

@@ -40,6 +40,33 @@ class ShipCommandTest {
     }
 
     @Test
+    void shouldWaitForTheCoordinatorWithoutTouchingThePrimary(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("shipper.properties");
+        Files.writeString(config, "standbys=a\nstandby.a.uri=shm:///dev/shm/none\ndatabase.host=127.0.0.1\ndatabase.port=1\n"
+                + "activation=on-request\nadmin.address=127.0.0.1:0\n");
+        CommandLine commandLine = RdmareplCommand.commandLine();
+        StringWriter out = new StringWriter();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> commandLine.execute("ship", "--config", config.toString()));
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (!out.toString().contains("/status") && !exit.isDone() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(out.toString()).contains("rdmarepl ship: primary slot rdmarepl waits for the coordinator to activate it (POST /activate)");
+        java.util.regex.Matcher port = java.util.regex.Pattern.compile("127\\.0\\.0\\.1:(\\d+)/status").matcher(out.toString());
+        assertThat(port.find()).isTrue();
+        java.net.http.HttpResponse<String> status = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port.group(1) + "/status")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(status.body()).contains("\"role_state\":\"waiting\"").contains("\"activation\":\"on-request\"");
+        ((ShipCommand) commandLine.getSubcommands().get("ship").getCommand()).stop();
+        assertThat(exit.get(10, java.util.concurrent.TimeUnit.SECONDS)).isZero();
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
     void shouldNameAnUnreachablePrimaryAndExitWith1(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("shipper.properties");
         Files.writeString(config, "standbys=a\nstandby.a.uri=shm:///dev/shm/none\ndatabase.host=127.0.0.1\ndatabase.port=1\n");

@@ -1,5 +1,6 @@
 package io.rdmarepl.shipper.capture;
 
+import io.rdmarepl.shipper.config.InternalSchema;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import java.util.Map;
 import java.util.Properties;
@@ -55,6 +56,22 @@ public final class EngineProperties {
         p.setProperty("errors.max.retries", "0");
         valueSettings.forEach(p::setProperty); // the encoding's settings win over ours...
         config.debezium().forEach(p::setProperty); // ...and the operator's over both
+        excludeInternalSchema(p);
         return p;
+    }
+
+    /**
+     * Keeps the applier's bookkeeping ({@link InternalSchema}) out of capture and out of the initial copy: a FOR ALL
+     * TABLES publication includes it on a member that was a standby. Debezium refuses schema.include.list together
+     * with schema.exclude.list; an operator's include list (checked not to name the schema) already leaves it out,
+     * and an operator's exclude list is kept and extended. table.include.list combines with either.
+     */
+    private static void excludeInternalSchema(Properties p) {
+        if (p.getProperty("schema.include.list") != null) {
+            return;
+        }
+        String operators = p.getProperty("schema.exclude.list");
+        p.setProperty("schema.exclude.list", operators == null || operators.isBlank()
+                ? InternalSchema.NAME : InternalSchema.NAME + "," + operators);
     }
 }

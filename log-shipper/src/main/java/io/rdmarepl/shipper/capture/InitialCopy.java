@@ -38,8 +38,8 @@ final class InitialCopy {
     private final Shipping shipping;
     private final long chunkBytes;
     private final RecordEncoder encoder = new RecordEncoder();
-    private boolean active;
-    private long snapshotLsn;
+    private volatile boolean active; // read by /status
+    private volatile long snapshotLsn; // read by /status
     private long snapshotTimeUs;
     private long chunks;
     private long rows;
@@ -87,9 +87,27 @@ final class InitialCopy {
         return 0;
     }
 
+    /**
+     * Ships a copy without rows at {@code lsn}: the published tables are all empty, and the standby's are emptied
+     * to match (one transaction: Relations, Truncate).
+     */
+    void shipEmpty(long lsn) {
+        begin(lsn, System.currentTimeMillis() * 1000L);
+        shipping.ship(snapshotLsn, snapshotTimeUs, 0);
+        staged.clear();
+        active = false;
+        LOG.info("initial copy: every published table is empty on the primary; emptied them on the standbys at LSN {}",
+                io.rdmarepl.format.Lsn.format(snapshotLsn));
+    }
+
     /** A copy is being shipped: its last read has not come yet. */
     boolean active() {
         return active;
+    }
+
+    /** The LSN of the last copy (known from its first read on), or 0 when none was taken. */
+    long lsn() {
+        return snapshotLsn;
     }
 
     private void start(SourceRecord record, Struct source) {
@@ -100,10 +118,15 @@ final class InitialCopy {
         if (!(lsn instanceof Number number)) {
             throw new IllegalStateException("snapshot read of " + record.topic() + " carries no LSN: cannot place the initial copy");
         }
+        begin(number.longValue(), source.schema().field("ts_us") != null && source.getInt64("ts_us") != null
+                ? source.getInt64("ts_us") : System.currentTimeMillis() * 1000L);
+    }
+
+    /** Stages what opens every copy: each published table's Relation, then one Truncate emptying them all. */
+    private void begin(long lsn, long timeUs) {
         active = true;
-        snapshotLsn = number.longValue();
-        snapshotTimeUs = source.schema().field("ts_us") != null && source.getInt64("ts_us") != null
-                ? source.getInt64("ts_us") : System.currentTimeMillis() * 1000L;
+        snapshotLsn = lsn;
+        snapshotTimeUs = timeUs;
         chunks = 0;
         rows = 0;
         staged.clear();

@@ -18,7 +18,8 @@ import org.apache.kafka.connect.source.SourceRecord;
  * ({@link io.rdmarepl.format.ChangeStream}). A transaction's records are staged between its BEGIN
  * and END metadata events and then handed to the standbys as Begin, relations and rows, Commit, in
  * the primary's commit order. Rolled-back transactions never reach pgoutput, so never reach us. Snapshot
- * reads (an initial copy) go to {@link InitialCopy}.
+ * reads (an initial copy) go to {@link InitialCopy}. Logical decoding messages are not rows: a {@link MarkerMessage}
+ * makes its transaction shipped even without rows, any other message is ignored.
  */
 public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
     private final ChangeEncoding encoding;
@@ -31,6 +32,8 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
     private final List<RecordChangeEvent<SourceRecord>> transactionRecords = new ArrayList<>();
     private final InitialCopy initialCopy;
     private boolean inTransaction;
+    private boolean markerInTransaction;
+    private volatile boolean copyPending; // read by /status
     private long txId;
     private long commitTimeUs;
     private volatile long lastShippedLsn;
@@ -41,9 +44,11 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
     /**
      * @param publishedTables schema and table of every published table; read when an initial copy starts
      * @param snapshotChunkBytes staged bytes after which an initial copy ships a chunk
+     * @param copyExpected Debezium runs with {@code snapshot.mode=initial}: an initial copy comes first, and when
+     *     it has no row at all (every published table empty) the standby's tables are emptied all the same
      */
     public TransactionAssembler(ChangeEncoding encoding, ShipPipeline pipeline, String topicPrefix, long maxTransactionBytes,
-                                Supplier<List<String[]>> publishedTables, long snapshotChunkBytes) {
+                                Supplier<List<String[]>> publishedTables, long snapshotChunkBytes, boolean copyExpected) {
         this.encoding = encoding;
         this.pipeline = pipeline;
         this.transactionTopic = topicPrefix + ".transaction";
@@ -51,6 +56,7 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
         this.acks = new AckMarker(pipeline.acks()::acknowledged, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100));
         this.initialCopy = new InitialCopy(encoding, staged, relationsSent, publishedTables, this::stageRow,
                 (lsn, timeUs, flags) -> ship(0, lsn, timeUs, 0, flags), snapshotChunkBytes);
+        this.copyPending = copyExpected;
     }
 
     @Override
@@ -59,14 +65,19 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
         acks.markAcknowledged(committer);
         for (RecordChangeEvent<SourceRecord> event : records) {
             SourceRecord record = event.record();
+            Struct envelope = record.value() instanceof Struct value && value.schema().field("op") != null ? value : null;
+            boolean snapshotRead = envelope != null && "r".equals(envelope.getString("op"));
+            if (copyPending && !snapshotRead) {
+                copyEmptyTables(record);
+            }
             if (transactionTopic.equals(record.topic())) {
                 onTransactionEvent(event, (Struct) record.value());
-            } else if (record.value() instanceof Struct value && value.schema().field("op") != null) {
-                if ("r".equals(value.getString("op"))) {
-                    onSnapshotRead(event, record);
-                } else {
-                    onChange(event, record);
-                }
+            } else if (snapshotRead) {
+                onSnapshotRead(event, record);
+            } else if (envelope != null && MarkerMessage.isMessage(envelope)) {
+                onMessage(event, envelope);
+            } else if (envelope != null) {
+                onChange(event, record);
             } else {
                 acks.add(event, lastShippedLsn); // heartbeats and anything else: free once all before is durable
             }
@@ -86,6 +97,7 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
         }
         if ("BEGIN".equals(status)) {
             inTransaction = true;
+            markerInTransaction = false;
             txId = parseTxId(value.getString("id"));
             commitTimeUs = 0;
             staged.clear();
@@ -98,18 +110,21 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
             if (commitTimeUs == 0 && offset.get("ts_usec") instanceof Number ts) {
                 commitTimeUs = ts.longValue();
             }
-            if (staged.count() > 0) {
+            // a marker-only transaction ships as Begin, Commit: the standby's applied LSN then passes the marker
+            boolean shipped = staged.count() > 0 || markerInTransaction;
+            if (shipped) {
                 ship(txId, commitLsn, commitTimeUs, commitTimeUs, 0);
                 lastShippedLsn = commitLsn;
                 transactionsShipped++;
             }
-            long required = staged.count() > 0 ? commitLsn : lastShippedLsn;
+            long required = shipped ? commitLsn : lastShippedLsn;
             for (RecordChangeEvent<SourceRecord> r : transactionRecords) {
                 acks.add(r, required);
             }
             transactionRecords.clear();
             staged.clear();
             inTransaction = false;
+            markerInTransaction = false;
         }
     }
 
@@ -119,11 +134,48 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
         }
         long copyLsn = initialCopy.onRead(record);
         if (copyLsn != 0) {
+            copyPending = false;
             // only the last read is kept for Debezium: its offset stands for the whole copy
             acks.add(event, copyLsn);
             lastShippedLsn = copyLsn;
             transactionsShipped++;
         }
+    }
+
+    /**
+     * A logical decoding message: a marker inside a transaction makes the transaction shipped; the message itself is
+     * acknowledged with its transaction like a row. Other prefixes, and messages outside a transaction, are ignored.
+     */
+    private void onMessage(RecordChangeEvent<SourceRecord> event, Struct value) {
+        if (!inTransaction) {
+            acks.add(event, lastShippedLsn);
+            return;
+        }
+        if (MarkerMessage.isMarker(value)) {
+            markerInTransaction = true;
+            Struct source = value.schema().field("source") != null ? value.getStruct("source") : null;
+            if (commitTimeUs == 0 && source != null && source.schema().field("ts_us") != null && source.getInt64("ts_us") != null) {
+                commitTimeUs = source.getInt64("ts_us");
+            }
+        }
+        transactionRecords.add(event);
+    }
+
+    /**
+     * The initial copy was expected but Debezium streams without having read a row: every published table is empty.
+     * The standby's tables are emptied all the same (Relations, Truncate), at the LSN of the first streamed record,
+     * which no later commit precedes; the copy then has an LSN the standby reaches like any other. A record still
+     * flagged as part of the snapshot does not count.
+     */
+    private void copyEmptyTables(SourceRecord record) {
+        Map<String, ?> offset = record.sourceOffset();
+        if (offset == null || offset.get("snapshot") != null || !(offset.get("lsn") instanceof Number lsn)) {
+            return;
+        }
+        copyPending = false;
+        initialCopy.shipEmpty(lsn.longValue());
+        lastShippedLsn = lsn.longValue();
+        transactionsShipped++;
     }
 
     private void onChange(RecordChangeEvent<SourceRecord> event, SourceRecord record) {
@@ -194,9 +246,14 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
         return drained;
     }
 
-    /** An initial copy is being shipped. */
+    /** An initial copy is being shipped, or still to come: Debezium has not streamed yet. */
     public boolean copying() {
-        return initialCopy.active();
+        return initialCopy.active() || copyPending;
+    }
+
+    /** The consistent-point LSN of the last initial copy (known once it started), or 0 when none was taken. */
+    public long copyLsn() {
+        return initialCopy.lsn();
     }
 
     public int pendingAcknowledgements() {

@@ -38,6 +38,7 @@ public record ShipperConfig(
         long fenceLeaseMs,
         InetSocketAddress adminAddress,
         String adminToken,
+        Activation activation,
         Map<String, String> debezium) {
 
     /** Key, default, description: the README's configuration table is this list. */
@@ -63,6 +64,7 @@ public record ShipperConfig(
             new String[] {"ship.buffer.events", "16384", "Disruptor ring size in records (power of two)"},
             new String[] {"standby.connect.timeout.ms", "30000", "how long to wait for a standby's ring at start"},
             new String[] {"fence.lease.ms", "0", "self-fence (stop shipping, make the primary read-only) after this long without word from a standby or the coordinator; 0 = off: set it when a coordinator runs"},
+            new String[] {"activation", "immediate", "immediate: capture and ship from the start; on-request: serve only the admin endpoint until the coordinator activates this shipper (POST /activate), for a member that is a standby now"},
             new String[] {"admin.address", "127.0.0.1:7480", "admin HTTP endpoint (/health, /status, /metrics); port 0 picks a free one"},
             new String[] {"admin.token", "", "bearer token for control actions; empty disables them"},
             new String[] {"debezium.*", "", "passed to the Debezium engine as is (without the prefix)"});
@@ -89,6 +91,9 @@ public record ShipperConfig(
         for (String table : tables) {
             if (!table.matches("[^.\\s]+\\.[^.\\s]+")) {
                 p.problem("publication.tables", table, "each entry must be schema.table");
+            } else if (InternalSchema.is(table.substring(0, table.indexOf('.')))) {
+                p.problem("publication.tables", table, "schema " + InternalSchema.NAME
+                        + " holds the applier's bookkeeping (rdmarepl.applied_position) and is never captured");
             }
         }
         String snapshot = p.oneOf("snapshot.mode", "no_data", Set.of("no_data", "initial"));
@@ -127,6 +132,7 @@ public record ShipperConfig(
         if (lease > 0 && lease < 100) {
             p.problem("fence.lease.ms", Long.toString(lease), "must be 0 (off) or at least 100");
         }
+        Activation activation = Activation.of(p.oneOf("activation", Activation.IMMEDIATE.text(), Activation.texts()));
         InetSocketAddress admin = address(p, p.string("admin.address", "127.0.0.1:7480"));
         String token = p.string("admin.token", "");
         Map<String, String> debezium = new LinkedHashMap<>();
@@ -135,10 +141,28 @@ public record ShipperConfig(
                 debezium.put(key.substring("debezium.".length()), properties.getProperty(key));
             }
         }
+        String schemaInclude = debezium.get("schema.include.list");
+        if (schemaInclude != null && includesInternalSchema(schemaInclude)) {
+            p.problem("debezium.schema.include.list", schemaInclude, "must not include schema " + InternalSchema.NAME
+                    + " (the applier's bookkeeping is never captured)");
+        }
         p.rejectUnknown(Set.of("debezium."));
         p.throwIfAny("shipper configuration");
         return new ShipperConfig(sourceName, host, port, database, user, password, slot, publication, tables, snapshot,
-                chunkBytes, List.copyOf(standbys), heartbeat, poll, batch, queue, events, connect, lease, admin, token, Map.copyOf(debezium));
+                chunkBytes, List.copyOf(standbys), heartbeat, poll, batch, queue, events, connect, lease, admin, token, activation,
+                Map.copyOf(debezium));
+    }
+
+    /** This configuration with another {@code snapshot.mode} (an activation always copies from a fresh slot). */
+    public ShipperConfig withSnapshotMode(String mode) {
+        return new ShipperConfig(sourceName, databaseHost, databasePort, databaseName, databaseUser, databasePassword, slotName,
+                publicationName, publicationTables, mode, snapshotChunkBytes, standbys, heartbeatInterval, pollInterval, maxBatchSize,
+                maxQueueSize, disruptorSize, connectTimeout, fenceLeaseMs, adminAddress, adminToken, activation, debezium);
+    }
+
+    /** Who and where the primary is, for messages: {@code user@host:port/database}. */
+    public String databaseDescription() {
+        return databaseUser + "@" + databaseHost + ":" + databasePort + "/" + databaseName;
     }
 
     public String jdbcUrl() {
@@ -150,7 +174,21 @@ public record ShipperConfig(
         return "source=" + sourceName + " database=" + databaseUser + "@" + databaseHost + ":" + databasePort + "/" + databaseName
                 + " slot=" + slotName + " publication=" + publicationName + " tables=" + (publicationTables.isEmpty() ? "all" : publicationTables)
                 + " snapshot=" + snapshotMode + " standbys=" + standbys + " heartbeat=" + heartbeatInterval.toMillis() + "ms poll="
-                + pollInterval.toMillis() + "ms admin=" + adminAddress + (adminToken.isEmpty() ? " (no control token)" : " (control token set)");
+                + pollInterval.toMillis() + "ms activation=" + activation.text() + " admin=" + adminAddress + (adminToken.isEmpty() ? " (no control token)" : " (control token set)");
+    }
+
+    /** Whether one of the comma-separated regular expressions matches the internal schema's name, as Debezium matches. */
+    private static boolean includesInternalSchema(String regexList) {
+        for (String regex : list(regexList)) {
+            try {
+                if (java.util.regex.Pattern.compile(regex, java.util.regex.Pattern.CASE_INSENSITIVE).matcher(InternalSchema.NAME).matches()) {
+                    return true;
+                }
+            } catch (java.util.regex.PatternSyntaxException e) {
+                return false; // Debezium reports it with its own words
+            }
+        }
+        return false;
     }
 
     private static List<String> list(String value) {

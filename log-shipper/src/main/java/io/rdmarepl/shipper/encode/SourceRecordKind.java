@@ -15,8 +15,10 @@ import org.apache.kafka.connect.source.SourceRecord;
  *       {@code io.debezium.connector.common.Heartbeat}; its source offset carries {@code lsn}.</li>
  *   <li>{@link #CHANGE}: a data-change envelope (value has {@code op}): c, u, d, r (snapshot read), t (truncate);
  *       give it to {@link ChangeEventEncoder}.</li>
+ *   <li>{@link #MESSAGE}: a logical decoding message ({@code pg_logical_emit_message}) on {@code <prefix>.message}:
+ *       {@code op} = m, no row (see {@code capture.MarkerMessage}).</li>
  *   <li>{@link #TOMBSTONE}: null value (only with {@code tombstones.on.delete=true}); ignore.</li>
- *   <li>{@link #OTHER}: anything else (e.g. logical decoding messages); ignore or log.</li>
+ *   <li>{@link #OTHER}: anything else; ignore or log.</li>
  * </ul>
  */
 public enum SourceRecordKind {
@@ -24,6 +26,7 @@ public enum SourceRecordKind {
     TRANSACTION_END,
     HEARTBEAT,
     CHANGE,
+    MESSAGE,
     TOMBSTONE,
     OTHER;
 
@@ -38,7 +41,7 @@ public enum SourceRecordKind {
         }
         Schema schema = struct.schema();
         if (schema.field("op") != null) {
-            return CHANGE;
+            return "m".equals(struct.getString("op")) ? MESSAGE : CHANGE;
         }
         String name = schema.name();
         if (name != null && name.endsWith(".TransactionMetadataValue") || schema.field("status") != null

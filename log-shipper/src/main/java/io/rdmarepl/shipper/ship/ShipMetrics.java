@@ -1,6 +1,8 @@
 package io.rdmarepl.shipper.ship;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.rdmarepl.format.Lsn;
@@ -23,8 +25,11 @@ public final class ShipMetrics {
     private final AtomicLong[] durableLsn;
     private final AtomicLong[] occupancy;
     private final AtomicLong[] lastCommitTimeUs;
+    private final MeterRegistry registry;
+    private final List<Meter> gauges = new ArrayList<>();
 
     public ShipMetrics(MeterRegistry registry, List<StandbyConfig> standbys) {
+        this.registry = registry;
         this.standbys = standbys;
         int n = standbys.size();
         transactions = new Counter[n];
@@ -44,11 +49,26 @@ public final class ShipMetrics {
                     .minimumExpectedValue(Duration.ofNanos(100_000)).maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
             backPressure[i] = Timer.builder("rdmarepl_shipper_back_pressure").tag("standby", name)
                     .description("time spent waiting for room in the standby's ring").register(registry);
-            appliedLsn[i] = registry.gauge("rdmarepl_shipper_applied_lsn", List.of(io.micrometer.core.instrument.Tag.of("standby", name)), new AtomicLong());
-            durableLsn[i] = registry.gauge("rdmarepl_shipper_durable_lsn", List.of(io.micrometer.core.instrument.Tag.of("standby", name)), new AtomicLong());
-            occupancy[i] = registry.gauge("rdmarepl_shipper_ring_used_bytes", List.of(io.micrometer.core.instrument.Tag.of("standby", name)), new AtomicLong());
+            appliedLsn[i] = gauge("rdmarepl_shipper_applied_lsn", name);
+            durableLsn[i] = gauge("rdmarepl_shipper_durable_lsn", name);
+            occupancy[i] = gauge("rdmarepl_shipper_ring_used_bytes", name);
             lastCommitTimeUs[i] = new AtomicLong();
         }
+    }
+
+    private AtomicLong gauge(String metric, String standby) {
+        AtomicLong value = new AtomicLong();
+        gauges.add(Gauge.builder(metric, value, AtomicLong::get).tag("standby", standby).register(registry));
+        return value;
+    }
+
+    /**
+     * Takes this shipper's gauges out of the registry: one registered again under the same name and tags would keep
+     * reading the first shipper's value, so a shipper started later in the same process (an activation) could not
+     * report its own. Counters and timers stay and go on counting across shippers, as Prometheus expects.
+     */
+    public void close() {
+        gauges.forEach(registry::remove);
     }
 
     void shipped(int standby, long commitTimeUs) {

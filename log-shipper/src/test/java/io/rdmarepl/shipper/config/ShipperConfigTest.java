@@ -76,6 +76,55 @@ class ShipperConfigTest {
     }
 
     @Test
+    void shouldActivateImmediatelyUnlessToldToWaitForTheCoordinator() {
+        assertThat(ShipperConfig.load(minimal()).activation()).isEqualTo(Activation.IMMEDIATE);
+        Properties p = minimal();
+        p.setProperty("activation", "on-request");
+        ShipperConfig config = ShipperConfig.load(p);
+        assertThat(config.activation()).isEqualTo(Activation.ON_REQUEST);
+        assertThat(config.describe()).contains("activation=on-request");
+        p.setProperty("activation", "later");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).hasMessageContaining("activation=later: must be one of [immediate, on-request]");
+    }
+
+    @Test
+    void shouldRefuseToPublishTheApplierBookkeepingSchema() {
+        Properties p = minimal();
+        p.setProperty("publication.tables", "public.accounts,rdmarepl.applied_position");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("publication.tables=rdmarepl.applied_position: schema rdmarepl")
+                .hasMessageNotContaining("public.accounts");
+        p.setProperty("publication.tables", "RdmaRepl.anything");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).hasMessageContaining("publication.tables=RdmaRepl.anything");
+        p.setProperty("publication.tables", "rdmarepl_app.orders");
+        assertThat(ShipperConfig.load(p).publicationTables()).containsExactly("rdmarepl_app.orders");
+    }
+
+    @Test
+    void shouldRefuseADebeziumSchemaIncludeListThatCoversTheBookkeepingSchema() {
+        Properties p = minimal();
+        p.setProperty("debezium.schema.include.list", "public,rdma.*");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).hasMessageContaining("debezium.schema.include.list=public,rdma.*");
+        p.setProperty("debezium.schema.include.list", "public,sales");
+        assertThat(ShipperConfig.load(p).debezium()).containsEntry("schema.include.list", "public,sales");
+    }
+
+    @Test
+    void shouldChangeOnlyTheSnapshotModeForAnActivation() {
+        ShipperConfig config = ShipperConfig.load(minimal());
+        ShipperConfig copying = config.withSnapshotMode("initial");
+        assertThat(copying.snapshotMode()).isEqualTo("initial");
+        assertThat(copying.withSnapshotMode(config.snapshotMode())).isEqualTo(config);
+    }
+
+    private static Properties minimal() {
+        Properties p = new Properties();
+        p.setProperty("standbys", "a");
+        p.setProperty("standby.a.uri", "shm:///dev/shm/a");
+        return p;
+    }
+
+    @Test
     void shouldRequireAStandby() {
         assertThatThrownBy(() -> ShipperConfig.load(new Properties())).hasMessageContaining("standbys=: name at least one standby");
     }

@@ -1,0 +1,71 @@
+package io.rdmarepl.shipper.role;
+
+import io.rdmarepl.shipper.Shipper;
+import java.time.Duration;
+import java.util.Map;
+
+/** What a {@link ShipperRole} needs of the shipper it holds: a {@link Shipper}, or a stand-in in tests. */
+public interface RunningShipper {
+    void fence(String reason);
+
+    boolean fenced();
+
+    void renewLease();
+
+    boolean healthy();
+
+    /** Why it stopped for a reason a restart would have to fix, or null. */
+    String failure();
+
+    Map<String, Object> status();
+
+    /** Graceful stop: waits up to {@code drainTimeout} for the standbys to acknowledge what was shipped. */
+    void close(Duration drainTimeout);
+
+    /** Stops at once. */
+    void close();
+
+    static RunningShipper of(Shipper shipper) {
+        return new RunningShipper() {
+            @Override
+            public void fence(String reason) {
+                shipper.fence(reason);
+            }
+
+            @Override
+            public boolean fenced() {
+                return shipper.fenced();
+            }
+
+            @Override
+            public void renewLease() {
+                shipper.renewLease();
+            }
+
+            @Override
+            public boolean healthy() {
+                return shipper.healthy();
+            }
+
+            @Override
+            public String failure() {
+                return shipper.failure();
+            }
+
+            @Override
+            public Map<String, Object> status() {
+                return shipper.status();
+            }
+
+            @Override
+            public void close(Duration drainTimeout) {
+                shipper.close(drainTimeout);
+            }
+
+            @Override
+            public void close() {
+                shipper.close();
+            }
+        };
+    }
+}

@@ -1,0 +1,308 @@
+package io.rdmarepl.shipper.role;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.rdmarepl.shipper.Shipper;
+import io.rdmarepl.shipper.config.Activation;
+import io.rdmarepl.shipper.config.ShipperConfig;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The shipper's part in planned switchover and rejoin. Every member host runs a shipper and an applier; this holds
+ * the shipper, or none, and moves between {@link RoleState}s when the coordinator asks (the admin endpoint's control
+ * actions):
+ *
+ * <pre>
+ *             activate              fence              retire
+ *   waiting ───────────> shipping ─────────> fenced ───────────> retired
+ *      │                  ^    ^               │                  │  ^
+ *      │                  │    └───activate────┘                  │  │
+ *      │                  └──────────────activate─────────────────┘  │
+ *      └─────────────────────────────────retire──────────────────────┘
+ * </pre>
+ *
+ * An activation always starts from a fresh slot with an initial copy, so a member that was a standby gets every
+ * published table whole, whatever it held before. Retiring drops the slot, so a member that became a standby keeps
+ * no WAL for a stream no one reads. Refusals are {@link IllegalStateException}s naming the reason. One activation or
+ * retirement runs at a time; {@link #fence} never waits for one: a fence that comes during an activation fences the
+ * shipper it starts.
+ */
+public final class ShipperRole implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ShipperRole.class);
+
+    /** Starts a shipper (an activation passes the configuration with {@code snapshot.mode=initial}). */
+    @FunctionalInterface
+    public interface Starter {
+        RunningShipper start(ShipperConfig config);
+    }
+
+    private final ShipperConfig config;
+    private final Starter starter;
+    private final SlotDropper slot;
+    private RoleState state;
+    private RunningShipper current;
+    private String transition; // "an activation" or "a retirement" while one runs
+    private String fenceDuringActivation;
+
+    private ShipperRole(ShipperConfig config, RoleState state, RunningShipper current, Starter starter, SlotDropper slot) {
+        this.config = config;
+        this.state = state;
+        this.current = current;
+        this.starter = starter;
+        this.slot = slot;
+    }
+
+    /** Nothing runs until {@link #activate}. */
+    public static ShipperRole waiting(ShipperConfig config, Starter starter, SlotDropper slot) {
+        return new ShipperRole(config, RoleState.WAITING, null, starter, slot);
+    }
+
+    /** Holds {@code running}, a shipper already started. */
+    public static ShipperRole shipping(ShipperConfig config, RunningShipper running, Starter starter, SlotDropper slot) {
+        return new ShipperRole(config, RoleState.SHIPPING, running, starter, slot);
+    }
+
+    /**
+     * As {@code activation} says: with {@code immediate} the shipper starts now (its errors propagate, as a start's
+     * do), with {@code on-request} it waits.
+     */
+    public static ShipperRole start(ShipperConfig config, MeterRegistry registry) {
+        Starter starter = shipperStarter(registry);
+        SlotDropper dropper = new PrimarySlotDropper(config, PrimarySlotDropper.ACTIVE_WAIT);
+        return config.activation() == Activation.ON_REQUEST
+                ? waiting(config, starter, dropper)
+                : shipping(config, starter.start(config), starter, dropper);
+    }
+
+    /** Holds a {@link Shipper} its caller started (the demo and the benchmarks). */
+    public static ShipperRole around(ShipperConfig config, Shipper shipper, MeterRegistry registry) {
+        return shipping(config, RunningShipper.of(shipper), shipperStarter(registry),
+                new PrimarySlotDropper(config, PrimarySlotDropper.ACTIVE_WAIT));
+    }
+
+    private static Starter shipperStarter(MeterRegistry registry) {
+        return settings -> RunningShipper.of(Shipper.start(settings, registry));
+    }
+
+    /**
+     * Starts shipping from a fresh slot: stops a fenced shipper, drops {@code slot.name} if it exists (waiting for a
+     * slot still in use to be let go of), then starts a shipper with {@code snapshot.mode=initial}, which copies
+     * every published table to the standbys and then streams.
+     *
+     * @param epoch the coordinator's epoch, for the log; null when not given
+     * @return {@code state}, {@code slot}, {@code snapshot}, {@code slot_dropped}
+     * @throws IllegalStateException when shipping already, during another transition, or when the slot cannot be
+     *     dropped or the shipper not started (the role then stays where it was, without a shipper)
+     */
+    public Map<String, Object> activate(Integer epoch) {
+        RunningShipper previous;
+        synchronized (this) {
+            refresh();
+            refuseDuringTransition("activate");
+            if (state == RoleState.SHIPPING) {
+                throw new IllegalStateException("already shipping: fence this shipper first (POST /fence) to start over");
+            }
+            transition = "an activation";
+            fenceDuringActivation = null;
+            previous = current;
+            current = null;
+        }
+        String forEpoch = epoch == null ? "" : " for epoch " + epoch;
+        try {
+            if (previous != null) {
+                previous.close();
+            }
+            boolean dropped = slot.dropIfExists();
+            LOG.info("activating{}: slot {} {}; copying every published table to the standbys, then streaming", forEpoch,
+                    config.slotName(), dropped ? "dropped" : "did not exist");
+            RunningShipper started = starter.start(config.withSnapshotMode("initial"));
+            synchronized (this) {
+                current = started;
+                state = RoleState.SHIPPING;
+                if (fenceDuringActivation != null) {
+                    started.fence(fenceDuringActivation);
+                    state = RoleState.FENCED;
+                }
+            }
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("state", state().label());
+            answer.put("slot", config.slotName());
+            answer.put("snapshot", "initial");
+            answer.put("slot_dropped", dropped);
+            return answer;
+        } catch (RuntimeException e) {
+            LOG.warn("activation{} failed: {}", forEpoch, e.getMessage());
+            throw e;
+        } finally {
+            synchronized (this) {
+                transition = null;
+                fenceDuringActivation = null;
+            }
+        }
+    }
+
+    /**
+     * Stops shipping: the running shipper stops shipping and heartbeats at once (see {@link Shipper#fence}). Nothing
+     * to do when nothing ships: the answer is the state it is in.
+     *
+     * @return {@code state}
+     */
+    public synchronized Map<String, Object> fence(String reason) {
+        refresh();
+        if ("an activation".equals(transition)) {
+            fenceDuringActivation = reason;
+            LOG.warn("fenced during an activation ({}): the shipper it starts is fenced at once", reason);
+            return Map.of("state", RoleState.FENCED.label());
+        }
+        if (state == RoleState.SHIPPING) {
+            current.fence(reason);
+            state = RoleState.FENCED;
+        }
+        return Map.of("state", state.label());
+    }
+
+    /**
+     * This member is a standby now: stops any shipper and drops the slot, so the primary keeps no WAL for it.
+     *
+     * @return {@code state}, {@code slot_dropped}
+     * @throws IllegalStateException while shipping ("fence it first"), during another transition, or when the slot
+     *     cannot be dropped (naming the database)
+     */
+    public Map<String, Object> retire() {
+        RunningShipper previous;
+        synchronized (this) {
+            refresh();
+            refuseDuringTransition("retire");
+            if (state == RoleState.SHIPPING) {
+                throw new IllegalStateException("still shipping: fence it first (POST /fence), then retire it");
+            }
+            transition = "a retirement";
+            previous = current;
+            current = null;
+        }
+        try {
+            if (previous != null) {
+                previous.close();
+            }
+            boolean dropped = slot.dropIfExists();
+            synchronized (this) {
+                state = RoleState.RETIRED;
+            }
+            LOG.info("retired: slot {} {}; this shipper waits until it is activated again", config.slotName(),
+                    dropped ? "dropped" : "did not exist");
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("state", RoleState.RETIRED.label());
+            answer.put("slot_dropped", dropped);
+            return answer;
+        } catch (RuntimeException e) {
+            LOG.warn("retirement failed: {}", e.getMessage());
+            throw e;
+        } finally {
+            synchronized (this) {
+                transition = null;
+            }
+        }
+    }
+
+    /** The coordinator is still there: renews the running shipper's lease. */
+    public void renewLease() {
+        RunningShipper running = running();
+        if (running != null) {
+            running.renewLease();
+        }
+    }
+
+    /** The process is fine: true unless a shipper ships and is not healthy. */
+    public boolean healthy() {
+        RunningShipper running;
+        synchronized (this) {
+            refresh();
+            if (state != RoleState.SHIPPING) {
+                return true;
+            }
+            running = current;
+        }
+        return running == null || running.healthy();
+    }
+
+    /** The running shipper stopped for a reason a restart would have to fix, or null. */
+    public String failure() {
+        RunningShipper running = running();
+        return running == null ? null : running.failure();
+    }
+
+    public synchronized RoleState state() {
+        refresh();
+        return state;
+    }
+
+    /**
+     * {@code role_state} and {@code activation}, then the shipper's own status when there is one; without one,
+     * {@code state} (= {@code role_state}), {@code initial_copy} false and {@code copy_lsn} null.
+     */
+    public Map<String, Object> status() {
+        RoleState now;
+        RunningShipper running;
+        synchronized (this) {
+            refresh();
+            now = state;
+            running = current;
+        }
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("role_state", now.label());
+        status.put("activation", config.activation().text());
+        if (running != null) {
+            status.putAll(running.status());
+        } else {
+            status.put("role", "shipper");
+            status.put("state", now.label());
+            status.put("source", config.sourceName());
+            status.put("slot", config.slotName());
+            status.put("initial_copy", false);
+            status.put("copy_lsn", null);
+        }
+        return status;
+    }
+
+    /** Stops the shipper, if any, waiting up to {@code drainTimeout} for the standbys (SIGTERM). */
+    public void close(Duration drainTimeout) {
+        RunningShipper running = takeForClose();
+        if (running != null) {
+            running.close(drainTimeout);
+        }
+    }
+
+    @Override
+    public void close() {
+        RunningShipper running = takeForClose();
+        if (running != null) {
+            running.close();
+        }
+    }
+
+    private synchronized RunningShipper takeForClose() {
+        RunningShipper running = current;
+        current = null;
+        return running;
+    }
+
+    private synchronized RunningShipper running() {
+        return current;
+    }
+
+    /** A shipper whose lease ran out fenced itself: the role follows. */
+    private void refresh() {
+        if (state == RoleState.SHIPPING && current != null && current.fenced()) {
+            state = RoleState.FENCED;
+        }
+    }
+
+    private void refuseDuringTransition(String action) {
+        if (transition != null) {
+            throw new IllegalStateException("cannot " + action + " now: " + transition + " is in progress");
+        }
+    }
+}

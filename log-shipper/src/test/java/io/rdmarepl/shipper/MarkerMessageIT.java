@@ -1,0 +1,173 @@
+package io.rdmarepl.shipper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rdmarepl.format.Lsn;
+import io.rdmarepl.format.record.ChangeRecord;
+import io.rdmarepl.format.record.Value;
+import io.rdmarepl.shipper.capture.MarkerMessage;
+import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.testsupport.Durability;
+import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.ReplicationSlots;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Logical decoding messages through the real pipeline (primary, Debezium, shm ring, stand-in standby): a marker
+ * transaction is shipped as an empty transaction at its commit LSN, and anyone else's messages change nothing.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class MarkerMessageIT {
+    private static PostgresServer primary;
+
+    @BeforeAll
+    static void startPrimary() {
+        primary = PostgresServer.builder("marker_primary").durability(Durability.FAST)
+                .setting("synchronous_commit", "on").start();
+        primary.execute("CREATE TABLE notes (id int PRIMARY KEY, note text)");
+    }
+
+    @AfterAll
+    static void stopPrimary() {
+        if (primary != null) {
+            primary.close();
+        }
+    }
+
+    @Test
+    void aMarkerOnlyTransactionIsShippedEmptyAtItsCommitLsn() throws Exception {
+        try (RingCollector standby = new RingCollector(1 << 20); Shipper shipper = start("marker", standby)) {
+            long xid;
+            long markerLsn;
+            long afterCommit;
+            try (Connection c = primary.connect("postgres"); Statement s = c.createStatement()) {
+                c.setAutoCommit(false);
+                xid = single(s, "SELECT pg_current_xact_id()::text::bigint");
+                markerLsn = Lsn.parse(text(s, "SELECT pg_logical_emit_message(true, '" + MarkerMessage.PREFIX + "', 'caught up?')::text"));
+                c.commit();
+                c.setAutoCommit(true);
+                afterCommit = Lsn.parse(text(s, "SELECT pg_current_wal_lsn()::text"));
+            }
+
+            List<List<ChangeRecord>> transactions = ShippedTransactions.of(
+                    standby.awaitRecords(r -> ShippedTransactions.commits(r) >= 1, 30_000));
+            assertThat(transactions).hasSize(1);
+            List<ChangeRecord> marker = transactions.get(0);
+            assertThat(marker).as("Begin and Commit, nothing between").hasSize(2);
+            ChangeRecord.Begin begin = (ChangeRecord.Begin) marker.get(0);
+            ChangeRecord.Commit commit = (ChangeRecord.Commit) marker.get(1);
+            assertThat(begin.txId()).isEqualTo(xid);
+            assertThat(commit.txId()).isEqualTo(xid);
+            assertThat(begin.commitLsn()).isEqualTo(commit.commitLsn());
+            assertThat(Lsn.compare(commit.commitLsn(), markerLsn)).as("commit %s after the marker %s",
+                    Lsn.format(commit.commitLsn()), Lsn.format(markerLsn)).isPositive();
+            assertThat(Lsn.compare(commit.commitLsn(), afterCommit)).as("commit %s no later than the WAL after it %s",
+                    Lsn.format(commit.commitLsn()), Lsn.format(afterCommit)).isNotPositive();
+            assertThat(commit.commitTimeUs()).isPositive();
+            assertThat(shipper.status()).containsEntry("transactions_shipped", 1L)
+                    .containsEntry("last_shipped_lsn", Lsn.format(commit.commitLsn()));
+            awaitConfirmed("marker", commit.commitLsn()); // acknowledged like any transaction: the slot moves past it
+        }
+    }
+
+    @Test
+    void anyoneElsesMessagesAndNonTransactionalOnesAreIgnored() throws Exception {
+        try (RingCollector standby = new RingCollector(1 << 20); Shipper shipper = start("others_messages", standby)) {
+            long lastMessageLsn;
+            try (Connection c = primary.connect("postgres"); Statement s = c.createStatement()) {
+                text(s, "SELECT pg_logical_emit_message(true, 'someone.else', 'theirs')::text");
+                text(s, "SELECT pg_logical_emit_message(false, '" + MarkerMessage.PREFIX + "', 'not in a transaction')::text");
+                text(s, "SELECT pg_logical_emit_message(true, 'rdmarepl.marker.not', 'prefix must match exactly')::text");
+                c.setAutoCommit(false);
+                text(s, "SELECT pg_logical_emit_message(true, 'someone.else', 'with a row')::text");
+                s.execute("INSERT INTO notes VALUES (1, 'beside a message')");
+                c.commit();
+                lastMessageLsn = Lsn.parse(text(s, "SELECT pg_logical_emit_message(false, 'someone.else', 'last')::text"));
+                s.execute("INSERT INTO notes VALUES (2, 'after the messages')");
+                c.commit();
+            }
+
+            List<List<ChangeRecord>> transactions = ShippedTransactions.of(
+                    standby.awaitRecords(r -> ShippedTransactions.commits(r) >= 2, 30_000));
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300)); // anything wrongly shipped would be here by now
+            transactions = ShippedTransactions.of(standby.records());
+            assertThat(transactions).hasSize(2);
+            assertThat(insertedIds(transactions.get(0))).containsExactly("1");
+            assertThat(insertedIds(transactions.get(1))).containsExactly("2");
+            assertThat(shipper.failure()).isNull();
+            assertThat(shipper.status()).containsEntry("state", "streaming");
+            ChangeRecord.Commit last = (ChangeRecord.Commit) transactions.get(1).get(transactions.get(1).size() - 1);
+            assertThat(Lsn.compare(last.commitLsn(), lastMessageLsn)).isPositive();
+            awaitConfirmed("others_messages", last.commitLsn()); // the ignored messages' events were acknowledged too
+        }
+    }
+
+    private static List<String> insertedIds(List<ChangeRecord> transaction) {
+        return transaction.stream().filter(r -> r instanceof ChangeRecord.Insert)
+                .map(r -> ((Value.Text) ((ChangeRecord.Insert) r).newTuple().values().get(0)).value()).toList();
+    }
+
+    private static Shipper start(String name, RingCollector standby) {
+        Properties p = new Properties();
+        p.setProperty("database.host", PostgresServer.HOST);
+        p.setProperty("database.port", Integer.toString(primary.port()));
+        p.setProperty("database.user", PostgresServer.SUPERUSER);
+        p.setProperty("slot.name", name);
+        p.setProperty("publication.name", name);
+        p.setProperty("publication.tables", "public.notes");
+        p.setProperty("standbys", "a");
+        p.setProperty("standby.a.uri", standby.uri());
+        p.setProperty("admin.address", "127.0.0.1:0");
+        Shipper shipper = Shipper.start(ShipperConfig.load(p), new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry());
+        try {
+            ReplicationSlots.awaitActive(primary, name, Duration.ofSeconds(60));
+        } catch (RuntimeException e) {
+            shipper.close();
+            throw e;
+        }
+        return shipper;
+    }
+
+    /** Waits until the slot's confirmed position reached {@code lsn}: Debezium committed the offsets up to there. */
+    private static void awaitConfirmed(String slot, long lsn) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long confirmed = 0;
+        while (System.nanoTime() < deadline) {
+            try (Connection c = primary.connect("postgres"); Statement s = c.createStatement()) {
+                confirmed = Lsn.parse(text(s, "SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = '" + slot + "'"));
+            }
+            if (Lsn.compare(confirmed, lsn) >= 0) {
+                return;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+        throw new AssertionError("slot " + slot + " confirmed " + Lsn.format(confirmed) + ", not " + Lsn.format(lsn) + ", within 30 s");
+    }
+
+    private static long single(Statement s, String sql) throws Exception {
+        try (ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static String text(Statement s, String sql) throws Exception {
+        try (ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.rdmarepl.shipper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmarepl.format.record.ChangeRecord;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What a stand-in standby received, split into transactions (Begin ... Commit), for the pipeline tests. */
+final class ShippedTransactions {
+    private ShippedTransactions() {
+    }
+
+    static long commits(List<ChangeRecord> records) {
+        return records.stream().filter(r -> r instanceof ChangeRecord.Commit).count();
+    }
+
+    /** Every transaction, Begin to Commit, with its Relations; checks heartbeats only ever fall between them. */
+    static List<List<ChangeRecord>> of(List<ChangeRecord> records) {
+        List<List<ChangeRecord>> transactions = new ArrayList<>();
+        List<ChangeRecord> current = null;
+        for (ChangeRecord r : records) {
+            if (r instanceof ChangeRecord.Heartbeat) {
+                assertThat(current).as("heartbeat inside a transaction").isNull();
+                continue;
+            }
+            if (r instanceof ChangeRecord.Begin) {
+                assertThat(current).as("Begin inside a transaction").isNull();
+                current = new ArrayList<>();
+            }
+            if (current == null && r instanceof ChangeRecord.Relation) {
+                continue; // a Relation may precede its transaction's Begin
+            }
+            assertThat(current).as("%s outside a transaction", r).isNotNull();
+            current.add(r);
+            if (r instanceof ChangeRecord.Commit) {
+                transactions.add(current);
+                current = null;
+            }
+        }
+        return transactions;
+    }
+}

@@ -1,0 +1,179 @@
+package io.rdmarepl.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmarepl.client.FailoverDataSource;
+import io.rdmarepl.client.FailoverDataSourceConfig;
+import io.rdmarepl.testsupport.PostgresServer;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Planned switchover there and back, with real processes on both members (a shipper and an applier beside each,
+ * the unused ones waiting for the coordinator) and a client writing through the failover-aware DataSource the whole
+ * time: pga → pgb, pgb → pga. Each switchover loses nothing the client was told committed, and the old primary
+ * rejoins as a standby through a fresh copy; at the end replica = primary.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class SwitchoverIT {
+    private static final Logger LOG = LoggerFactory.getLogger(SwitchoverIT.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration REJOIN_TIMEOUT = Duration.ofSeconds(90);
+
+    private Replication replication;
+    private CoordinatorHttp coordinator;
+    private FailoverDataSource dataSource;
+    private long nextMarker = 1_000_000;
+
+    @BeforeAll
+    void startEverything() throws Exception {
+        replication = Replication.create("switchover");
+        replication.primary().execute(ClientWriter.SCHEMA);
+        replication.replica().execute(ClientWriter.SCHEMA);
+        replication.startBoth();
+        replication.startReverseRoles();
+        coordinator = new CoordinatorHttp(replication.adminBase(replication.startCoordinator(Map.of())));
+        coordinator.awaitPhase("HEALTHY", Duration.ofSeconds(30));
+        dataSource = new FailoverDataSource(FailoverDataSourceConfig.builder().coordinatorUrl(coordinator.base())
+                .user(PostgresServer.SUPERUSER).password("").connectionTimeout(Duration.ofSeconds(10)).build());
+    }
+
+    @AfterAll
+    void stopEverything() {
+        if (dataSource != null) {
+            dataSource.close();
+        }
+        if (replication != null) {
+            replication.close();
+        }
+    }
+
+    @Test
+    void switchoverThereAndBackLosesNothingAndEndsWithReplicaEqualToPrimary() throws Exception {
+        PostgresServer pga = replication.primary();
+        PostgresServer pgb = replication.replica();
+        List<String> outages = new ArrayList<>();
+        try (ClientWriter writer = new ClientWriter(dataSource)) {
+            awaitMoreWrites(writer, 200);
+
+            JsonNode there = switchover("pgb", 2);
+            outages.add(there.path("catch_up_ms").asText() + " ms catch-up, promotion " + there.path("promotion_ms").asText() + " ms");
+            awaitMoreWrites(writer, 200);
+            assertThat(writer.acknowledgedBy(pgb.port())).as("the client writes to pgb after the switchover").isNotEmpty();
+            awaitRejoined("pga");
+            assertThat(readOnlyForClients(pga)).as("pga follows pgb: read-only for clients").isTrue();
+            awaitReplicated(pgb, pga);
+
+            switchover("pga", 3);
+            awaitMoreWrites(writer, 200);
+            awaitRejoined("pgb");
+            LOG.info("client through two switchovers: {} acknowledged, {} failed attempts, longest outage {} ms; {}",
+                    writer.acknowledged().size(), writer.failures(), writer.longestOutageMs(), outages);
+            writer.close();
+
+            Set<Long> onFinalPrimary = ids(pga);
+            Set<Long> lost = new HashSet<>(writer.acknowledged());
+            lost.removeAll(onFinalPrimary);
+            assertThat(lost).as("every write a client was told committed, on whichever member, survives both switchovers").isEmpty();
+        }
+        awaitReplicated(pga, pgb);
+        List<TableDiff> tables = new ArrayList<>(replication.compare());
+        tables.add(TableDiff.of("client_writes", pga, pgb));
+        assertThat(tables).as("replica = primary after a switchover there and back\n%s", replication.diagnostics())
+                .allMatch(TableDiff::equal);
+        assertThat(readOnlyForClients(pga)).as("pga is primary again: writable").isFalse();
+        assertThat(readOnlyForClients(pgb)).as("pgb follows pga: read-only for clients").isTrue();
+        assertThat(slotActive(pga)).as("pga's shipper streams from a fresh slot").isTrue();
+        assertThat(slotActive(pgb)).as("pgb's retired shipper left no slot holding WAL").isNull();
+    }
+
+    private JsonNode switchover(String to, int epoch) throws Exception {
+        HttpResponse<String> response = coordinator.post("/switchover", "{\"to\":\"" + to + "\"}", Replication.COORDINATOR_TOKEN);
+        assertThat(response.statusCode()).as("switchover to %s: %s\n%s", to, response.body(), replication.tails()).isEqualTo(200);
+        JsonNode answer = JSON.readTree(response.body());
+        LOG.info("switchover to {}: {}", to, answer);
+        assertThat(answer.path("result").asText()).isEqualTo("switched");
+        assertThat(answer.path("epoch").asInt()).isEqualTo(epoch);
+        assertThat(answer.path("message").asText()).contains("nothing lost");
+        assertThat(answer.path("rejoin").path("result").asText()).as("%s", answer).isEqualTo("rejoining");
+        return answer;
+    }
+
+    private void awaitRejoined(String member) throws Exception {
+        JsonNode status = coordinator.awaitPhase("HEALTHY", REJOIN_TIMEOUT);
+        assertThat(status.toString()).as("%s", status).contains(member);
+        LOG.info("{} rejoined: {}", member, status.path("last_decision"));
+    }
+
+    private static void awaitMoreWrites(ClientWriter writer, int more) throws InterruptedException {
+        int target = writer.acknowledged().size() + more;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (writer.acknowledged().size() < target) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the client acknowledged only " + writer.acknowledged().size() + " of " + target
+                        + " writes in 60 s (" + writer.failures() + " failed attempts)");
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    /** Commits a marker row on {@code from} and waits until {@code to} holds it (commit order: and all before). */
+    private void awaitReplicated(PostgresServer from, PostgresServer to) throws Exception {
+        long marker = nextMarker++;
+        Workload.mark(from, marker);
+        long deadline = System.nanoTime() + Replication.CATCH_UP_TIMEOUT.toNanos();
+        while (Replication.queryLong(to, "SELECT count(*) FROM marker WHERE id = " + marker) == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("marker " + marker + " did not reach port " + to.port() + "\n" + replication.diagnostics());
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static Set<Long> ids(PostgresServer server) throws SQLException {
+        Set<Long> ids = new HashSet<>();
+        try (Connection c = server.connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id FROM client_writes")) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        }
+        return ids;
+    }
+
+    private static boolean readOnlyForClients(PostgresServer server) throws SQLException {
+        try (Connection c = server.connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SHOW default_transaction_read_only")) {
+            rs.next();
+            return "on".equals(rs.getString(1));
+        }
+    }
+
+    /** Whether the slot rdmarepl streams on {@code server}; null when there is none. */
+    private static Boolean slotActive(PostgresServer server) throws SQLException {
+        try (Connection c = server.connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT active FROM pg_replication_slots WHERE slot_name = 'rdmarepl'")) {
+            return rs.next() ? rs.getBoolean(1) : null;
+        }
+    }
+}

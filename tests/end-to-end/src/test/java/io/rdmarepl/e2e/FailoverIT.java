@@ -140,6 +140,45 @@ class FailoverIT {
         assertThat(reachable(replication.primary())).as("the old primary is gone (one writable primary)").isFalse();
     }
 
+
+    @Test
+    @Order(4)
+    void theOldPrimaryRestartedAfterTheFailoverStaysReadOnlyAndItsShipperDoesNotResume() throws Exception {
+        PostgresServer oldPrimary = replication.primary();
+        oldPrimary.restart();
+        long restartedNs = System.nanoTime();
+        long deadline = restartedNs + TimeUnit.SECONDS.toNanos(10);
+        while (!readOnlyForClients(oldPrimary)) {
+            assertThat(System.nanoTime()).as("the coordinator re-fences the old primary within 10 s").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        LOG.info("old primary read-only again {} ms after its restart",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedNs));
+        try (Connection c = oldPrimary.connect("postgres"); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO client_writes (id) VALUES (-2)");
+            throw new AssertionError("the restarted old primary took a write");
+        } catch (SQLException refused) {
+            assertThat(refused.getSQLState()).as("%s", refused.getMessage()).isEqualTo("25006");
+        }
+        Thread.sleep(2000);
+        assertThat(Replication.queryLong(oldPrimary, "SELECT count(*) FROM pg_replication_slots WHERE active"))
+                .as("its shipper does not stream from it again").isZero();
+        JsonNode status = coordinator.status();
+        assertThat(status.path("primary").asText()).isEqualTo("pgb");
+        assertThat(status.path("epoch").asInt()).isEqualTo(2);
+        assertThat(writable(replication.replica())).as("the new primary still takes writes").isTrue();
+    }
+
+    private static boolean readOnlyForClients(PostgresServer server) {
+        try (Connection c = server.connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SHOW default_transaction_read_only")) {
+            rs.next();
+            return "on".equals(rs.getString(1));
+        } catch (SQLException notUpYet) {
+            return false;
+        }
+    }
+
     private static Set<Long> ids(PostgresServer server) throws SQLException {
         Set<Long> ids = new HashSet<>();
         try (Connection c = server.connect("postgres"); Statement s = c.createStatement();
@@ -153,7 +192,7 @@ class FailoverIT {
 
     private static boolean writable(PostgresServer server) throws SQLException {
         try (Connection c = server.connect("postgres"); Statement s = c.createStatement()) {
-            s.execute("INSERT INTO client_writes (id) VALUES (-1)");
+            s.execute("INSERT INTO client_writes (id) VALUES (-1) ON CONFLICT (id) DO NOTHING");
             return true;
         }
     }

@@ -17,6 +17,8 @@ import io.rdmarepl.shipper.encode.RelationCatalog;
 import io.rdmarepl.shipper.ship.ShipMetrics;
 import io.rdmarepl.shipper.ship.Lease;
 import io.rdmarepl.shipper.ship.ShipPipeline;
+import io.rdmarepl.shipper.sync.SyncGate;
+import io.rdmarepl.shipper.sync.SynchronousStandbyNames;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -47,6 +49,7 @@ public final class Shipper implements AutoCloseable {
     private volatile String fencedReason;
     private final PrimaryLiveness liveness;
     private final Lease lease;
+    private SyncGate sync;
     private RelationCatalog catalog;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -58,7 +61,7 @@ public final class Shipper implements AutoCloseable {
         this.lease = new Lease(config.fenceLeaseMs());
         this.metrics = new ShipMetrics(registry, config.standbys());
         try {
-            this.pipeline = new ShipPipeline(config.standbys(), config.disruptorSize(), config.heartbeatInterval(),
+            this.pipeline = new ShipPipeline(config.standbys(), config.sync(), config.disruptorSize(), config.heartbeatInterval(),
                     config.connectTimeout(), metrics, this::capturing, lease, this::selfFence);
         } catch (RuntimeException e) {
             liveness.close();
@@ -67,9 +70,13 @@ public final class Shipper implements AutoCloseable {
         }
         try {
             this.snapshotMode = SnapshotStart.debeziumMode(config, pipeline.acks().acknowledged());
+            this.sync = new SyncGate(config.sync(), config.sync().enabled() ? new SynchronousStandbyNames(config) : null,
+                    pipeline.acks()::acknowledged, () -> closed.get() || fencedReason != null);
             this.assembler = new TransactionAssembler(encoding, pipeline, EngineProperties.TOPIC_PREFIX, MAX_TRANSACTION_BYTES,
-                    () -> PublishedTables.of(config), config.snapshotChunkBytes(), "initial".equals(snapshotMode));
+                    () -> PublishedTables.of(config), config.snapshotChunkBytes(), "initial".equals(snapshotMode), sync);
             this.capture = new CaptureEngine(EngineProperties.of(config, valueSettings, snapshotMode), assembler).start();
+            sync.enableInBackground(config.connectTimeout());
+            metrics.syncGauges(sync);
             lease.arm(); // counts from here: connecting to the standbys and starting Debezium may take longer than it
         } catch (RuntimeException e) {
             pipeline.close();
@@ -172,7 +179,10 @@ public final class Shipper implements AutoCloseable {
     /** Capture or shipping stopped for a reason that a restart would have to fix, or null. */
     public String failure() {
         String shipping = pipeline.failure();
-        return shipping != null ? "shipping to standby " + shipping : capture.failure();
+        if (shipping != null) {
+            return "shipping to standby " + shipping;
+        }
+        return sync.failure() != null ? sync.failure() : capture.failure();
     }
 
     public boolean healthy() {
@@ -195,6 +205,7 @@ public final class Shipper implements AutoCloseable {
         status.put("transactions_shipped", assembler.transactionsShipped());
         status.put("last_shipped_lsn", Lsn.format(assembler.lastShippedLsn()));
         status.put("acknowledged_lsn", Lsn.format(pipeline.acks().acknowledged()));
+        status.put("sync", sync.status());
         status.put("records_awaiting_acknowledgement", assembler.pendingAcknowledgements());
         status.put("slot_retained_wal_bytes", slotRetainedWalBytes());
         status.put("standbys", metrics.standbyStatus());
@@ -222,6 +233,7 @@ public final class Shipper implements AutoCloseable {
      * not acknowledged by then is re-sent by the slot after the restart.
      */
     public void close(Duration drainTimeout) {
+        sync.beforeStop();
         assembler.drain();
         long deadlineNs = System.nanoTime() + drainTimeout.toNanos();
         while (!assembler.drained() && !capture.isStopped() && pipeline.failure() == null && System.nanoTime() - deadlineNs < 0) {

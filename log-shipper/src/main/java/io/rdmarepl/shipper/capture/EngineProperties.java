@@ -2,6 +2,7 @@ package io.rdmarepl.shipper.capture;
 
 import io.rdmarepl.shipper.config.InternalSchema;
 import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.shipper.config.SyncSettings;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Collectors;
@@ -33,6 +34,9 @@ public final class EngineProperties {
         p.setProperty("database.user", config.databaseUser());
         p.setProperty("database.password", config.databasePassword());
         p.setProperty("database.dbname", config.databaseName());
+        // the replication connection shows as rdmarepl_<source.name>: synchronous_standby_names names it in sync mode
+        p.setProperty("database.connection.factory.class", StreamingConnectionName.class.getName());
+        p.setProperty("database." + StreamingConnectionName.NAME_PROPERTY, SyncSettings.applicationName(config.sourceName()));
         p.setProperty("plugin.name", "pgoutput");
         p.setProperty("slot.name", config.slotName());
         p.setProperty("slot.drop.on.stop", "false");

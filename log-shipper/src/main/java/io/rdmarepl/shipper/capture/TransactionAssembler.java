@@ -5,6 +5,7 @@ import io.debezium.engine.RecordChangeEvent;
 import io.rdmarepl.format.codec.RecordEncoder;
 import io.rdmarepl.shipper.ship.ShipEvent;
 import io.rdmarepl.shipper.ship.ShipPipeline;
+import io.rdmarepl.shipper.sync.SyncGate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +32,7 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
     private final Map<Integer, Integer> relationsSent = new HashMap<>();
     private final List<RecordChangeEvent<SourceRecord>> transactionRecords = new ArrayList<>();
     private final InitialCopy initialCopy;
+    private final SyncGate sync;
     private boolean inTransaction;
     private boolean markerInTransaction;
     private volatile boolean copyPending; // read by /status
@@ -48,12 +50,16 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
      *     it has no row at all (every published table empty) the standby's tables are emptied all the same
      */
     public TransactionAssembler(ChangeEncoding encoding, ShipPipeline pipeline, String topicPrefix, long maxTransactionBytes,
-                                Supplier<List<String[]>> publishedTables, long snapshotChunkBytes, boolean copyExpected) {
+                                Supplier<List<String[]>> publishedTables, long snapshotChunkBytes, boolean copyExpected,
+                                SyncGate sync) {
         this.encoding = encoding;
+        this.sync = sync;
         this.pipeline = pipeline;
         this.transactionTopic = topicPrefix + ".transaction";
         this.staged = new StagedTransaction(maxTransactionBytes);
-        this.acks = new AckMarker(pipeline.acks()::acknowledged, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100));
+        // sync mode: the flush that follows an offset commit is what releases the primary's waiting commits
+        this.acks = new AckMarker(pipeline.acks()::acknowledged,
+                sync.enabled() ? 0 : java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100));
         this.initialCopy = new InitialCopy(encoding, staged, relationsSent, publishedTables, this::stageRow,
                 (lsn, timeUs, flags) -> ship(0, lsn, timeUs, 0, flags), snapshotChunkBytes);
         this.copyPending = copyExpected;
@@ -82,6 +88,7 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
                 acks.add(event, lastShippedLsn); // heartbeats and anything else: free once all before is durable
             }
         }
+        sync.afterBatch(lastShippedLsn);
         acks.markAcknowledged(committer);
     }
 

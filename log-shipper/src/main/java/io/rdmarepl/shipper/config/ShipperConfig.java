@@ -39,6 +39,7 @@ public record ShipperConfig(
         InetSocketAddress adminAddress,
         String adminToken,
         Activation activation,
+        SyncSettings sync,
         Map<String, String> debezium) {
 
     /** Key, default, description: the README's configuration table is this list. */
@@ -64,6 +65,10 @@ public record ShipperConfig(
             new String[] {"ship.buffer.events", "16384", "Disruptor ring size in records (power of two)"},
             new String[] {"standby.connect.timeout.ms", "30000", "how long to wait for a standby's ring at start"},
             new String[] {"fence.lease.ms", "0", "self-fence (stop shipping, make the primary read-only) after this long without word from a standby or the coordinator; 0 = off: set it when a coordinator runs"},
+            new String[] {"replication.mode", "async", "async: commits on the primary never wait for the standbys; sync: a commit returns only once sync.standbys standbys hold it (the primary waits through synchronous_standby_names)"},
+            new String[] {"sync.standbys", "1", "sync: how many of the required standbys must hold a commit before it returns (ANY k; at most the number required)"},
+            new String[] {"sync.level", "remote_flush", "sync: remote_flush: durable on the standby; remote_apply: also applied there (visible to its readers)"},
+            new String[] {"sync.degrade.after.ms", "0", "sync: 0 = strict, commits wait as long as the standbys do not answer; N = after N ms waiting, degrade to async (logged, in /status and a metric) until the standbys caught up"},
             new String[] {"activation", "immediate", "immediate: capture and ship from the start; on-request: serve only the admin endpoint until the coordinator activates this shipper (POST /activate), for a member that is a standby now"},
             new String[] {"admin.address", "127.0.0.1:7480", "admin HTTP endpoint (/health, /status, /metrics); port 0 picks a free one"},
             new String[] {"admin.token", "", "bearer token for control actions; empty disables them"},
@@ -132,6 +137,7 @@ public record ShipperConfig(
         if (lease > 0 && lease < 100) {
             p.problem("fence.lease.ms", Long.toString(lease), "must be 0 (off) or at least 100");
         }
+        SyncSettings sync = sync(p, (int) standbys.stream().filter(StandbyConfig::required).count());
         Activation activation = Activation.of(p.oneOf("activation", Activation.IMMEDIATE.text(), Activation.texts()));
         InetSocketAddress admin = address(p, p.string("admin.address", "127.0.0.1:7480"));
         String token = p.string("admin.token", "");
@@ -150,14 +156,14 @@ public record ShipperConfig(
         p.throwIfAny("shipper configuration");
         return new ShipperConfig(sourceName, host, port, database, user, password, slot, publication, tables, snapshot,
                 chunkBytes, List.copyOf(standbys), heartbeat, poll, batch, queue, events, connect, lease, admin, token, activation,
-                Map.copyOf(debezium));
+                sync, Map.copyOf(debezium));
     }
 
     /** This configuration with another {@code snapshot.mode} (an activation always copies from a fresh slot). */
     public ShipperConfig withSnapshotMode(String mode) {
         return new ShipperConfig(sourceName, databaseHost, databasePort, databaseName, databaseUser, databasePassword, slotName,
                 publicationName, publicationTables, mode, snapshotChunkBytes, standbys, heartbeatInterval, pollInterval, maxBatchSize,
-                maxQueueSize, disruptorSize, connectTimeout, fenceLeaseMs, adminAddress, adminToken, activation, debezium);
+                maxQueueSize, disruptorSize, connectTimeout, fenceLeaseMs, adminAddress, adminToken, activation, sync, debezium);
     }
 
     /** Who and where the primary is, for messages: {@code user@host:port/database}. */
@@ -174,7 +180,19 @@ public record ShipperConfig(
         return "source=" + sourceName + " database=" + databaseUser + "@" + databaseHost + ":" + databasePort + "/" + databaseName
                 + " slot=" + slotName + " publication=" + publicationName + " tables=" + (publicationTables.isEmpty() ? "all" : publicationTables)
                 + " snapshot=" + snapshotMode + " standbys=" + standbys + " heartbeat=" + heartbeatInterval.toMillis() + "ms poll="
-                + pollInterval.toMillis() + "ms activation=" + activation.text() + " admin=" + adminAddress + (adminToken.isEmpty() ? " (no control token)" : " (control token set)");
+                + pollInterval.toMillis() + "ms mode=" + sync.describe() + " activation=" + activation.text() + " admin=" + adminAddress + (adminToken.isEmpty() ? " (no control token)" : " (control token set)");
+    }
+
+    private static SyncSettings sync(ConfigProblems p, int requiredStandbys) {
+        boolean enabled = "sync".equals(p.oneOf("replication.mode", "async", Set.of("async", "sync")));
+        int standbys = p.integer("sync.standbys", 1, 1, 1000);
+        if (enabled && requiredStandbys > 0 && standbys > requiredStandbys) {
+            p.problem("sync.standbys", Integer.toString(standbys), "must be at most the number of required standbys ("
+                    + requiredStandbys + ")");
+        }
+        boolean applied = "remote_apply".equals(p.oneOf("sync.level", "remote_flush", Set.of("remote_flush", "remote_apply")));
+        long degradeAfter = p.longValue("sync.degrade.after.ms", 0, 0, 3_600_000);
+        return enabled ? new SyncSettings(true, standbys, applied, degradeAfter) : SyncSettings.ASYNC;
     }
 
     /** Whether one of the comma-separated regular expressions matches the internal schema's name, as Debezium matches. */

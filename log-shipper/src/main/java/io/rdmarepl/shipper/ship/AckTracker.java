@@ -1,48 +1,84 @@
 package io.rdmarepl.shipper.ship;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The lowest durable LSN across the standbys whose acknowledgement is required: what the primary
- * may forget. Standby handlers report, the capture thread reads.
+ * What the standbys whose acknowledgement is required hold, reduced to the one LSN the shipper confirms to the
+ * primary (which then forgets the WAL before it and, in sync mode, releases the commits waiting for it): the
+ * {@code quorum}-th highest of their positions. With the quorum at every required standby (async mode, and sync
+ * by default) that is the lowest. A position is what the standby made durable, or in {@code remote_apply} sync
+ * mode what it made durable and applied. Standby handlers report, the capture thread reads.
  */
 public final class AckTracker {
-    private final AtomicLongArray durable;
+    private final AtomicLongArray held;
     private final boolean[] required;
+    private final int quorum;
+    private final boolean applied;
+    private final long[] scratch;
     private volatile long acknowledged;
 
+    /** Every required standby must hold a transaction; durable is enough. */
     public AckTracker(List<Boolean> required) {
-        this.durable = new AtomicLongArray(required.size());
+        this(required, (int) required.stream().filter(r -> r).count(), false);
+    }
+
+    /**
+     * @param quorum  how many required standbys must hold a transaction (1..number required)
+     * @param applied whether it must be applied there too ({@code sync.level=remote_apply}), not only durable
+     */
+    public AckTracker(List<Boolean> required, int quorum, boolean applied) {
+        this.held = new AtomicLongArray(required.size());
         this.required = new boolean[required.size()];
+        int count = 0;
         for (int i = 0; i < required.size(); i++) {
             this.required[i] = required.get(i);
+            count += required.get(i) ? 1 : 0;
         }
+        if (quorum < 1 || quorum > count) {
+            throw new IllegalArgumentException("quorum " + quorum + " must be 1.." + count + " (the required standbys)");
+        }
+        this.quorum = quorum;
+        this.applied = applied;
+        this.scratch = new long[count];
     }
 
-    /** Standby {@code index} holds every transaction up to {@code lsn} durably. */
-    void durable(int index, long lsn) {
-        if (Long.compareUnsigned(lsn, durable.get(index)) <= 0) {
+    /** Standby {@code index} reports what it applied and what it made durable. */
+    void report(int index, long appliedLsn, long durableLsn) {
+        long lsn = applied && Long.compareUnsigned(appliedLsn, durableLsn) < 0 ? appliedLsn : durableLsn;
+        if (Long.compareUnsigned(lsn, held.get(index)) <= 0) {
             return;
         }
-        durable.set(index, lsn);
-        long lowest = -1L;
+        held.set(index, lsn);
+        recompute();
+    }
+
+    /** Standby {@code index} holds every transaction up to {@code lsn} durably (and applied, as far as it says). */
+    void durable(int index, long lsn) {
+        report(index, lsn, lsn);
+    }
+
+    private synchronized void recompute() {
+        int n = 0;
         for (int i = 0; i < required.length; i++) {
-            if (required[i] && Long.compareUnsigned(durable.get(i), lowest) < 0) {
-                lowest = durable.get(i);
+            if (required[i]) {
+                scratch[n++] = held.get(i);
             }
         }
-        if (Long.compareUnsigned(lowest, acknowledged) > 0) {
-            acknowledged = lowest;
+        Arrays.sort(scratch, 0, n); // unsigned order equals signed order for LSNs below 2^63
+        long reached = scratch[n - quorum];
+        if (Long.compareUnsigned(reached, acknowledged) > 0) {
+            acknowledged = reached;
         }
     }
 
-    /** Every transaction with a commit LSN at or below this is durable on all required standbys. */
+    /** Every transaction with a commit LSN at or below this is held by the quorum of required standbys. */
     public long acknowledged() {
         return acknowledged;
     }
 
     public long durable(int index) {
-        return durable.get(index);
+        return held.get(index);
     }
 }

@@ -62,6 +62,15 @@ public final class ShipMetrics {
         return value;
     }
 
+    /** Sync mode's state (0 async, 1 enabling, 2 sync, 3 degraded, 4 failed) and how often it degraded. */
+    public void syncGauges(io.rdmarepl.shipper.sync.SyncGate sync) {
+        gauges.add(Gauge.builder("rdmarepl_shipper_sync_state", sync, s -> s.state().code())
+                .description("0 async, 1 enabling, 2 sync (commits wait for the standbys), 3 degraded to async, 4 failed")
+                .register(registry));
+        gauges.add(Gauge.builder("rdmarepl_shipper_sync_degradations", sync, s -> s.degradations())
+                .description("times sync mode degraded to async because the standbys did not answer in time").register(registry));
+    }
+
     /**
      * Takes this shipper's gauges out of the registry: one registered again under the same name and tags would keep
      * reading the first shipper's value, so a shipper started later in the same process (an activation) could not

@@ -8,6 +8,7 @@ import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.channel.Transports;
 import io.rdmarepl.channel.ring.WriterEnd;
 import io.rdmarepl.shipper.config.StandbyConfig;
+import io.rdmarepl.shipper.config.SyncSettings;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,16 +44,18 @@ public final class ShipPipeline implements AutoCloseable {
      * @throws IllegalStateException naming the standby and the reason when a ring cannot be reached
      */
     /**
+     * @param sync           in sync mode, how many standbys must hold a transaction and whether applied
      * @param lease          renewed by the standbys' feedback; checked with the transports, every 100 ms
      * @param onLeaseExpired what to do when it ran out (the shipper fences itself)
      * @param capturing whether the primary is being captured: heartbeats go out only then, so a standby (and the
      *                  coordinator reading it) sees them stop when the primary or its capture is gone
      */
-    public ShipPipeline(List<StandbyConfig> standbys, int bufferEvents, Duration heartbeatInterval, Duration connectTimeout,
-                        ShipMetrics metrics, java.util.function.BooleanSupplier capturing, Lease lease, Runnable onLeaseExpired) {
+    public ShipPipeline(List<StandbyConfig> standbys, SyncSettings sync, int bufferEvents, Duration heartbeatInterval,
+                        Duration connectTimeout, ShipMetrics metrics, java.util.function.BooleanSupplier capturing, Lease lease,
+                        Runnable onLeaseExpired) {
         List<Boolean> required = new ArrayList<>();
         standbys.forEach(s -> required.add(s.required()));
-        this.acks = new AckTracker(required);
+        this.acks = sync.enabled() ? new AckTracker(required, sync.standbys(), sync.applied()) : new AckTracker(required);
         AtomicInteger threads = new AtomicInteger();
         this.disruptor = new Disruptor<>(ShipEvent::new, bufferEvents,
                 r -> {

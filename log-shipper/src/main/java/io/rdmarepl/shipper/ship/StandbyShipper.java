@@ -132,7 +132,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
                 lastFeedbackHeartbeatUs = ring.feedback().heartbeatTimeUs();
                 lease.heard(contactLabel);
             }
-            acks.durable(index, ring.feedback().durableLsn());
+            acks.report(index, ring.feedback().appliedLsn(), ring.feedback().durableLsn());
             metrics.feedback(index, ring.feedback().appliedLsn(), ring.feedback().durableLsn(), ring.position(),
                     ring.feedback().consumerPosition(), ring.capacity());
         }

@@ -176,6 +176,21 @@ public final class Shipper implements AutoCloseable {
         }
     }
 
+    /**
+     * What a commit on the primary is promised now, for the coordinator (answered with every lease renewal):
+     * {@code replication_mode} async or sync, {@code sync_state} (sync mode: enabling, sync, degraded, failed),
+     * {@code sync_policy} (strict, or degrade after N ms) and
+     * {@code acknowledged_lsn}, up to which every commit is held by the standbys.
+     */
+    public Map<String, Object> guarantee() {
+        Map<String, Object> guarantee = new LinkedHashMap<>();
+        guarantee.put("replication_mode", config.sync().enabled() ? "sync" : "async");
+        guarantee.put("sync_state", config.sync().enabled() ? sync.state().name().toLowerCase(java.util.Locale.ROOT) : null);
+        guarantee.put("sync_policy", config.sync().enabled() ? sync.status().get("policy") : null);
+        guarantee.put("acknowledged_lsn", Lsn.format(pipeline.acks().acknowledged()));
+        return guarantee;
+    }
+
     /** Capture or shipping stopped for a reason that a restart would have to fix, or null. */
     public String failure() {
         String shipping = pipeline.failure();

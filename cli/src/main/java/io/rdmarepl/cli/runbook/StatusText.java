@@ -15,6 +15,9 @@ final class StatusText {
         header(out, "primary", Table.cell(status.get("primary")));
         header(out, "leader", leader(status));
         header(out, "store", Table.cell(status.get("store")));
+        if (status.hasNonNull("replication")) {
+            header(out, "mode", mode(status.get("replication")));
+        }
         out.println();
         Table members = new Table("NAME", "ROLE", "APPLIER", "LAG BYTES", "LAG MS", "HEARTBEAT MS", "CANDIDATE");
         for (JsonNode m : status.path("members")) {
@@ -32,6 +35,16 @@ final class StatusText {
         if (status.hasNonNull("last_error")) {
             out.println("last error: " + status.get("last_error").asText());
         }
+    }
+
+    /** "async", or "sync (sync, strict)", "sync (DEGRADED to async, degrade after 500 ms)"; and what is acknowledged. */
+    private static String mode(JsonNode replication) {
+        String mode = replication.path("mode").asText("unknown");
+        if ("sync".equals(mode)) {
+            String state = replication.path("sync_state").asText("?");
+            mode += " (" + ("degraded".equals(state) ? "DEGRADED to async" : state) + ", " + replication.path("sync_policy").asText("?") + ")";
+        }
+        return mode + "; the standbys hold every commit up to " + replication.path("acknowledged_lsn").asText("?");
     }
 
     private static void header(PrintWriter out, String label, String value) {

@@ -115,7 +115,9 @@ public final class ShipCommand implements Callable<Integer> {
                 .control("/retire", body -> role.retire())
                 .control("/lease", body -> {
                     role.renewLease();
-                    return java.util.Map.of("lease_ms", settings.fenceLeaseMs());
+                    java.util.Map<String, Object> answer = new java.util.LinkedHashMap<>(role.guarantee());
+                    answer.put("lease_ms", settings.fenceLeaseMs());
+                    return answer;
                 });
     }
 

@@ -13,6 +13,7 @@ import io.rdmarepl.coordinator.fence.Fencer;
 import io.rdmarepl.coordinator.roles.RoleClient;
 import io.rdmarepl.coordinator.roles.RoleException;
 import io.rdmarepl.coordinator.roles.ShipperLease;
+import io.rdmarepl.coordinator.roles.ShipperPromise;
 import io.rdmarepl.coordinator.state.ClusterState;
 import io.rdmarepl.coordinator.state.HistoryEntry;
 import io.rdmarepl.coordinator.state.Member;
@@ -154,7 +155,7 @@ public final class Coordinator implements AutoCloseable {
     /** Everything {@code /status} and {@code rdmarepl status} show. */
     public Map<String, Object> status() {
         return StatusDocument.of(config, current.value(), store.isLeader(), store.describe(), lastVerdict.sentence(), probe.view(),
-                watches, candidates, lastFailover, lastError);
+                watches, candidates, lastFailover, lastError, lease.lastAnswer());
     }
 
     public List<HistoryEntry> history() {
@@ -308,6 +309,7 @@ public final class Coordinator implements AutoCloseable {
         }
         MemberConfig chosen = config.member(target.name()).orElseThrow();
         String walLsn = probe.view().walLsn();
+        ShipperPromise promise = ShipperPromise.of(lease.lastAnswer());
         lease.target(null);
         transition(Phase.FENCING, reason + ": failing over to " + chosen.name());
         long fenceStartNs = System.nanoTime();
@@ -329,6 +331,12 @@ public final class Coordinator implements AutoCloseable {
             transition(Phase.SUSPECT, "draining " + chosen.name() + " failed: " + e.getMessage());
             throw new Refused("draining " + chosen.name() + " failed: " + e.getMessage());
         }
+        String shortfall = promise.shortfall(chosen.name(), appliedLsn);
+        if (shortfall != null && !force) {
+            transition(Phase.SUSPECT, "not promoting: " + shortfall);
+            throw new Refused(shortfall + "; bring back the primary or a standby that holds them, or `rdmarepl failover --to "
+                    + chosen.name() + " --force` to accept the loss");
+        }
         ClusterState promoting = current.value().promote(chosen.name(), Phase.PROMOTING.name(), "epoch " + (state.epoch() + 1)
                 + ": promoting " + chosen.name() + " (drained, applied up to " + appliedLsn + ")", System.currentTimeMillis());
         long drainMs = elapsedMs(drainStartNs);
@@ -339,10 +347,9 @@ public final class Coordinator implements AutoCloseable {
         promoteApplier(chosen, promoting.epoch());
         long applierPromoteMs = elapsedMs(promoteStartNs);
         long promotionMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - decidedNs);
+        String kept = promise.sentence(chosen.name(), appliedLsn, walLsn);
         String summary = chosen.name() + " promoted at epoch " + promoting.epoch() + " in " + promotionMs + " ms; " + fenced
-                + "; " + chosen.name() + " applied up to " + appliedLsn
-                + (walLsn == null ? "" : "; the old primary's WAL was at " + walLsn + " when last seen (async: what "
-                + "it committed beyond the applied position is lost)");
+                + "; " + kept;
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("result", "promoted");
         report.put("new_primary", chosen.name());
@@ -352,6 +359,9 @@ public final class Coordinator implements AutoCloseable {
         report.put("steps_ms", Map.of("fence", fenceMs, "drain", drainMs, "epoch_write", epochMs, "applier_promote", applierPromoteMs));
         report.put("applied_lsn", appliedLsn);
         report.put("old_primary_wal_lsn", walLsn);
+        report.put("replication_mode", promise.mode());
+        report.put("acknowledged_lsn", promise.acknowledgedLsn());
+        report.put("kept", kept);
         report.put("fenced", fenced);
         report.put("message", summary);
         lastFailover = report;

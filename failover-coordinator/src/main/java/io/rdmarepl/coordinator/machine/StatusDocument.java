@@ -1,5 +1,6 @@
 package io.rdmarepl.coordinator.machine;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.Candidates;
@@ -19,7 +20,7 @@ final class StatusDocument {
 
     static Map<String, Object> of(CoordinatorConfig config, ClusterState state, boolean leader, String store, String lastDecision,
                                   ProbeView probe, Map<String, StandbyWatch> watches, Candidates candidates,
-                                  Map<String, Object> lastFailover, String lastError) {
+                                  Map<String, Object> lastFailover, String lastError, JsonNode shipperAnswer) {
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("role", "coordinator");
         status.put("coordinator", config.coordinatorName());
@@ -30,6 +31,14 @@ final class StatusDocument {
         status.put("phase", state == null ? "uninitialised" : state.phase());
         status.put("primary", state == null ? config.initialPrimary() : state.primary());
         status.put("last_decision", lastDecision);
+        if (shipperAnswer != null && shipperAnswer.hasNonNull("replication_mode")) {
+            Map<String, Object> replication = new LinkedHashMap<>();
+            replication.put("mode", shipperAnswer.path("replication_mode").asText());
+            replication.put("sync_state", shipperAnswer.hasNonNull("sync_state") ? shipperAnswer.get("sync_state").asText() : null);
+            replication.put("sync_policy", shipperAnswer.hasNonNull("sync_policy") ? shipperAnswer.get("sync_policy").asText() : null);
+            replication.put("acknowledged_lsn", shipperAnswer.path("acknowledged_lsn").asText(null));
+            status.put("replication", replication);
+        }
         Map<String, Object> probeStatus = new LinkedHashMap<>();
         probeStatus.put("target", probe.jdbcUrl());
         probeStatus.put("failures", probe.failures());

@@ -1,5 +1,6 @@
 package io.rdmarepl.coordinator.roles;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
@@ -19,6 +20,7 @@ public final class ShipperLease implements AutoCloseable {
     private final RoleClient roles;
     private final Thread thread;
     private volatile URI target;
+    private volatile JsonNode lastAnswer;
     private volatile boolean running = true;
     private String lastFailure;
 
@@ -31,7 +33,18 @@ public final class ShipperLease implements AutoCloseable {
 
     /** The shipper admin endpoint to renew, or null to renew none. */
     public void target(URI shipperAdmin) {
+        if (shipperAdmin != null && !shipperAdmin.equals(target)) {
+            lastAnswer = null; // another primary's shipper: what the old one promised does not carry over
+        }
         this.target = shipperAdmin;
+    }
+
+    /**
+     * The shipper's last answer to a renewal, or null: its {@code replication_mode}, {@code sync_state} and
+     * {@code acknowledged_lsn} (every commit up to it is held by the standbys), at most 100 ms old while it answers.
+     */
+    public JsonNode lastAnswer() {
+        return lastAnswer;
     }
 
     private void run() {
@@ -39,7 +52,7 @@ public final class ShipperLease implements AutoCloseable {
             URI shipper = target;
             if (shipper != null) {
                 try {
-                    roles.post(shipper, "/lease", "", Duration.ofMillis(500));
+                    lastAnswer = roles.post(shipper, "/lease", "", Duration.ofMillis(500));
                     if (lastFailure != null) {
                         LOG.info("shipper lease renewed again at {}", shipper);
                         lastFailure = null;

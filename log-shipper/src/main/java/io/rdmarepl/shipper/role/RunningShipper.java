@@ -12,6 +12,11 @@ public interface RunningShipper {
 
     void renewLease();
 
+    /** {@link Shipper#guarantee()}: the replication mode and what the standbys acknowledged. */
+    default Map<String, Object> guarantee() {
+        return Map.of();
+    }
+
     boolean healthy();
 
     /** Why it stopped for a reason a restart would have to fix, or null. */
@@ -40,6 +45,11 @@ public interface RunningShipper {
             @Override
             public void renewLease() {
                 shipper.renewLease();
+            }
+
+            @Override
+            public Map<String, Object> guarantee() {
+                return shipper.guarantee();
             }
 
             @Override

@@ -215,6 +215,12 @@ public final class ShipperRole implements AutoCloseable {
         }
     }
 
+    /** The running shipper's {@link RunningShipper#guarantee()}; empty when none ships. */
+    public Map<String, Object> guarantee() {
+        RunningShipper running = running();
+        return running == null ? Map.of() : running.guarantee();
+    }
+
     /** The process is fine: true unless a shipper ships and is not healthy. */
     public boolean healthy() {
         RunningShipper running;

@@ -4,7 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.applier.apply.Applier;
 import io.rdmarepl.applier.apply.ApplierStatus;
-import io.rdmarepl.applier.config.Activation;
+import io.rdmarepl.config.Activation;
 import io.rdmarepl.applier.config.ApplierConfig;
 import io.rdmarepl.applier.role.ApplierRole;
 import io.rdmarepl.cli.admin.AdminServer;

@@ -21,6 +21,17 @@ import java.time.Duration;
  */
 final class CoordinatorAdmin {
     static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The body {@code {"to": NAME}}, {@code {"to": null}} when no member is named (the coordinator picks the best). */
+    static com.fasterxml.jackson.databind.node.ObjectNode target(String to) {
+        com.fasterxml.jackson.databind.node.ObjectNode body = JSON.createObjectNode();
+        if (to == null) {
+            body.putNull("to");
+        } else {
+            body.put("to", to);
+        }
+        return body;
+    }
     /** Connecting either works quickly or not at all; only the answer may take long (a failover drains a ring). */
     private static final Duration MAX_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** A control action whose answer never came may have happened: say so, so nobody blindly retries a failover. */

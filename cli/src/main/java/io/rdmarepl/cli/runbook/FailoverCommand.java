@@ -28,12 +28,7 @@ public final class FailoverCommand extends ActionCommand {
 
     @Override
     JsonNode body() {
-        ObjectNode body = CoordinatorAdmin.JSON.createObjectNode();
-        if (to == null) {
-            body.putNull("to");
-        } else {
-            body.put("to", to);
-        }
+        ObjectNode body = CoordinatorAdmin.target(to);
         body.put("force", force);
         return body;
     }

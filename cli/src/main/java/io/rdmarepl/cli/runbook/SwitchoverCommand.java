@@ -27,12 +27,7 @@ public final class SwitchoverCommand extends ActionCommand {
 
     @Override
     JsonNode body() {
-        ObjectNode body = CoordinatorAdmin.JSON.createObjectNode();
-        if (to == null) {
-            body.putNull("to");
-        } else {
-            body.put("to", to);
-        }
+        ObjectNode body = CoordinatorAdmin.target(to);
         return body;
     }
 

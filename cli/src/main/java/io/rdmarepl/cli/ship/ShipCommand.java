@@ -4,7 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.cli.admin.AdminServer;
 import io.rdmarepl.shipper.Shipper;
-import io.rdmarepl.shipper.config.Activation;
+import io.rdmarepl.config.Activation;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.role.ShipperRole;
 import java.io.IOException;

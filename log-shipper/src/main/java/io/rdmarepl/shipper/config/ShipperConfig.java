@@ -1,5 +1,6 @@
 package io.rdmarepl.shipper.config;
 
+import io.rdmarepl.config.Activation;
 import io.rdmarepl.channel.ChannelUri;
 import io.rdmarepl.config.ConfigProblems;
 import java.net.InetSocketAddress;

@@ -2,7 +2,7 @@ package io.rdmarepl.shipper.role;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.rdmarepl.shipper.Shipper;
-import io.rdmarepl.shipper.config.Activation;
+import io.rdmarepl.config.Activation;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import java.time.Duration;
 import java.util.LinkedHashMap;

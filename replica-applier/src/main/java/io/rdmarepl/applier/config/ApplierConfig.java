@@ -1,5 +1,6 @@
 package io.rdmarepl.applier.config;
 
+import io.rdmarepl.config.Activation;
 import static io.rdmarepl.applier.config.ApplierKeys.*;
 
 import io.rdmarepl.channel.ChannelUri;
@@ -76,7 +77,7 @@ public record ApplierConfig(
     public static ApplierConfig load(Properties p) {
         ConfigReader r = new ConfigReader(p, ALL);
         String source = r.nonEmpty(SOURCE_NAME);
-        Activation activation = Activation.ofText(r.oneOf(ACTIVATION, Activation.texts()));
+        Activation activation = Activation.of(r.oneOf(ACTIVATION, Activation.texts()));
         ChannelUri ringUri = r.parsed(RING_URI, ChannelUri::parse);
         int capacity = r.intValue(RING_CAPACITY_BYTES, 4096, 1 << 30);
         if (Integer.bitCount(capacity) != 1) {

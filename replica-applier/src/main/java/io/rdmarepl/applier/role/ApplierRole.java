@@ -5,7 +5,7 @@ import io.rdmarepl.applier.apply.Applier;
 import io.rdmarepl.applier.apply.ApplierControl;
 import io.rdmarepl.applier.apply.ApplierState;
 import io.rdmarepl.applier.apply.ApplierStatus;
-import io.rdmarepl.applier.config.Activation;
+import io.rdmarepl.config.Activation;
 import io.rdmarepl.applier.config.ApplierConfig;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.rdmarepl.applier.config;
 
+import io.rdmarepl.config.Activation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,0 +1,81 @@
+package io.rdmarepl.distribution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The archive {@code mvn package} builds ({@code distribution/target/rdmarepl-VERSION.tar.gz}): launcher, jar,
+ * every example config, the systemd units; and the launcher runs the jar.
+ */
+class DistributionArchiveIT {
+    private static final Path ARCHIVE = Path.of(System.getProperty("rdmarepl.distribution.archive", "target/missing.tar.gz"));
+    private static final String BASE = System.getProperty("rdmarepl.distribution.name", "rdmarepl") + "/";
+    private static final Path JAR = RepositoryFiles.ROOT.resolve("cli/target/rdmarepl.jar");
+
+    private static Map<String, TarArchive.Entry> entries;
+
+    @BeforeAll
+    static void readArchive() throws IOException {
+        assertThat(Files.isRegularFile(ARCHIVE)).as("%s (built in the package phase)", ARCHIVE).isTrue();
+        entries = TarArchive.entries(ARCHIVE);
+    }
+
+    @Test
+    void shouldHoldTheLauncherAndTheJar() throws IOException {
+        assertThat(entries).containsKeys(BASE + "bin/rdmarepl", BASE + "lib/rdmarepl.jar", BASE + "README.md");
+        assertThat(entries.get(BASE + "bin/rdmarepl").mode() & 0777).as("bin/rdmarepl mode").isEqualTo(0755);
+        assertThat(entries.get(BASE + "lib/rdmarepl.jar").size()).as("the shaded jar").isEqualTo(Files.size(JAR));
+    }
+
+    @Test
+    void shouldHoldEveryExampleConfig() {
+        for (Path config : RepositoryFiles.exampleConfigs()) {
+            String name = BASE + RepositoryFiles.relative(config);
+            assertThat(entries).as("archive entries").containsKey(name);
+            assertThat(entries.get(name).mode() & 0007).as("%s is not world-readable (passwords, tokens)", name).isZero();
+        }
+    }
+
+    @Test
+    void shouldHoldTheSystemdUnitOfEveryRole() {
+        for (Role role : Role.values()) {
+            String unit = BASE + "systemd/rdmarepl-" + role.name().toLowerCase(java.util.Locale.ROOT) + ".service";
+            assertThat(entries).as("archive entries").containsKey(unit);
+        }
+    }
+
+    @Test
+    void shouldRunTheJarThroughTheLauncher(@TempDir Path home) throws Exception {
+        Path launcher = home.resolve("bin/rdmarepl");
+        Files.createDirectories(launcher.getParent());
+        Files.copy(RepositoryFiles.ROOT.resolve("packaging/bin/rdmarepl"), launcher);
+        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.createDirectories(home.resolve("lib"));
+        Files.createSymbolicLink(home.resolve("lib/rdmarepl.jar"), JAR);
+        Path link = home.resolve("on-path/rdmarepl");
+        Files.createDirectories(link.getParent());
+        Files.createSymbolicLink(link, launcher); // as /usr/local/bin/rdmarepl -> /opt/rdmarepl/bin/rdmarepl
+        ProcessBuilder builder = new ProcessBuilder(link.toString(), "--version").redirectErrorStream(true);
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        try {
+            Process process = builder.start();
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("rdmarepl --version within 60 s").isTrue();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(process.exitValue()).as(output).isZero();
+            assertThat(output).contains("rdmarepl").contains("Java");
+        } finally {
+            Files.delete(link);
+            Files.delete(home.resolve("lib/rdmarepl.jar")); // the link, not the jar
+        }
+    }
+}

@@ -46,9 +46,17 @@ final class Stall implements AutoCloseable {
         commands.flush();
     }
 
+    /** Lets the shell run what it was sent (the last SIGCONT above all) and exit at the end of its input. */
     @Override
     public void close() throws IOException {
         commands.close();
-        shell.destroy();
+        try {
+            if (!shell.waitFor(10, TimeUnit.SECONDS)) {
+                shell.destroy();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            shell.destroy();
+        }
     }
 }

@@ -20,12 +20,23 @@ final class FailoverBenchReport {
     record Trial(FailoverOutcome outcome, long referenceUs, int referenceLost, String error) {
     }
 
+    private final String mode;
     private final int rate;
+    private final int writers;
+    private final String applySynchronousCommit;
     private final String referenceUnavailable;
     private final List<Trial> trials;
 
-    /** @param referenceUnavailable why PostgreSQL's reference was not run, or null when it was */
-    FailoverBenchReport(int rate, String referenceUnavailable, List<Trial> trials) {
+    /**
+     * @param mode                   the shipper's replication.mode: async or sync
+     * @param applySynchronousCommit the applier's apply.synchronous.commit, null for its default (off)
+     * @param referenceUnavailable   why PostgreSQL's reference was not run, or null when it was
+     */
+    FailoverBenchReport(String mode, int rate, int writers, String applySynchronousCommit, String referenceUnavailable,
+                        List<Trial> trials) {
+        this.mode = mode;
+        this.applySynchronousCommit = applySynchronousCommit;
+        this.writers = writers;
         this.rate = rate;
         this.referenceUnavailable = referenceUnavailable;
         this.trials = List.copyOf(trials);
@@ -50,6 +61,20 @@ final class FailoverBenchReport {
                 .filter(v -> v >= 0).toList());
     }
 
+    /** A figure of the client's transaction latency (µs, per trial) over the trials, in ms. */
+    private Spread latencyMs(String figure) {
+        return Spread.of(outcomes().stream().filter(o -> o.transitionsBeforeKill() == 0 && o.commitLatencyUs().get(figure) != null)
+                .map(o -> ((Number) o.commitLatencyUs().get(figure)).longValue() / 1000.0).toList());
+    }
+
+    private boolean sync() {
+        return "sync".equals(mode);
+    }
+
+    private int acknowledgedByOld() {
+        return outcomes().stream().mapToInt(FailoverOutcome::acknowledgedByOld).sum();
+    }
+
     private Spread referenceMs() {
         return Spread.of(trials.stream().filter(t -> t.referenceUs() >= 0).map(t -> t.referenceUs() / 1000.0).toList());
     }
@@ -57,15 +82,22 @@ final class FailoverBenchReport {
     Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("pass", pass());
-        m.put("mode", "async");
+        m.put("mode", mode);
         m.put("trials", trials.size());
         m.put("rate", rate);
+        m.put("writers", writers);
+        m.put("apply_synchronous_commit", applySynchronousCommit == null ? "off" : applySynchronousCommit);
         m.put("detection_ms", spread(FailoverOutcome::detectionMs).toMap());
         m.put("kill_to_detection_ms", spread(FailoverOutcome::killToDetectionMs).toMap());
         m.put("promotion_ms", spread(FailoverOutcome::promotionMs).toMap());
         m.put("kill_to_promoted_ms", spread(FailoverOutcome::killToPromotedMs).toMap());
         m.put("kill_to_client_switch_ms", spread(FailoverOutcome::killToClientSwitchMs).toMap());
         m.put("rto_ms", spread(FailoverOutcome::rtoMs).toMap());
+        Map<String, Object> latency = new LinkedHashMap<>();
+        latency.put("median", latencyMs("median").toMap());
+        latency.put("p99", latencyMs("p99").toMap());
+        m.put("commit_latency_ms", latency);
+        m.put("acknowledged_by_old_primary", acknowledgedByOld());
         m.put("lost_acknowledged", outcomes().stream().mapToInt(FailoverOutcome::lostAcknowledged).sum());
         m.put("lost_acknowledged_per_trial", trials.stream().map(t -> t.outcome() == null ? null : t.outcome().lostAcknowledged()).toList());
         m.put("failovers_before_kill", earlyFailovers());
@@ -99,8 +131,12 @@ final class FailoverBenchReport {
 
     String table() {
         StringBuilder out = new StringBuilder();
-        out.append(String.format("rdmarepl bench failover: %d trial(s), async mode, one client at %s, SIGKILL of the primary's postmaster%n",
-                trials.size(), rate == 0 ? "full speed" : rate + " tx/s"));
+        out.append(String.format("rdmarepl bench failover: %d trial(s), %s, applier synchronous_commit %s, %s at %s, SIGKILL of the "
+                        + "primary's postmaster%n",
+                trials.size(), sync() ? "SYNC mode (strict, remote_flush: a commit returns once the replica holds it)" : "async mode",
+                applySynchronousCommit == null ? "off" : applySynchronousCommit,
+                writers == 1 ? "one client" : "one client with " + writers + " writers",
+                rate == 0 ? "full speed" : rate + " tx/s"));
         out.append(String.format("%-52s %8s %8s %8s %8s%n", "figure (ms)", "min", "median", "p99", "max"));
         row(out, "detection (coordinator's own figure)", spread(FailoverOutcome::detectionMs));
         row(out, "SIGKILL -> failure detected (SUSPECT)", spread(FailoverOutcome::killToDetectionMs));
@@ -111,9 +147,18 @@ final class FailoverBenchReport {
         if (referenceUnavailable == null) {
             row(out, "reference: pg_ctl promote -> first write", referenceMs());
         }
+        row(out, "client transaction latency before the kill: median", latencyMs("median"));
+        row(out, "client transaction latency before the kill: p99", latencyMs("p99"));
         Map<String, Object> m = toMap();
-        out.append(String.format("acknowledged transactions lost: %s in total, per trial %s (async: what was in flight; sync mode, "
-                + "a later issue, makes it 0)%n", m.get("lost_acknowledged"), m.get("lost_acknowledged_per_trial")));
+        if (sync()) {
+            out.append(String.format("ACKNOWLEDGED TRANSACTIONS LOST: %s of %s the old primary acknowledged (sync mode: must be 0; each "
+                            + "trial's client-side log of acknowledged ids checked against the promoted replica), per trial %s%n",
+                    m.get("lost_acknowledged"), m.get("acknowledged_by_old_primary"), m.get("lost_acknowledged_per_trial")));
+        } else {
+            out.append(String.format("acknowledged transactions lost: %s of %s the old primary acknowledged, per trial %s (async: what "
+                            + "was in flight; --mode sync makes it 0)%n", m.get("lost_acknowledged"), m.get("acknowledged_by_old_primary"),
+                    m.get("lost_acknowledged_per_trial")));
+        }
         out.append(String.format("writable primaries after each trial: %s (must be 1)%n", m.get("writable_primaries_after")));
         if (earlyFailovers() > 0) {
             out.append(String.format("the coordinator failed over the healthy primary BEFORE the kill in %d trial(s) (left out of the "
@@ -124,7 +169,8 @@ final class FailoverBenchReport {
         } else {
             @SuppressWarnings("unchecked")
             Map<String, Object> reference = (Map<String, Object>) m.get("reference");
-            out.append(String.format("reference: %s; base backup by %s; acknowledged transactions lost: %s%n", PhysicalStandby.NAME,
+            out.append(String.format("reference: %s%s; base backup by %s; acknowledged transactions lost: %s%n", PhysicalStandby.NAME,
+                    sync() ? " (an asynchronous standby: synchronous_standby_names lists only the shipper)" : "",
                     PhysicalStandby.BASE_BACKUP, reference.get("lost_acknowledged")));
         }
         for (int i = 0; i < trials.size(); i++) {
@@ -148,9 +194,13 @@ final class FailoverBenchReport {
         FailoverOutcome o = trial.outcome();
         String early = o.transitionsBeforeKill() == 0 ? ""
                 : " FAILED OVER THE HEALTHY PRIMARY BEFORE THE KILL (" + o.history().get(0).get("reason") + ");";
-        return String.format("trial %d/%d:%s detection %d ms (SIGKILL -> SUSPECT %d ms), promotion %d ms, RTO %d ms, lost %d of %d, "
-                        + "writable primaries %d%s", index, of, early, o.detectionMs(), o.killToDetectionMs(), o.promotionMs(), o.rtoMs(),
-                o.lostAcknowledged(), o.acknowledgedByOld(), o.writablePrimariesAfter(),
+        String sync = o.sync() ? " sync mode (at the kill: shipper " + o.syncAtKill().get("sync_state") + ", primary's pg_stat_replication "
+                + o.syncAtKill().get("primary_sync_state") + ");" : "";
+        return String.format("trial %d/%d:%s%s detection %d ms (SIGKILL -> SUSPECT %d ms), promotion %d ms, RTO %d ms, lost %d of %d "
+                        + "(%d in the last 100 ms, %d in flight at the kill), transaction median %s µs, writable primaries %d%s", index, of, early,
+                sync, o.detectionMs(), o.killToDetectionMs(), o.promotionMs(), o.rtoMs(),
+                o.lostAcknowledged(), o.acknowledgedByOld(), o.acknowledgedLast100MsBeforeKill(), o.inFlightAtKill(),
+                o.commitLatencyUs().get("median"), o.writablePrimariesAfter(),
                 trial.referenceUs() < 0 ? "" : String.format("; reference pg_ctl promote -> write %.1f ms, lost %d", trial.referenceUs() / 1000.0,
                         trial.referenceLost()));
     }

@@ -5,18 +5,24 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * An application writing through the failover-aware DataSource: one row per transaction into {@link #TABLE},
  * {@code inTransaction} with a client-chosen id (idempotent, so a retry after a cut commit is harmless), paced at a
- * rate. For every id whose commit returned it keeps which server acknowledged it ({@code inet_server_port()}) and
- * when, the client's own view of a failover.
+ * rate, from one or several writer threads (each its own connection, sharing the ids and the rate). For every id
+ * whose commit returned it keeps which server acknowledged it ({@code inet_server_port()}), when and how long the
+ * transaction took: the client's own view of a failover, and the log of acknowledged ids checked against the new
+ * primary.
  */
 public final class AcknowledgingClient implements AutoCloseable {
     public static final String TABLE = "client_writes";
@@ -27,8 +33,8 @@ public final class AcknowledgingClient implements AutoCloseable {
     /** One call may span a whole failover: it returns at the first commit on whichever server is primary then. */
     private static final Duration BUDGET = Duration.ofSeconds(15);
 
-    /** Who acknowledged an id and when ({@link System#nanoTime()}). */
-    public record Ack(int port, long atNs) {
+    /** Who acknowledged an id, when ({@link System#nanoTime()}) and after how long (the whole inTransaction call). */
+    public record Ack(int port, long atNs, long latencyNs) {
     }
 
     private final FailoverDataSource dataSource;
@@ -36,24 +42,42 @@ public final class AcknowledgingClient implements AutoCloseable {
     private final Map<Long, Ack> acknowledged = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong(1);
     private final AtomicLong failures = new AtomicLong();
-    private final Thread thread;
+    private final List<Thread> threads = new ArrayList<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
     private volatile boolean running = true;
     private volatile String lastFailure;
     private volatile RuntimeException unexpected;
 
     /** @param transactionsPerSecond 0: as fast as one client can */
     public AcknowledgingClient(FailoverDataSource dataSource, int transactionsPerSecond) {
+        this(dataSource, transactionsPerSecond, 1);
+    }
+
+    /**
+     * @param transactionsPerSecond in all, shared evenly by the writers; 0: each writer as fast as it can
+     * @param writers               writer threads, each with a transaction open at a time (the data source's pool
+     *                              should have at least as many connections)
+     */
+    public AcknowledgingClient(FailoverDataSource dataSource, int transactionsPerSecond, int writers) {
+        if (writers < 1) {
+            throw new IllegalArgumentException("writers " + writers + ": at least 1");
+        }
         this.dataSource = dataSource;
-        this.pauseNs = transactionsPerSecond == 0 ? 0 : 1_000_000_000L / transactionsPerSecond;
-        this.thread = new Thread(this::run, "rdmarepl-failover-client");
-        thread.setDaemon(true);
-        thread.start();
+        this.pauseNs = transactionsPerSecond == 0 ? 0 : 1_000_000_000L * writers / transactionsPerSecond;
+        for (int i = 0; i < writers; i++) {
+            Thread thread = new Thread(this::run, writers == 1 ? "rdmarepl-failover-client" : "rdmarepl-failover-client-" + (i + 1));
+            thread.setDaemon(true);
+            threads.add(thread);
+        }
+        threads.forEach(Thread::start);
     }
 
     private void run() {
         long nextNs = System.nanoTime();
         while (running) {
             long id = nextId.getAndIncrement();
+            long startNs = System.nanoTime();
+            inFlight.incrementAndGet();
             try {
                 int port = dataSource.inTransaction(connection -> {
                     try (PreparedStatement write = connection.prepareStatement(WRITE)) {
@@ -64,13 +88,16 @@ public final class AcknowledgingClient implements AutoCloseable {
                         }
                     }
                 }, BUDGET);
-                acknowledged.put(id, new Ack(port, System.nanoTime()));
+                long now = System.nanoTime();
+                acknowledged.put(id, new Ack(port, now, now - startNs));
             } catch (SQLException e) {
                 failures.incrementAndGet();
                 lastFailure = e.getMessage();
             } catch (RuntimeException e) {
                 unexpected = e;
                 return;
+            } finally {
+                inFlight.decrementAndGet();
             }
             nextNs += pauseNs;
             long now = System.nanoTime();
@@ -85,6 +112,11 @@ public final class AcknowledgingClient implements AutoCloseable {
     /** Acknowledged transactions so far. */
     public int acknowledgedCount() {
         return acknowledged.size();
+    }
+
+    /** Every acknowledgement so far, by id (a copy). */
+    public Map<Long, Ack> acknowledged() {
+        return Map.copyOf(acknowledged);
     }
 
     /** Ids the server listening on {@code port} acknowledged. */
@@ -120,6 +152,22 @@ public final class AcknowledgingClient implements AutoCloseable {
         return first;
     }
 
+    /** Transactions begun and not returned yet: at most one per writer. */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    /** How long each transaction {@code port} acknowledged before {@code beforeNs} took, in µs, in no order. */
+    public List<Long> latenciesUs(int port, long beforeNs) {
+        List<Long> latencies = new ArrayList<>();
+        for (Ack ack : acknowledged.values()) {
+            if (ack.port() == port && ack.atNs() - beforeNs < 0) {
+                latencies.add(ack.latencyNs() / 1000);
+            }
+        }
+        return latencies;
+    }
+
     /** Transactions given up after their budget. */
     public long failures() {
         return failures.get();
@@ -129,11 +177,14 @@ public final class AcknowledgingClient implements AutoCloseable {
         return lastFailure;
     }
 
-    /** Stops writing (the transaction in flight finishes). */
+    /** Stops writing (the transactions in flight finish). */
     @Override
     public void close() throws InterruptedException {
         running = false;
-        thread.join(BUDGET.toMillis() + 5_000);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(BUDGET.toMillis() + 5_000);
+        for (Thread thread : threads) {
+            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        }
         if (unexpected != null) {
             throw unexpected;
         }

@@ -26,6 +26,26 @@ import java.util.Set;
  * @param transitionsBeforeKill transitions before the kill: the coordinator failed over a healthy primary; must be 0
  * @param lostIds               the lost ids, for comparisons (not printed)
  * @param acknowledgedByOldIds  ids the old primary acknowledged (not printed)
+ * @param mode                  the shipper's replication mode: async or sync
+ * @param writers               the client's writer threads
+ * @param syncAtKill            sync mode: the shipper's {@code sync_state} and {@code acknowledged_lsn} just before the
+ *                              kill (what it promised) and {@code primary_sync_state}, the primary's
+ *                              {@code pg_stat_replication.sync_state} of the shipper's connection (what it enforced),
+ *                              {@code primary_flush_lsn} (its flush position there), {@code replica_durable_lsn} (the
+ *                              applier's, read after it) and {@code flush_within_replica} (the first at or below the
+ *                              second; a diagnosis, not a verdict: a Debezium heartbeat confirmed after the last
+ *                              shipped commit may legitimately put it past); empty in async mode
+ * @param inFlightAtKill        transactions the client had begun and not seen return when the kill was sent
+ * @param firstAckMs            the client's start (a new data source: topology, pool) to its first acknowledged commit
+ * @param acknowledgedLast100MsBeforeKill acknowledgements by the old primary in the 100 ms before the kill: the load
+ *                              the kill hit
+ * @param acknowledgedByOldAfterKill acknowledgements by the old primary after the kill (its orphaned backends)
+ * @param commitLatencyUs       the client's transactions acknowledged by the old primary before the kill, µs:
+ *                              {@code median}, {@code p99}, {@code max}, {@code count} (empty when none)
+ * @param coordinatorSays       from the coordinator's {@code last_failover}: {@code replication_mode} it heard from the
+ *                              shipper and {@code kept} (what the promotion keeps of what clients were told), when present
+ * @param lostDetail            sync mode diagnosis: each lost id (at most 20) with when its acknowledgement came relative
+ *                              to the kill; empty when nothing was lost
  */
 public record FailoverOutcome(
         boolean promoted,
@@ -49,22 +69,44 @@ public record FailoverOutcome(
         List<Map<String, Object>> history,
         int transitionsBeforeKill,
         Set<Long> lostIds,
-        Set<Long> acknowledgedByOldIds) {
+        Set<Long> acknowledgedByOldIds,
+        String mode,
+        int writers,
+        Map<String, Object> syncAtKill,
+        int inFlightAtKill,
+        long firstAckMs,
+        int acknowledgedLast100MsBeforeKill,
+        int acknowledgedByOldAfterKill,
+        Map<String, Object> commitLatencyUs,
+        Map<String, Object> coordinatorSays,
+        List<String> lostDetail) {
+
+    /** Sync mode: a commit returned only once the replica held it. */
+    public boolean sync() {
+        return "sync".equals(mode);
+    }
 
     /**
      * Promoted because of the kill (not before it), the client wrote to the new primary, nothing it acknowledged there is
-     * missing, one writable primary.
+     * missing, one writable primary; in sync mode also: sync was on at the kill (the shipper says so and the primary's
+     * pg_stat_replication too) and no transaction the old primary acknowledged is missing on the new one (RPO 0).
      */
     public boolean pass() {
         return promoted && transitionsBeforeKill == 0 && InProcessCoordinator.STANDBY.equals(newPrimary) && rtoMs >= 0
-                && missingOnNew == 0 && unaccounted == 0 && writablePrimariesAfter == 1;
+                && missingOnNew == 0 && unaccounted == 0 && writablePrimariesAfter == 1
+                && (!sync() || (lostAcknowledged == 0 && "sync".equals(syncAtKill.get("sync_state"))
+                && "sync".equals(syncAtKill.get("primary_sync_state"))));
     }
 
     /** The JSON form (the demo's {@code "failover"}, one trial of the benchmark). */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("pass", pass());
-        m.put("mode", "async");
+        m.put("mode", mode);
+        m.put("writers", writers);
+        if (sync()) {
+            m.put("sync_at_kill", syncAtKill);
+        }
         m.put("new_primary", newPrimary);
         m.put("epoch", epoch);
         m.put("detection_ms", detectionMs);
@@ -77,13 +119,24 @@ public record FailoverOutcome(
         Map<String, Object> acknowledged = new LinkedHashMap<>();
         acknowledged.put("old_primary", acknowledgedByOld);
         acknowledged.put("new_primary", acknowledgedByNew);
+        acknowledged.put("old_primary_last_100_ms_before_kill", acknowledgedLast100MsBeforeKill);
+        acknowledged.put("old_primary_after_kill", acknowledgedByOldAfterKill);
+        acknowledged.put("in_flight_at_kill", inFlightAtKill);
         m.put("acknowledged", acknowledged);
+        m.put("commit_latency_us", commitLatencyUs);
+        m.put("client_start_to_first_ack_ms", firstAckMs);
         m.put("lost_acknowledged", lostAcknowledged);
+        if (!lostDetail.isEmpty()) {
+            m.put("lost_detail", lostDetail);
+        }
         m.put("missing_on_new_primary", missingOnNew);
         m.put("client_failures", clientFailures);
         m.put("writable_primaries_after", writablePrimariesAfter);
         m.put("transitions_before_kill", transitionsBeforeKill);
         m.put("message", message);
+        if (!coordinatorSays.isEmpty()) {
+            m.put("coordinator", coordinatorSays);
+        }
         m.put("history", history);
         return m;
     }

@@ -8,13 +8,25 @@ import io.rdmarepl.cli.apply.ApplyCommand;
 import io.rdmarepl.cli.ship.ShipCommand;
 import io.rdmarepl.shipper.Shipper;
 import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.shipper.config.SyncSettings;
 import io.rdmarepl.testsupport.PostgresServer;
 import io.rdmarepl.testsupport.ReplicationSlots;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -28,41 +40,90 @@ import java.util.Properties;
  * </pre>
  */
 public final class ReplicationRoles implements AutoCloseable {
+    /** How long sync mode may take to come on once the slot streams. */
+    private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(60);
+    /** Sync mode: a table of its own (on both servers, so it is published and applied) for the commits that prove sync on. */
+    static final String PROBE_TABLE = "rdmarepl_rig_sync_probe";
+    private static final String PROBE_SCHEMA = "CREATE TABLE IF NOT EXISTS " + PROBE_TABLE + " (id bigint PRIMARY KEY)";
+
     private final Path ring;
     private final Applier applier;
     private final AdminServer applierAdmin;
     private final Shipper shipper;
     private final AdminServer shipperAdmin;
+    private final boolean sync;
+    private final String sourceName;
 
-    private ReplicationRoles(Path ring, Applier applier, AdminServer applierAdmin, Shipper shipper, AdminServer shipperAdmin) {
+    private ReplicationRoles(Path ring, Applier applier, AdminServer applierAdmin, Shipper shipper, AdminServer shipperAdmin,
+                             boolean sync, String sourceName) {
         this.ring = ring;
+        this.sync = sync;
+        this.sourceName = sourceName;
         this.applier = applier;
         this.applierAdmin = applierAdmin;
         this.shipper = shipper;
         this.shipperAdmin = shipperAdmin;
     }
 
-    /**
-     * Starts the applier (it creates the ring) and its endpoint, then the shipper and its endpoint, and waits until
-     * the shipper's slot streams.
-     *
-     * @param ring the shm ring file; deleted by {@link #close()}
-     */
+    /** {@link #start(String, PostgresServer, PostgresServer, Path, String, PrometheusMeterRegistry, boolean)} in async mode. */
     public static ReplicationRoles start(String sourceName, PostgresServer primary, PostgresServer replica, Path ring,
                                          String rolesToken, PrometheusMeterRegistry registry) {
+        return start(sourceName, primary, replica, ring, rolesToken, registry, false);
+    }
+
+    /**
+     * Starts the applier (it creates the ring) and its endpoint, then the shipper and its endpoint, and waits until
+     * the shipper's slot streams; in sync mode also until sync is on as the shipper and the primary see it (its
+     * replication connection listed in synchronous_standby_names and {@code sync} in pg_stat_replication), so every
+     * commit from then on returns only once the replica holds it.
+     *
+     * @param ring the shm ring file; deleted by {@link #close()}
+     * @param sync {@code replication.mode=sync} (strict: commits wait as long as the replica does not hold them). The
+     *             database {@code postgres} of the primary is set to {@code synchronous_commit = on} first (the shipper
+     *             refuses sync mode below it; servers started FAST run with it off), and {@value #PROBE_TABLE} is
+     *             created on both servers
+     */
+    public static ReplicationRoles start(String sourceName, PostgresServer primary, PostgresServer replica, Path ring,
+                                         String rolesToken, PrometheusMeterRegistry registry, boolean sync) {
+        return start(sourceName, primary, replica, ring, rolesToken, registry, sync, null);
+    }
+
+    /**
+     * As {@link #start(String, PostgresServer, PostgresServer, Path, String, PrometheusMeterRegistry, boolean)}, with the
+     * applier's {@code apply.synchronous.commit}.
+     *
+     * @param applySynchronousCommit synchronous_commit of the applier's sessions; null: the applier's default (off: the
+     *                               durable position it reports follows the replica's WAL flush, which the WAL writer does
+     *                               every wal_writer_delay, so a sync commit waits about that long)
+     */
+    public static ReplicationRoles start(String sourceName, PostgresServer primary, PostgresServer replica, Path ring,
+                                         String rolesToken, PrometheusMeterRegistry registry, boolean sync,
+                                         String applySynchronousCommit) {
+        if (sync) {
+            primary.execute("ALTER DATABASE postgres SET synchronous_commit = on");
+            primary.execute(PROBE_SCHEMA);
+            replica.execute(PROBE_SCHEMA);
+        }
         String ringUri = "shm://" + ring.toAbsolutePath();
-        Applier applier = Applier.start(ApplierConfig.of("source.name", sourceName, "ring.uri", ringUri,
-                "replica.jdbc.url", replica.jdbcUrl("postgres"), "admin.port", "0", "admin.token", rolesToken), registry);
+        List<String> applying = new ArrayList<>(List.of("source.name", sourceName, "ring.uri", ringUri,
+                "replica.jdbc.url", replica.jdbcUrl("postgres"), "admin.port", "0", "admin.token", rolesToken));
+        if (applySynchronousCommit != null) {
+            applying.addAll(List.of("apply.synchronous.commit", applySynchronousCommit));
+        }
+        Applier applier = Applier.start(ApplierConfig.of(applying.toArray(String[]::new)), registry);
         AdminServer applierAdmin = null;
         Shipper shipper = null;
         try {
             applierAdmin = ApplyCommand.adminServer(applier, registry).start();
-            ShipperConfig shipping = shipperConfig(sourceName, primary, ringUri, rolesToken);
+            ShipperConfig shipping = shipperConfig(sourceName, primary, ringUri, rolesToken, sync);
             shipper = Shipper.start(shipping, registry);
             AdminServer shipperAdmin = ShipCommand.adminServer(shipping, shipper, registry).start();
-            ReplicationRoles roles = new ReplicationRoles(ring, applier, applierAdmin, shipper, shipperAdmin);
+            ReplicationRoles roles = new ReplicationRoles(ring, applier, applierAdmin, shipper, shipperAdmin, sync, sourceName);
             try {
                 ReplicationSlots.awaitActive(primary, shipping.slotName(), Duration.ofSeconds(60));
+                if (sync) {
+                    roles.awaitSyncOn(primary, SYNC_TIMEOUT);
+                }
             } catch (RuntimeException e) {
                 roles.close();
                 throw e;
@@ -80,7 +141,97 @@ public final class ReplicationRoles implements AutoCloseable {
         }
     }
 
-    private static ShipperConfig shipperConfig(String sourceName, PostgresServer primary, String ringUri, String rolesToken) {
+    /**
+     * Waits until sync is on as the primary sees it: the shipper says sync (synchronous_standby_names lists its
+     * connection and the setting is reloaded) and the primary's {@code pg_stat_replication} shows its streaming
+     * connection as {@code sync}, which it does only once the shipper confirmed a flush position. On a primary without
+     * writes that takes a commit, so probe commits are made (one row each in {@value #PROBE_TABLE}); each returns once
+     * the replica holds it, or at once while the primary's processes have not all reloaded the setting.
+     *
+     * @throws IllegalStateException with the shipper's {@code sync} status and the primary's view when sync failed or
+     *                               is not on within {@code timeout}
+     */
+    private void awaitSyncOn(PostgresServer primary, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long probe = 0;
+        while (true) {
+            Object state = shipper.guarantee().get("sync_state");
+            if ("sync".equals(state)) {
+                if ("sync".equals(primarySyncState(primary))) {
+                    return;
+                }
+                probe(primary, ++probe);
+            }
+            if ("failed".equals(state) || System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("the shipper's sync mode is not on" + ("failed".equals(state) ? "" : " after "
+                        + timeout.toSeconds() + " s") + ": " + syncStatus() + "; the primary's pg_stat_replication for it: "
+                        + walSenders(primary) + "; " + probe + " probe commit(s); last error: " + shipper.failure());
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted waiting for sync mode", e);
+            }
+        }
+    }
+
+    /** One probe commit (bounded by a socket timeout: strict sync mode would wait as long as the replica does not answer). */
+    private static void probe(PostgresServer primary, long id) {
+        Properties properties = new Properties();
+        properties.setProperty("socketTimeout", "10");
+        try (Connection c = DriverManager.getConnection(primary.jdbcUrl("postgres"), properties);
+             Statement s = c.createStatement()) {
+            s.execute("INSERT INTO " + PROBE_TABLE + " (id) VALUES (" + id + ") ON CONFLICT (id) DO NOTHING");
+        } catch (SQLException e) {
+            // the deadline reports it
+        }
+    }
+
+    /**
+     * The primary's own view: {@code pg_stat_replication.sync_state} of the shipper's streaming replication connection
+     * ({@code sync} once its walsender releases commits; {@code async} before the shipper confirmed any flush position,
+     * or when it is not listed), or null when none streams or the primary does not answer.
+     */
+    public String primarySyncState(PostgresServer primary) {
+        Map<String, Object> streaming = primaryStreaming(primary);
+        return streaming == null ? null : (String) streaming.get("sync_state");
+    }
+
+    /** The {@code pg_stat_replication} row of the shipper's streaming connection on the primary, or null. */
+    public Map<String, Object> primaryStreaming(PostgresServer primary) {
+        for (Map<String, Object> walSender : walSenders(primary)) {
+            if ("streaming".equals(walSender.get("state"))) {
+                return walSender;
+            }
+        }
+        return null;
+    }
+
+    /** Every row of the primary's {@code pg_stat_replication} with the shipper's application_name (empty when it does not answer). */
+    public List<Map<String, Object>> walSenders(PostgresServer primary) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        try (Connection c = primary.connect("postgres");
+             PreparedStatement q = c.prepareStatement("SELECT pid, state, sync_state, sync_priority, sent_lsn::text, "
+                     + "flush_lsn::text, backend_start::text FROM pg_stat_replication WHERE application_name = ? ORDER BY backend_start")) {
+            q.setString(1, SyncSettings.applicationName(sourceName));
+            try (ResultSet rs = q.executeQuery()) {
+                ResultSetMetaData meta = rs.getMetaData();
+                while (rs.next()) {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    for (int i = 1; i <= meta.getColumnCount(); i++) {
+                        row.put(meta.getColumnLabel(i), rs.getObject(i));
+                    }
+                    rows.add(row);
+                }
+            }
+        } catch (SQLException e) {
+            // the primary is gone: no rows
+        }
+        return rows;
+    }
+
+    private static ShipperConfig shipperConfig(String sourceName, PostgresServer primary, String ringUri, String rolesToken, boolean sync) {
         Properties p = new Properties();
         p.setProperty("source.name", sourceName);
         p.setProperty("database.host", PostgresServer.HOST);
@@ -91,6 +242,9 @@ public final class ReplicationRoles implements AutoCloseable {
         p.setProperty("admin.address", "127.0.0.1:0");
         p.setProperty("admin.token", rolesToken);
         p.setProperty("capture.poll.interval.ms", "1");
+        if (sync) {
+            p.setProperty("replication.mode", "sync"); // strict, one standby, remote_flush: the defaults
+        }
         return ShipperConfig.load(p);
     }
 
@@ -100,6 +254,22 @@ public final class ReplicationRoles implements AutoCloseable {
 
     public Shipper shipper() {
         return shipper;
+    }
+
+    /** Whether the shipper runs in sync mode. */
+    public boolean sync() {
+        return sync;
+    }
+
+    /** "sync" or "async". */
+    public String mode() {
+        return sync ? "sync" : "async";
+    }
+
+    /** The {@code sync} object of the shipper's {@code /status}: {@code mode}, and in sync mode {@code state}, {@code waiting_ms}... */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> syncStatus() {
+        return (Map<String, Object>) shipper.status().get("sync");
     }
 
     /** http://127.0.0.1:port of the applier's admin endpoint ({@code member.<name>.applier.admin}). */

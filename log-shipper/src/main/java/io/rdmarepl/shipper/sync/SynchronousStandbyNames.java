@@ -34,7 +34,8 @@ public final class SynchronousStandbyNames {
     }
 
     /**
-     * Waits until the replication connection streams, checks commits will wait for it, then lists it.
+     * Waits until the replication connection streams, checks commits will wait for it, makes it report a flush
+     * position, lists it, and returns once the primary takes it for a synchronous standby.
      *
      * @throws IllegalStateException naming the setting when commits would not wait (synchronous_commit), or when the
      *                               connection does not stream within {@code timeout}
@@ -48,18 +49,48 @@ public final class SynchronousStandbyNames {
             }
             Thread.sleep(20);
         }
-        try (Connection connection = PrimaryPreflight.connect(config); Statement statement = connection.createStatement();
-             ResultSet rs = statement.executeQuery("SHOW synchronous_commit")) {
-            rs.next();
-            String level = rs.getString(1);
-            if (!WAITING_LEVELS.contains(level)) {
-                throw new IllegalStateException("synchronous_commit is '" + level + "' on " + config.databaseDescription()
-                        + ", so commits would not wait for the standbys (remote_write would trust a position the replication "
-                        + "connection reports on receipt); set it to on or remote_apply");
+        try (Connection connection = PrimaryPreflight.connect(config); Statement statement = connection.createStatement()) {
+            try (ResultSet rs = statement.executeQuery("SHOW synchronous_commit")) {
+                rs.next();
+                String level = rs.getString(1);
+                if (!WAITING_LEVELS.contains(level)) {
+                    throw new IllegalStateException("synchronous_commit is '" + level + "' on " + config.databaseDescription()
+                            + ", so commits would not wait for the standbys (remote_write would trust a position the replication "
+                            + "connection reports on receipt); set it to on or remote_apply");
+                }
             }
+            // PostgreSQL takes a walsender for a synchronous standby only once it reported a flush position; on a
+            // primary without writes it would have none, and commits would not wait although listed
+            statement.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE");
+            statement.execute("SELECT pg_logical_emit_message(true, 'rdmarepl.sync', 'sync mode starts')");
         }
+        awaitState("flush_lsn IS NOT NULL", deadline, "reported no flush position");
         set("'\"" + name + "\"'");
+        awaitState("sync_state IN ('sync', 'quorum')", deadline, "was not taken as a synchronous standby");
     }
+
+    /** Waits until the replication connection's row in pg_stat_replication satisfies {@code condition}. */
+    private void awaitState(String condition, long deadline, String failure) throws SQLException, InterruptedException {
+        while (true) {
+            try (Connection connection = PrimaryPreflight.connect(config);
+                 PreparedStatement query = connection.prepareStatement(
+                         "SELECT count(*) FROM pg_stat_replication WHERE application_name = ? AND " + condition)) {
+                query.setString(1, name);
+                try (ResultSet rs = query.executeQuery()) {
+                    rs.next();
+                    if (rs.getInt(1) > 0) {
+                        return;
+                    }
+                }
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("the replication connection " + name + " " + failure + " on "
+                        + config.databaseDescription() + " in time");
+            }
+            Thread.sleep(20);
+        }
+    }
+
 
     /** Commits stop waiting (async): the standbys are not answering and the policy says not to block. */
     public void disable() throws SQLException {

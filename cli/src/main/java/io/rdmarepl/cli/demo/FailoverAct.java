@@ -61,7 +61,7 @@ final class FailoverAct {
         out.append(String.format("  client: %s transactions acknowledged by the old primary, %s by the new one%n",
                 acknowledged.get("old_primary"), acknowledged.get("new_primary")));
         out.append(String.format("  acknowledged transactions lost: %s (acknowledged by the old primary, absent on the new one; async mode loses "
-                + "what was in flight at the kill: sync mode, a later issue, makes it 0)%n", failover.get("lost_acknowledged")));
+                + "what was in flight at the kill; sync mode (replication.mode=sync) makes it 0: rdmarepl bench failover --mode sync)%n", failover.get("lost_acknowledged")));
         out.append(String.format("  acknowledged by the new primary and missing on it: %s%n", failover.get("missing_on_new_primary")));
         Object writable = failover.get("writable_primaries_after");
         out.append(String.format("  writable primaries now: %s%s%n", writable, Integer.valueOf(1).equals(writable) ? " (exactly one)" : " (must be 1)"));

@@ -185,8 +185,8 @@ public final class Shipper implements AutoCloseable {
     public Map<String, Object> guarantee() {
         Map<String, Object> guarantee = new LinkedHashMap<>();
         guarantee.put("replication_mode", config.sync().enabled() ? "sync" : "async");
-        guarantee.put("sync_state", config.sync().enabled() ? sync.state().name().toLowerCase(java.util.Locale.ROOT) : null);
-        guarantee.put("sync_policy", config.sync().enabled() ? sync.status().get("policy") : null);
+        guarantee.put("sync_state", config.sync().enabled() ? sync.state().text() : null);
+        guarantee.put("sync_policy", config.sync().enabled() ? config.sync().policy() : null);
         guarantee.put("acknowledged_lsn", Lsn.format(pipeline.acks().acknowledged()));
         return guarantee;
     }

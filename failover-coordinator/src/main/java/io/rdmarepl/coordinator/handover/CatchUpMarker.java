@@ -3,8 +3,10 @@ package io.rdmarepl.coordinator.handover;
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.StandbyView;
 import io.rdmarepl.coordinator.fence.MemberSql;
+import io.rdmarepl.format.CatchUpMarkers;
 import io.rdmarepl.format.Lsn;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -22,8 +24,8 @@ import java.util.function.Supplier;
  * shipper has not seen the last commits yet"; the marker can.
  */
 public final class CatchUpMarker {
-    /** The prefix the shipper ships as an empty transaction (log-shipper's TransactionAssembler). */
-    public static final String PREFIX = "rdmarepl.marker";
+    /** The prefix the shipper ships as an empty transaction. */
+    public static final String PREFIX = CatchUpMarkers.PREFIX;
 
     private final MemberSql sql;
 
@@ -37,10 +39,12 @@ public final class CatchUpMarker {
      * @return the marker's LSN
      */
     public long emit(MemberConfig primary, String why) throws SQLException {
-        try (Connection connection = sql.open(primary, "marker"); Statement statement = connection.createStatement()) {
+        try (Connection connection = sql.open(primary, "marker"); Statement statement = connection.createStatement();
+             PreparedStatement emit = connection.prepareStatement("SELECT pg_logical_emit_message(true, ?, ?)::text")) {
             statement.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE");
-            try (ResultSet rs = statement.executeQuery("SELECT pg_logical_emit_message(true, '" + PREFIX + "', '"
-                    + why.replace("'", "''") + "')::text")) {
+            emit.setString(1, PREFIX);
+            emit.setString(2, why);
+            try (ResultSet rs = emit.executeQuery()) {
                 rs.next();
                 return Lsn.parse(rs.getString(1));
             }

@@ -17,7 +17,7 @@ import org.apache.kafka.connect.data.Struct;
  */
 public final class MarkerMessage {
     /** Prefix of the marker messages; any other prefix is ignored. */
-    public static final String PREFIX = "rdmarepl.marker";
+    public static final String PREFIX = io.rdmarepl.format.CatchUpMarkers.PREFIX;
 
     /** Debezium's {@code op} of a logical decoding message. */
     static final String OPERATION = "m";

@@ -23,11 +23,16 @@ public record SyncSettings(boolean enabled, int standbys, boolean applied, long 
         return degradeAfterMs == 0;
     }
 
+    /** "strict", or "degrade after N ms": as /status and the coordinator show it. */
+    public String policy() {
+        return strict() ? "strict" : "degrade after " + degradeAfterMs + " ms";
+    }
+
     public String describe() {
         if (!enabled) {
             return "async";
         }
         return "sync (" + standbys + " standby(s), " + (applied ? "remote_apply" : "remote_flush") + ", "
-                + (strict() ? "strict" : "degrade to async after " + degradeAfterMs + " ms") + ")";
+                + policy() + ")";
     }
 }

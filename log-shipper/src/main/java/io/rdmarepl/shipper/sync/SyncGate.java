@@ -38,6 +38,11 @@ public final class SyncGate {
         public int code() {
             return code;
         }
+
+        /** As /status and the coordinator show it: sync, degraded... */
+        public String text() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 
     private final SyncSettings settings;
@@ -184,8 +189,8 @@ public final class SyncGate {
         if (!settings.enabled()) {
             return status;
         }
-        status.put("state", state.name().toLowerCase(java.util.Locale.ROOT));
-        status.put("policy", settings.strict() ? "strict" : "degrade after " + settings.degradeAfterMs() + " ms");
+        status.put("state", state.text());
+        status.put("policy", settings.policy());
         status.put("standbys", settings.standbys());
         status.put("level", settings.applied() ? "remote_apply" : "remote_flush");
         status.put("application_name", names.name());

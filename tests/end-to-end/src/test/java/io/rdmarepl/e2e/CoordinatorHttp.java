@@ -23,6 +23,12 @@ final class CoordinatorHttp {
         return base;
     }
 
+    /** An application's view: a failover-aware DataSource following this coordinator's topology. */
+    io.rdmarepl.client.FailoverDataSource dataSource() {
+        return new io.rdmarepl.client.FailoverDataSource(io.rdmarepl.client.FailoverDataSourceConfig.builder().coordinatorUrl(base)
+                .user(io.rdmarepl.testsupport.PostgresServer.SUPERUSER).password("").connectionTimeout(Duration.ofSeconds(10)).build());
+    }
+
     JsonNode status() throws IOException, InterruptedException {
         return JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(base + "/status")).timeout(Duration.ofSeconds(5)).build(),
                 HttpResponse.BodyHandlers.ofString()).body());

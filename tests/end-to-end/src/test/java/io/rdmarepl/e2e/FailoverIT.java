@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmarepl.client.FailoverDataSource;
-import io.rdmarepl.client.FailoverDataSourceConfig;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -52,8 +51,7 @@ class FailoverIT {
         replication.startBoth();
         coordinator = new CoordinatorHttp(replication.adminBase(replication.startCoordinator(Map.of())));
         coordinator.awaitPhase("HEALTHY", Duration.ofSeconds(30));
-        dataSource = new FailoverDataSource(FailoverDataSourceConfig.builder().coordinatorUrl(coordinator.base())
-                .user(PostgresServer.SUPERUSER).password("").connectionTimeout(Duration.ofSeconds(10)).build());
+        dataSource = coordinator.dataSource();
     }
 
     @AfterAll

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmarepl.client.FailoverDataSource;
-import io.rdmarepl.client.FailoverDataSourceConfig;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
@@ -54,8 +53,7 @@ class SwitchoverIT {
         replication.startReverseRoles();
         coordinator = new CoordinatorHttp(replication.adminBase(replication.startCoordinator(Map.of())));
         coordinator.awaitPhase("HEALTHY", Duration.ofSeconds(30));
-        dataSource = new FailoverDataSource(FailoverDataSourceConfig.builder().coordinatorUrl(coordinator.base())
-                .user(PostgresServer.SUPERUSER).password("").connectionTimeout(Duration.ofSeconds(10)).build());
+        dataSource = coordinator.dataSource();
     }
 
     @AfterAll

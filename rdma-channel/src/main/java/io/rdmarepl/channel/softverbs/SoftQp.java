@@ -198,14 +198,12 @@ final class SoftQp extends com.ibm.disni.verbs.IbvQP {
 
     void onNak(long psn, int status) {
         onAck(psn - 1);
-        setState(IBV_QPS_ERR);
-        flushSendQueue(status);
+        failSendQueue(status);
     }
 
     /** The connection is gone: the request in flight fails with {@code status}, the rest flush. */
     void onBroken(int status) {
-        setState(IBV_QPS_ERR);
-        flushSendQueue(status);
+        failSendQueue(status);
         flushRecvQueue();
     }
 
@@ -231,9 +229,14 @@ final class SoftQp extends com.ibm.disni.verbs.IbvQP {
         return slotSgeLkey[slot];
     }
 
-    private void flushSendQueue(int firstStatus) {
+    /**
+     * Enters the error state and completes every outstanding request, the first with {@code firstStatus}.
+     * Both happen under the send lock: a post that sees the error state completes after them, in order.
+     */
+    private void failSendQueue(int firstStatus) {
         sendLock.lock();
         try {
+            setState(IBV_QPS_ERR);
             int status = firstStatus;
             for (long h = head; h < tail; h++) {
                 int index = (int) h & slotMask;
@@ -253,6 +256,7 @@ final class SoftQp extends com.ibm.disni.verbs.IbvQP {
     void postRecv(SoftWr[] wrs, int count) throws IOException {
         synchronized (recvQueue) {
             if (qpState == IBV_QPS_ERR) {
+                flushRecvQueue();
                 for (int i = 0; i < count; i++) {
                     recvCq.add(wrs[i].wrId, IbvWcStatus.IBV_WC_WR_FLUSH_ERR.ordinal(), IbvWcOpcode.IBV_WC_RECV.getOpcode(), 0, 0, qpNumber);
                 }

@@ -90,6 +90,28 @@ class SoftVerbsTest {
                 targetMr.getAddr(), targetMr.getRkey(), 0), IbvMr.IBV_ACCESS_LOCAL_WRITE | IbvMr.IBV_ACCESS_REMOTE_READ);
     }
 
+    @Test
+    void shouldCompleteTheFailedRequestBeforeTheRequestsFlushedAfterIt() throws IOException {
+        // a post racing the NAK must not complete before the request the NAK failed
+        for (int trial = 0; trial < 200; trial++) {
+            try (SoftVerbsPair pair = SoftVerbsPair.connect(16)) {
+                IbvMr targetMr = pair.server.register(ByteBuffer.allocateDirect(4096), ALL_REMOTE);
+                IbvMr sourceMr = pair.client.register(ByteBuffer.allocateDirect(4096), IbvMr.IBV_ACCESS_LOCAL_WRITE);
+                pair.client.post(IbvSendWR.IBV_WR_RDMA_WRITE, 1, sourceMr, 0, 64, targetMr.getAddr(), targetMr.getRkey() ^ 1, 0);
+                for (int next = 2; next <= 10; next++) {
+                    pair.client.post(IbvSendWR.IBV_WR_RDMA_WRITE, next, sourceMr, 0, 8, targetMr.getAddr(), targetMr.getRkey(),
+                            IbvSendWR.IBV_SEND_SIGNALED);
+                }
+                IbvWC first = pair.client.await(5_000);
+                assertThat(first.getWr_id()).as("first completion in trial %d", trial).isEqualTo(1);
+                assertThat(IbvWcStatus.values()[first.getStatus()]).isEqualTo(IbvWcStatus.IBV_WC_REM_ACCESS_ERR);
+                for (int next = 2; next <= 10; next++) {
+                    assertThat(pair.client.await(5_000).getWr_id()).as("completion in trial %d", trial).isEqualTo(next);
+                }
+            }
+        }
+    }
+
     interface BadWrite {
         void post(SoftVerbsPair pair, IbvMr targetMr, IbvMr sourceMr) throws IOException;
     }

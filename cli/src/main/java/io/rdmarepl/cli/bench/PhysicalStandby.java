@@ -41,11 +41,14 @@ import java.util.stream.Stream;
  * Its directory is {@code <base>/reference-<uuid>/} with an owner file, so a later run removes what a killed one
  * left (as for every embedded server).
  */
-final class PhysicalStandby implements AutoCloseable {
+public final class PhysicalStandby implements AutoCloseable {
     static final String NAME = "postgresql physical standby, pg_ctl promote";
     static final String BASE_BACKUP = "pg_backup_start() + copy of the data directory + pg_backup_stop() "
             + "(the embedded PostgreSQL binaries have no pg_basebackup)";
-    private static final String SLOT = "rdmarepl_reference";
+    /** The physical slot it streams from, on the primary (left there by {@link #close()}). */
+    public static final String SLOT = "rdmarepl_reference";
+    /** The application_name of its WAL receiver: what synchronous_standby_names lists to make it synchronous. */
+    public static final String APPLICATION_NAME = "rdmarepl_reference";
     /** What a base backup leaves out: contents recreated at start, or the primary's own (slots, WAL). */
     private static final Set<String> EMPTIED = Set.of("pg_wal", "pg_replslot", "pg_dynshmem", "pg_notify", "pg_serial",
             "pg_snapshots", "pg_stat_tmp", "pg_subtrans");
@@ -64,7 +67,7 @@ final class PhysicalStandby implements AutoCloseable {
     }
 
     /** Why the reference cannot run with these binaries, if it cannot. */
-    static Optional<String> unavailable(PostgresServer primary) {
+    public static Optional<String> unavailable(PostgresServer primary) {
         Path bin = binaries(primary);
         if (!Files.isExecutable(bin.resolve("pg_ctl"))) {
             return Optional.of("the embedded PostgreSQL binaries in " + bin + " have no pg_ctl");
@@ -73,7 +76,7 @@ final class PhysicalStandby implements AutoCloseable {
     }
 
     /** Takes the base backup of {@code primary}, starts the standby and waits until it streams. */
-    static PhysicalStandby create(PostgresServer primary) throws Exception {
+    public static PhysicalStandby create(PostgresServer primary) throws Exception {
         Path bin = binaries(primary);
         Path instance = PostgresServer.defaultBaseDirectory().resolve("reference-" + UUID.randomUUID());
         Path data = instance.resolve("data");
@@ -115,7 +118,7 @@ final class PhysicalStandby implements AutoCloseable {
         }
         settings.add("port = " + port);
         settings.add("primary_conninfo = 'host=" + PostgresServer.HOST + " port=" + primary.port() + " user=" + PostgresServer.SUPERUSER
-                + " application_name=rdmarepl_reference'");
+                + " application_name=" + APPLICATION_NAME + "'");
         settings.add("primary_slot_name = '" + SLOT + "'");
         Files.writeString(data.resolve("postgresql.auto.conf"), "\n# rdmarepl reference standby\n" + String.join("\n", settings) + "\n",
                 java.nio.file.StandardOpenOption.APPEND, java.nio.file.StandardOpenOption.CREATE);
@@ -205,6 +208,11 @@ final class PhysicalStandby implements AutoCloseable {
             }
             throw new IllegalStateException("the reference standby took no write within 30 s of pg_ctl promote: " + last);
         }
+    }
+
+    /** The port it listens on ({@link PostgresServer#HOST}, superuser {@link PostgresServer#SUPERUSER}, no password). */
+    public int port() {
+        return port;
     }
 
     /** Every id in {@code table}. */

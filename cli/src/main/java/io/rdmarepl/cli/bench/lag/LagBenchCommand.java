@@ -3,6 +3,7 @@ package io.rdmarepl.cli.bench.lag;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresPair;
+import io.rdmarepl.testsupport.PostgresServer;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +17,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code rdmarepl bench lag}: commit -> applied lag of rdmarepl and of PostgreSQL's own logical replication,
- * side by side on the same two servers, one system after the other, round after round.
+ * side by side on the same two servers, one system after the other, round after round. With {@code --mode sync}:
+ * the commit latency on the primary of rdmarepl async and sync and of PostgreSQL's synchronous logical and
+ * physical replication, and per probe where a synchronous commit's time goes (to the replica's apply, and back).
  * <pre>
  *   probe (--probe-rate/s, sent_at = clock_timestamp())  +  TPC-B load (--load, --clients)
  *      |
@@ -35,7 +38,10 @@ import picocli.CommandLine.Option;
                         + " and, by an ENABLE ALWAYS trigger, on the replica.",
                 "Prints p50..max and the ratios rdmarepl / PostgreSQL, commit latency, throughput, catch-up and rdmarepl's stages;"
                         + " --json and --chart write the figures.",
-                "Exit code 0 when every system produced samples, lost no probe and left nothing behind on the servers."})
+                "--mode sync: commit latency on the primary of rdmarepl async and sync and of PostgreSQL's synchronous logical and"
+                        + " physical replication, in the same run, and where a synchronous commit's time goes.",
+                "Exit code 0 when every system produced samples, lost no probe, stayed synchronous where it should and left"
+                        + " nothing behind on the servers (synchronous_standby_names included)."})
 public final class LagBenchCommand implements Callable<Integer> {
 
     @Option(names = "--seconds", defaultValue = "20", description = "Measured window of each system in each round. Default: ${DEFAULT-VALUE}.")
@@ -70,10 +76,32 @@ public final class LagBenchCommand implements Callable<Integer> {
                     + " RDMA provider, emulation; needs RDMAREPL_CHANNEL_SECRET). Default: ${DEFAULT-VALUE}.")
     List<String> transports;
 
-    @Option(names = "--native-sync", defaultValue = "off", paramLabel = "off|local|remote_write|remote_apply|on",
+    @Option(names = "--native-sync", paramLabel = "off|local|remote_write|remote_apply|on",
             description = "synchronous_commit of the replica-side apply: the subscription's, and the same for rdmarepl's applier"
-                    + " (apply.synchronous.commit), so both commit alike. Default: ${DEFAULT-VALUE}.")
+                    + " (apply.synchronous.commit), so both commit alike. Default: off; with --mode sync on (durable on the replica).")
     String nativeSync;
+
+    @Option(names = "--mode", defaultValue = "lag", paramLabel = "lag|sync",
+            description = {"lag: commit -> applied lag of rdmarepl (async) and PostgreSQL's logical replication.",
+                    "sync: commit latency on the primary of rdmarepl async, rdmarepl sync (replication.mode=sync, strict),"
+                            + " PostgreSQL's synchronous logical replication and a physical synchronous standby (embedded servers),"
+                            + " in the same run; and where a synchronous commit's time goes. Default: ${DEFAULT-VALUE}."})
+    String mode;
+
+    @Option(names = "--sync-level", paramLabel = "remote_apply|remote_flush",
+            description = "With --mode sync, what a commit waits for: remote_apply (the measured sessions run synchronous_commit"
+                    + " = remote_apply; rdmarepl sync.level=remote_apply) or remote_flush (synchronous_commit = on;"
+                    + " sync.level=remote_flush). Default: remote_apply.")
+    String syncLevel;
+
+    @Option(names = "--shipper", paramLabel = "KEY=VALUE",
+            description = "A shipper setting for rdmarepl's runs (repeatable), e.g. heartbeat.interval.ms=1 or"
+                    + " debezium.max.batch.size=...; not the keys the benchmark sets itself.")
+    Map<String, String> shipperSettings;
+
+    @Option(names = "--applier", paramLabel = "KEY=VALUE",
+            description = "An applier setting for rdmarepl's runs (repeatable), e.g. apply.idle.max.park.us=50.")
+    Map<String, String> applierSettings;
 
     @Option(names = "--fsync", paramLabel = "on|off",
             description = "Embedded servers: on = fsync, synchronous_commit and full_page_writes on (durable); off = all three off. Default: on.")
@@ -113,22 +141,30 @@ public final class LagBenchCommand implements Callable<Integer> {
         try (Progress progress = new Progress(spec.commandLine().getErr(), settings.rounds())) {
             double loadStart = MachineFacts.loadAverage();
             if (settings.attached()) {
-                return measure(settings, settings.primary(), settings.replica(), loadStart, progress, out);
+                return measure(settings, settings.primary(), settings.replica(), null, loadStart, progress, out);
             }
             Durability durability = settings.fsync() ? Durability.DURABLE : Durability.FAST;
             progress.say("starting two PostgreSQL servers, " + durability.describe());
             try (PostgresPair servers = PostgresPair.start(durability)) {
-                return measure(settings, Endpoint.of(servers.primary()), Endpoint.of(servers.replica()), loadStart, progress, out);
+                return measure(settings, Endpoint.of(servers.primary()), Endpoint.of(servers.replica()), servers.primary(), loadStart,
+                        progress, out);
             }
         }
     }
 
-    private int measure(LagBenchSettings settings, Endpoint primary, Endpoint replica, double loadStart, Progress progress,
-                        PrintWriter out) throws Exception {
-        LagBenchRun run = new LagBenchRun(settings, primary, replica, progress);
+    /** @param primaryServer the embedded primary (a physical standby is built from it), null when attached */
+    private int measure(LagBenchSettings settings, Endpoint primary, Endpoint replica, PostgresServer primaryServer, double loadStart,
+                        Progress progress, PrintWriter out) throws Exception {
+        LagBenchRun run = new LagBenchRun(settings, primary, replica, primaryServer, progress);
         List<ReplicationSystem> systems = run.systems();
         run.prepare(systems);
-        List<SystemResult> results = run.run(systems);
+        List<SystemResult> results;
+        try {
+            results = run.run(systems);
+        } catch (Exception | Error e) {
+            run.releaseCommits(); // a failed round must not leave the primary's commits waiting for a standby that is gone
+            throw e;
+        }
         progress.close();
         Map<String, Object> leftovers = Leftovers.count(primary, LagBenchRun.BENCH_DATABASE, replica);
         Map<String, Object> machine = MachineFacts.of(loadStart, MachineFacts.loadAverage(), primary, replica);
@@ -141,7 +177,7 @@ public final class LagBenchCommand implements Callable<Integer> {
                     settings.load(), settings.probeRate(), machine.get("fsync"), settings.rounds(), settings.seconds()));
             chartFile = settings.chart().toAbsolutePath().toString();
         }
-        Map<String, Object> report = LagBenchReport.build(results, settings.toMap(), machine, leftovers, chartFile);
+        Map<String, Object> report = LagBenchReport.build(results, settings.toMap(), machine, leftovers, chartFile, run.notRun());
         String jsonText = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(report);
         if ("-".equals(settings.json())) {
             out.println(jsonText);

@@ -16,7 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeMap;
+import java.util.function.Function;
 import javax.imageio.ImageIO;
+import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -27,7 +29,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 /**
  * {@code --chart FILE}: two plots, one above the other, in one PNG or SVG (by the file's extension; XChart
  * draws, VectorGraphics2D writes SVG). Above: the lag's cumulative distribution of every system, log-scale
- * lag. Below: lag over the measured window, per system and round, the worst probe of each 200 ms.
+ * lag. Below: lag over the measured window, per system and round, the worst probe of each 200 ms. With a
+ * synchronous system ({@code --mode sync}) a third plot comes first: every system's commit latency distribution.
  */
 final class LagChart {
     private static final int WIDTH = 1000;
@@ -41,7 +44,14 @@ final class LagChart {
 
     static void write(Path file, List<SystemResult> results, String subtitle) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        List<XYChart> charts = List.of(cdf(results, subtitle), overTime(results));
+        List<XYChart> charts = new ArrayList<>();
+        if (results.stream().anyMatch(r -> r.system().synchronous())) {
+            charts.add(cdf("Commit latency on the primary, cumulative distribution (" + subtitle + ")", "commit (ms, log scale)",
+                    results, SystemResult::commit, "commits"));
+        }
+        charts.add(cdf("Commit -> applied lag, cumulative distribution (" + subtitle + ")", "lag (ms, log scale)", results,
+                SystemResult::lag, "probes"));
+        charts.add(overTime(results));
         boolean svg = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".svg");
         if (svg) {
             VectorGraphics2D g = new VectorGraphics2D();
@@ -67,8 +77,9 @@ final class LagChart {
         }
     }
 
-    private static XYChart cdf(List<SystemResult> results, String subtitle) {
-        XYChart chart = base("Commit -> applied lag, cumulative distribution (" + subtitle + ")", "lag (ms, log scale)", "percentile");
+    private static XYChart cdf(String title, String xTitle, List<SystemResult> results, Function<SystemResult, Histogram> histogram,
+                               String unit) {
+        XYChart chart = base(title, xTitle, "percentile");
         chart.getStyler().setXAxisLogarithmic(true);
         chart.getStyler().setYAxisMin(0.0).setYAxisMax(100.0);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
@@ -77,7 +88,11 @@ final class LagChart {
             List<Double> x = new ArrayList<>();
             List<Double> y = new ArrayList<>();
             // steps 5% apart on the log-scale axis, only where the distribution moves: a few hundred points
-            for (HistogramIterationValue v : r.lag().logarithmicBucketValues(10, 1.05)) {
+            Histogram h = histogram.apply(r);
+            if (h.getTotalCount() == 0) {
+                continue;
+            }
+            for (HistogramIterationValue v : h.logarithmicBucketValues(10, 1.05)) {
                 if (v.getCountAddedInThisIterationStep() > 0) {
                     x.add(Math.max(0.001, v.getValueIteratedTo() / 1000.0));
                     y.add(v.getPercentileLevelIteratedTo());
@@ -86,7 +101,7 @@ final class LagChart {
             if (x.isEmpty()) {
                 continue;
             }
-            XYSeries series = chart.addSeries(r.system().label() + " (" + r.samples() + " probes)", x, y);
+            XYSeries series = chart.addSeries(r.system().label() + " (" + h.getTotalCount() + " " + unit + ")", x, y);
             series.setLineColor(COLORS[i % COLORS.length]);
             series.setLineStyle(new BasicStroke(2f));
             series.setMarker(SeriesMarkers.NONE);

@@ -3,6 +3,7 @@ package io.rdmarepl.cli.bench.lag;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,14 +19,30 @@ import org.HdrHistogram.SingleWriterRecorder;
  * the background load, {@code --clients} connections running TPC-B transactions (per transaction
  * {@code --rows-per-tx} account updates and history rows of {@code --row-bytes} filler, one teller, one
  * branch), paced to a total rate or flat out. A probe that falls more than one interval behind its schedule
- * is sent at once and the schedule restarts from there (no burst to catch up).
+ * is sent at once and the schedule restarts from there (no burst to catch up). The wall-clock time each probe's
+ * commit returned is kept too: against the replica's {@code applied_at} it splits a synchronous commit in two.
  */
 final class LagWorkload {
     private static final long JOIN_MS = 30_000;
 
-    /** The measured window: probes {@code firstProbe..lastProbe}, everything committed on the primary meanwhile. */
+    /**
+     * The measured window: probes {@code firstProbe..lastProbe}, everything committed on the primary meanwhile.
+     *
+     * @param returnedUs per probe of the window, in id order: when its commit returned to the client (wall clock,
+     *                   microseconds since the epoch; 0 when unknown)
+     */
     record Window(long firstProbe, long lastProbe, double seconds, long transactions, long probes, Histogram commitUs,
-                  long loadRetries) {
+                  long loadRetries, long[] returnedUs) {
+        Window(long firstProbe, long lastProbe, double seconds, long transactions, long probes, Histogram commitUs, long loadRetries) {
+            this(firstProbe, lastProbe, seconds, transactions, probes, commitUs, loadRetries, new long[0]);
+        }
+
+        /** When the commit of probe {@code id} returned to the client, wall clock in microseconds; 0 when unknown. */
+        long returnedUs(long id) {
+            long index = id - firstProbe;
+            return index >= 0 && index < returnedUs.length ? returnedUs[(int) index] : 0;
+        }
+
         double throughputTps() {
             return seconds <= 0 ? 0 : transactions / seconds;
         }
@@ -44,6 +61,8 @@ final class LagWorkload {
     private final AtomicLong retries = new AtomicLong();
     private final SingleWriterRecorder commitUs = new SingleWriterRecorder(Figures.HIGHEST_US, 3);
     private final List<Thread> threads = new ArrayList<>();
+    /** Written by the probe thread only, read after it stopped: by probe id. */
+    private long[] returned = new long[1 << 14];
     private volatile boolean running;
     private volatile Exception failure;
     private long windowStartNs;
@@ -93,8 +112,13 @@ final class LagWorkload {
         if (failure != null) {
             throw failure;
         }
-        return new Window(firstProbe, nextProbeId.get() - 1, (endNs - windowStartNs) / 1e9, committed.get() - committedAtStart,
-                probes.get() - probesAtStart, commitUs.getIntervalHistogram(), retries.get() - retriesAtStart);
+        long lastProbe = nextProbeId.get() - 1;
+        long[] window = new long[(int) Math.max(0, lastProbe - firstProbe + 1)];
+        for (int i = 0; i < window.length && firstProbe + i < returned.length; i++) {
+            window[i] = returned[(int) (firstProbe + i)];
+        }
+        return new Window(firstProbe, lastProbe, (endNs - windowStartNs) / 1e9, committed.get() - committedAtStart,
+                probes.get() - probesAtStart, commitUs.getIntervalHistogram(), retries.get() - retriesAtStart, window);
     }
 
     /** Inserts one more probe after everything else: once the replica holds it, it holds all before it. */
@@ -121,10 +145,12 @@ final class LagWorkload {
         try (Connection c = primary.connect(database); PreparedStatement insert = c.prepareStatement(ProbeTable.INSERT)) {
             long next = System.nanoTime();
             while (running) {
-                insert.setLong(1, nextProbeId.getAndIncrement());
+                long id = nextProbeId.getAndIncrement();
+                insert.setLong(1, id);
                 long t0 = System.nanoTime();
                 insert.executeUpdate();
                 long t1 = System.nanoTime();
+                returned(id, wallClockUs());
                 commitUs.recordValue(Math.min(Figures.HIGHEST_US, (t1 - t0) / 1000));
                 probes.incrementAndGet();
                 committed.incrementAndGet();
@@ -139,6 +165,21 @@ final class LagWorkload {
         } catch (Exception e) {
             fail(e);
         }
+    }
+
+    private void returned(long id, long wallUs) {
+        if (id >= returned.length) {
+            returned = Arrays.copyOf(returned, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(id + 1, 2L * returned.length)));
+        }
+        if (id < returned.length) {
+            returned[(int) id] = wallUs;
+        }
+    }
+
+    /** The wall clock in microseconds, as PostgreSQL's clock_timestamp() reads it (one host, one clock). */
+    static long wallClockUs() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
     }
 
     private void client(long intervalNs) {

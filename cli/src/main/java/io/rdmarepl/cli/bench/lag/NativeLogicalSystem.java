@@ -1,5 +1,7 @@
 package io.rdmarepl.cli.bench.lag;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 
 /**
@@ -8,6 +10,9 @@ import java.time.Duration;
  * sides are seeded alike; {@code synchronous_commit} as {@code --native-sync} says). Its apply worker runs
  * with {@code session_replication_role = replica}, so the probe's {@code ENABLE ALWAYS} trigger stamps
  * {@code applied_at} as under rdmarepl. Subscription, its slot and the publication are dropped after every round.
+ * Synchronous ({@code --mode sync}): once it streams, {@code synchronous_standby_names} lists its apply worker (whose
+ * application_name is the subscription's name), so the primary's commits wait for its feedback (remote_apply: the
+ * apply position it reports after each commit); cleared before the subscription goes.
  * <pre>
  *   primary --walsender (pgoutput)--> logical replication apply worker --> replica
  * </pre>
@@ -19,13 +24,20 @@ final class NativeLogicalSystem implements ReplicationSystem {
     private final String benchDatabase;
     private final Endpoint replica;
     private final String synchronousCommit;
+    private final boolean synchronous;
     private boolean started;
 
     NativeLogicalSystem(Endpoint primary, String benchDatabase, Endpoint replica, String synchronousCommit) {
+        this(primary, benchDatabase, replica, synchronousCommit, false);
+    }
+
+    /** @param synchronous listed in synchronous_standby_names while it runs ({@code --mode sync}) */
+    NativeLogicalSystem(Endpoint primary, String benchDatabase, Endpoint replica, String synchronousCommit, boolean synchronous) {
         this.primary = primary;
         this.benchDatabase = benchDatabase;
         this.replica = replica;
         this.synchronousCommit = synchronousCommit;
+        this.synchronous = synchronous;
     }
 
     @Override
@@ -40,7 +52,26 @@ final class NativeLogicalSystem implements ReplicationSystem {
 
     @Override
     public String label() {
-        return "postgresql logical (sync " + synchronousCommit + ")";
+        return synchronous ? "postgresql logical sync" : "postgresql logical (sync " + synchronousCommit + ")";
+    }
+
+    @Override
+    public boolean synchronous() {
+        return synchronous;
+    }
+
+    @Override
+    public Connection connectProbes() throws SQLException {
+        return replica.connect(NAME);
+    }
+
+    @Override
+    public String notSynchronous() {
+        if (!synchronous) {
+            return null;
+        }
+        String state = SynchronousStandbys.syncState(primary, NAME);
+        return "sync".equals(state) ? null : "pg_stat_replication sync_state of " + NAME + ": " + state;
     }
 
     @Override
@@ -61,6 +92,9 @@ final class NativeLogicalSystem implements ReplicationSystem {
             replica.execute(NAME, "CREATE SUBSCRIPTION " + NAME + " CONNECTION '" + conninfo + "' PUBLICATION " + NAME
                     + " WITH (copy_data = false, synchronous_commit = '" + synchronousCommit + "')");
             Slots.awaitActive(primary, NAME, Duration.ofSeconds(60));
+            if (synchronous) {
+                SynchronousStandbys.require(primary, NAME);
+            }
         } catch (RuntimeException e) {
             stop();
             throw e;
@@ -90,11 +124,17 @@ final class NativeLogicalSystem implements ReplicationSystem {
         }
         started = false;
         try {
-            // drops the slot on the primary too (the subscription's connection still works)
-            replica.execute(NAME, "DROP SUBSCRIPTION IF EXISTS " + NAME);
+            if (synchronous) {
+                SynchronousStandbys.clear(primary); // first: nothing may wait for the apply worker about to go
+            }
         } finally {
-            Slots.drop(primary, NAME, Duration.ofSeconds(30));
-            primary.execute(benchDatabase, "DROP PUBLICATION IF EXISTS " + NAME);
+            try {
+                // drops the slot on the primary too (the subscription's connection still works)
+                replica.execute(NAME, "DROP SUBSCRIPTION IF EXISTS " + NAME);
+            } finally {
+                Slots.drop(primary, NAME, Duration.ofSeconds(30));
+                primary.execute(benchDatabase, Endpoint.NO_STANDBY_WAIT + "DROP PUBLICATION IF EXISTS " + NAME);
+            }
         }
     }
 }

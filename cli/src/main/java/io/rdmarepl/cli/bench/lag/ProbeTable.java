@@ -55,6 +55,18 @@ public final class ProbeTable {
         return samples;
     }
 
+    /** How many of the probes {@code first..last} a copy holds (a physical standby's: its rows carry no applied_at). */
+    public static long count(Connection copy, long first, long last) throws SQLException {
+        try (PreparedStatement query = copy.prepareStatement("SELECT count(*) FROM probe WHERE id BETWEEN ? AND ?")) {
+            query.setLong(1, first);
+            query.setLong(2, last);
+            try (ResultSet rs = query.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
     /** @return true when the replica holds probe {@code id} */
     public static boolean applied(Connection replica, long id) throws SQLException {
         try (PreparedStatement query = replica.prepareStatement("SELECT 1 FROM probe WHERE id = ?")) {

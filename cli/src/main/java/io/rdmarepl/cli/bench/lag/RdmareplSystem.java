@@ -1,5 +1,8 @@
 package io.rdmarepl.cli.bench.lag;
 
+import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.applier.apply.Applier;
@@ -7,40 +10,62 @@ import io.rdmarepl.applier.config.ApplierConfig;
 import io.rdmarepl.channel.shm.ShmPaths;
 import io.rdmarepl.shipper.Shipper;
 import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.shipper.config.SyncSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * rdmarepl as the system under test, wired as {@code rdmarepl ship} and {@code rdmarepl apply} wire it but
  * as threads of this process: the applier (it creates the ring) into {@link #targetDatabase()}, then the
  * shipper with Debezium on the bench database. A fresh slot, publication, ring and applied position every
- * round; the stage timers of each round's measured window are summed into {@link #stages()}.
+ * round; the stage timers of each round's measured window are summed into {@link #stages()}. Synchronous
+ * ({@code --mode sync}): the shipper runs with {@code replication.mode=sync} (strict) and lists its own replication
+ * connection in {@code synchronous_standby_names}; the round starts once its /status says {@code sync}, and the
+ * benchmark clears the setting when the shipper is gone (a strict shipper leaves it, so commits wait for its return).
  * <pre>
  *   primary --pgoutput--> Shipper (Debezium) --ring (shm | softrdma)--> Applier --JDBC--> replica
  * </pre>
  */
 final class RdmareplSystem implements ReplicationSystem {
     static final String SLOT = "rdmarepl_lag_rdmarepl";
+    /** The shipper's source.name: its replication connection is {@code rdmarepl_lag}. */
+    static final String SOURCE_NAME = "lag";
+    private static final long SYNC_TIMEOUT_S = 60;
 
     private final String transport;
     private final Endpoint primary;
     private final String benchDatabase;
     private final Endpoint replica;
     private final LagBenchSettings settings;
+    private final boolean synchronous;
     private StageHistograms stages = StageHistograms.empty();
     private double backPressureSeconds;
     private PrometheusMeterRegistry registry;
+    private CommitEvents events;
     private StageHistograms windowStart;
     private Applier applier;
     private Shipper shipper;
     private Path shmRing;
 
     RdmareplSystem(String transport, Endpoint primary, String benchDatabase, Endpoint replica, LagBenchSettings settings) {
+        this(transport, primary, benchDatabase, replica, settings, false);
+    }
+
+    /** @param synchronous the shipper in replication.mode=sync ({@code --mode sync}) */
+    RdmareplSystem(String transport, Endpoint primary, String benchDatabase, Endpoint replica, LagBenchSettings settings,
+                   boolean synchronous) {
+        this.synchronous = synchronous;
         this.transport = transport;
         this.primary = primary;
         this.benchDatabase = benchDatabase;
@@ -60,47 +85,113 @@ final class RdmareplSystem implements ReplicationSystem {
 
     @Override
     public String label() {
-        return "rdmarepl over " + transport;
+        if (settings == null || !settings.syncMode()) {
+            return "rdmarepl over " + transport;
+        }
+        return "rdmarepl " + (synchronous ? "sync" : "async") + " over " + transport;
     }
 
     @Override
     public String targetDatabase() {
-        return "rdmarepl_lag_" + transport;
+        return "rdmarepl_lag_" + transport + (synchronous ? "_sync" : "");
+    }
+
+    @Override
+    public boolean synchronous() {
+        return synchronous;
+    }
+
+    @Override
+    public Connection connectProbes() throws SQLException {
+        return replica.connect(targetDatabase());
+    }
+
+    /** Sync mode as the shipper's /status and the primary's pg_stat_replication show it. */
+    @Override
+    public String notSynchronous() {
+        if (!synchronous) {
+            return null;
+        }
+        Shipper s = shipper;
+        Object sync = s == null ? null : s.status().get("sync");
+        Object state = sync instanceof Map<?, ?> m ? m.get("state") : null;
+        Object degradations = sync instanceof Map<?, ?> m ? m.get("degradations") : null;
+        if (!"sync".equals(state) || !(degradations instanceof Number n && n.longValue() == 0)) {
+            return "shipper sync status " + sync;
+        }
+        String pg = SynchronousStandbys.syncState(primary, applicationName());
+        return "sync".equals(pg) ? null : "pg_stat_replication sync_state of " + applicationName() + ": " + pg;
+    }
+
+    private static String applicationName() {
+        return SyncSettings.applicationName(SOURCE_NAME);
     }
 
     @Override
     public void start(int round) {
         registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        // sync: the components' timers also tell when each transaction passed them (CommitEvents)
+        events = synchronous ? new CommitEvents() : null;
+        MeterRegistry meters = synchronous ? new CompositeMeterRegistry(Clock.SYSTEM, List.of(registry, events)) : registry;
         windowStart = null;
         String ringUri = ringUri(round);
         try {
-            applier = Applier.start(ApplierConfig.of(
-                    "source.name", "lag",
-                    "ring.uri", ringUri,
-                    "replica.jdbc.url", replica.jdbcUrl(targetDatabase()),
-                    "replica.user", replica.user(),
-                    "replica.password", replica.password(),
-                    "apply.synchronous.commit", settings.nativeSync(),
-                    "admin.port", "0"), registry);
-            shipper = Shipper.start(shipperConfig(ringUri), registry);
+            applier = Applier.start(applierConfig(ringUri), meters);
+            shipper = Shipper.start(shipperConfig(ringUri), meters);
             Slots.awaitActive(primary, SLOT, Duration.ofSeconds(60));
+            if (synchronous) {
+                awaitSync();
+                SynchronousStandbys.awaitListed(primary, applicationName(), Duration.ofSeconds(SYNC_TIMEOUT_S));
+            }
         } catch (RuntimeException e) {
             stop();
             throw e;
         }
     }
 
+    /** Until the shipper's /status says sync: it listed itself once its replication connection streamed. */
+    private void awaitSync() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SYNC_TIMEOUT_S);
+        Object sync = null;
+        while (System.nanoTime() - deadline < 0) {
+            sync = shipper.status().get("sync");
+            Object state = sync instanceof Map<?, ?> m ? m.get("state") : null;
+            if ("sync".equals(state)) {
+                return;
+            }
+            if ("failed".equals(state) || shipper.failure() != null) {
+                throw new IllegalStateException("the shipper could not enable sync mode: " + sync + "; " + shipper.failure());
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+        throw new IllegalStateException("the shipper's sync state is not sync within " + SYNC_TIMEOUT_S + " s: " + sync);
+    }
+
+    private ApplierConfig applierConfig(String ringUri) {
+        Properties p = new Properties();
+        settings.applierSettings().forEach(p::setProperty);
+        p.setProperty("source.name", SOURCE_NAME);
+        p.setProperty("ring.uri", ringUri);
+        p.setProperty("replica.jdbc.url", replica.jdbcUrl(targetDatabase()));
+        p.setProperty("replica.user", replica.user());
+        p.setProperty("replica.password", replica.password());
+        p.setProperty("apply.synchronous.commit", settings.nativeSync());
+        p.setProperty("admin.port", "0");
+        return ApplierConfig.load(p);
+    }
+
     private String ringUri(int round) {
         if (transport.equals("softrdma")) {
             return "softrdma://127.0.0.1:" + freePort();
         }
-        shmRing = ShmPaths.ring("rdmarepl-bench-lag-" + ProcessHandle.current().pid() + "-" + round);
+        shmRing = ShmPaths.ring("rdmarepl-bench-lag-" + ProcessHandle.current().pid() + "-" + round + (synchronous ? "-sync" : ""));
         return "shm://" + shmRing;
     }
 
     private ShipperConfig shipperConfig(String ringUri) {
         Properties p = new Properties();
-        p.setProperty("source.name", "lag");
+        settings.shipperSettings().forEach(p::setProperty); // what --shipper adds; the keys below are the bench's own
+        p.setProperty("source.name", SOURCE_NAME);
         p.setProperty("database.host", primary.host());
         p.setProperty("database.port", Integer.toString(primary.port()));
         p.setProperty("database.name", benchDatabase);
@@ -113,6 +204,10 @@ final class RdmareplSystem implements ReplicationSystem {
         p.setProperty("standby.replica.uri", ringUri);
         p.setProperty("admin.address", "127.0.0.1:0");
         p.setProperty("capture.poll.interval.ms", Integer.toString(settings.capturePollMs()));
+        p.setProperty("replication.mode", synchronous ? "sync" : "async");
+        if (synchronous) {
+            p.setProperty("sync.level", settings.syncLevel());
+        }
         return ShipperConfig.load(p);
     }
 
@@ -154,6 +249,11 @@ final class RdmareplSystem implements ReplicationSystem {
         return total;
     }
 
+    /** Sync: when each transaction of this round reached the ring and the replica's commit; null in async mode. */
+    CommitEvents events() {
+        return events;
+    }
+
     /** Stage timers summed over every round's measured window. */
     StageHistograms stages() {
         return stages;
@@ -173,14 +273,20 @@ final class RdmareplSystem implements ReplicationSystem {
         } finally {
             shipper = null;
             try {
-                if (applier != null) {
-                    applier.close();
+                if (synchronous) {
+                    SynchronousStandbys.clear(primary); // a strict shipper leaves itself listed when it stops
                 }
             } finally {
-                applier = null;
-                deleteRing();
-                Slots.drop(primary, SLOT, Duration.ofSeconds(30));
-                primary.execute(benchDatabase, "DROP PUBLICATION IF EXISTS " + SLOT);
+                try {
+                    if (applier != null) {
+                        applier.close();
+                    }
+                } finally {
+                    applier = null;
+                    deleteRing();
+                    Slots.drop(primary, SLOT, Duration.ofSeconds(30));
+                    primary.execute(benchDatabase, Endpoint.NO_STANDBY_WAIT + "DROP PUBLICATION IF EXISTS " + SLOT);
+                }
             }
         }
     }

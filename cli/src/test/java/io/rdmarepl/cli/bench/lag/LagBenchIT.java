@@ -81,6 +81,69 @@ class LagBenchIT {
         assertThat(err.toString()).contains("round 1/1, rdmarepl over shm: measuring").contains("postgresql logical (sync off): measuring");
     }
 
+    /**
+     * {@code --mode sync}, briefly: rdmarepl async and sync, PostgreSQL's synchronous logical replication and a physical
+     * synchronous standby, each synchronous one listed only in its turn; every synchronous commit returned only after the
+     * replica applied it, and nothing is left behind, synchronous_standby_names included (it would block every commit).
+     */
+    @Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void shouldMeasureSyncCommitLatencyOfEverySystemAndClearSynchronousStandbyNames() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = RdmareplCommand.commandLine();
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(err));
+
+        int code = commandLine.execute("bench", "lag", "--mode", "sync", "--seconds", "2", "--warmup-seconds", "1", "--rounds", "1",
+                "--probe-rate", "50", "--json", "-");
+
+        assertThat(code).as("stderr: %s\nstdout: %s", err, out).isZero();
+        JsonNode report = new ObjectMapper().readTree(out.toString());
+        assertThat(report.get("pass").asBoolean()).isTrue();
+        JsonNode systems = report.get("systems");
+        assertThat(systems).hasSize(4);
+        String[] labels = {"rdmarepl async over shm", "rdmarepl sync over shm", "postgresql logical sync", "postgresql physical sync"};
+        for (int i = 0; i < labels.length; i++) {
+            JsonNode system = systems.get(i);
+            assertThat(system.get("label").asText()).isEqualTo(labels[i]);
+            assertThat(system.get("synchronous").asBoolean()).as(labels[i]).isEqualTo(i > 0);
+            assertThat(system.get("commit_samples").asLong()).as(labels[i]).isBetween(10L, 130L); // at most 50/s for 2 s
+            assertThat(system.get("commit_us").get("p50").asLong()).as(labels[i]).isPositive();
+            assertThat(system.get("missing_probes").asLong()).as(labels[i]).isZero();
+        }
+        for (int i = 1; i <= 2; i++) {
+            JsonNode system = systems.get(i);
+            assertThat(system.get("not_synchronous")).as(labels[i]).isEmpty();
+            JsonNode path = system.get("commit_path");
+            assertThat(path.get("samples").asLong()).as(labels[i]).isEqualTo(system.get("samples").asLong());
+            assertThat(path.get("returned_before_applied").asLong()).as(labels[i] + ": commits wait for the apply").isZero();
+            assertThat(path.get("sent_to_applied_us").get("p50").asLong()).as(labels[i]).isPositive();
+            assertThat(path.get("applied_to_returned_us").get("p50").asLong()).as(labels[i]).isPositive();
+        }
+        assertThat(systems.get(1).get("stages").get("commit_to_ring_ms").get("count").asLong()).isPositive();
+        JsonNode legs = systems.get(1).get("commit_path");
+        assertThat(legs.get("legs_samples").asLong()).as("rdmarepl's probes in four legs").isGreaterThan(legs.get("samples").asLong() / 2);
+        assertThat(legs.get("legs_us").get("replica_committed_to_returned").get("p50").asLong()).isPositive();
+        assertThat(systems.get(2).get("commit_path").has("legs_us")).as("PostgreSQL has no such timers").isFalse();
+        assertThat(systems.get(3).get("lag_us").isNull()).as("a physical standby stamps no lag").isTrue();
+        assertThat(systems.get(3).get("transport").asText()).isEqualTo("physical");
+        JsonNode target = report.get("target").get(0);
+        assertThat(target.get("system").asText()).isEqualTo("rdmarepl sync over shm");
+        assertThat(target.get("versus").asText()).isEqualTo("postgresql logical sync");
+        assertThat(target.get("met").isBoolean()).isTrue();
+        assertThat(report.get("not_run")).isEmpty();
+        JsonNode cleanup = report.get("cleanup");
+        assertThat(cleanup.get("synchronous_standby_names").asText()).as("nothing left for commits to wait for").isEmpty();
+        assertThat(cleanup.get("replication_slots").asLong()).as("the physical standby's slot too").isZero();
+        assertThat(cleanup.get("subscriptions").asLong()).isZero();
+        JsonNode settings = report.get("settings");
+        assertThat(settings.get("mode").asText()).isEqualTo("sync");
+        assertThat(settings.get("client_synchronous_commit").asText()).isEqualTo("remote_apply");
+        assertThat(settings.get("native_sync").asText()).isEqualTo("on");
+        assertThat(err.toString()).contains("rdmarepl sync over shm: measuring").contains("postgresql physical sync: measuring");
+    }
+
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void shouldAttachToRunningServersUnderLoadAndDropEverythingItCreated() throws Exception {

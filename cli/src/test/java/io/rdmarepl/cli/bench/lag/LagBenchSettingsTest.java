@@ -34,6 +34,71 @@ class LagBenchSettingsTest {
     }
 
     @Test
+    void shouldMeasureLagUnlessToldToMeasureSyncCommits() {
+        LagBenchSettings lag = settings(NO_SECRET);
+
+        assertThat(lag.syncMode()).isFalse();
+        assertThat(lag.toMap()).containsEntry("mode", "lag").containsEntry("sync_level", null).containsEntry("client_synchronous_commit", null)
+                .containsEntry("shipper", Map.of()).containsEntry("applier", Map.of());
+    }
+
+    @Test
+    void shouldWaitForTheApplyAndCommitDurablyOnTheReplicaInSyncModeByDefault() {
+        LagBenchSettings s = settings(NO_SECRET, "--mode", "sync");
+
+        assertThat(s.syncMode()).isTrue();
+        assertThat(s.syncLevel()).isEqualTo("remote_apply");
+        assertThat(s.clientSynchronousCommit()).isEqualTo("remote_apply");
+        assertThat(s.nativeSync()).as("replica-side commits durable, or rdmarepl's durable LSN follows the WAL writer").isEqualTo("on");
+        assertThat(s.toMap()).containsEntry("mode", "sync").containsEntry("sync_level", "remote_apply")
+                .containsEntry("client_synchronous_commit", "remote_apply").containsEntry("native_sync", "on");
+
+        LagBenchSettings flush = settings(NO_SECRET, "--mode", "SYNC", "--sync-level", "remote_flush", "--native-sync", "local");
+
+        assertThat(flush.clientSynchronousCommit()).isEqualTo("on");
+        assertThat(flush.syncLevel()).isEqualTo("remote_flush");
+        assertThat(flush.nativeSync()).isEqualTo("local");
+    }
+
+    @Test
+    void shouldRefuseABadModeOrSyncLevel() {
+        assertThatThrownBy(() -> settings(NO_SECRET, "--mode", "fast", "--sync-level", "remote_write"))
+                .hasMessageContaining("--mode fast: must be lag or sync")
+                .hasMessageContaining("--sync-level remote_write: must be remote_apply or remote_flush");
+        assertThatThrownBy(() -> settings(NO_SECRET, "--sync-level", "remote_apply"))
+                .hasMessageContaining("--sync-level remote_apply: only with --mode sync");
+    }
+
+    @Test
+    void shouldPassShipperAndApplierSettingsOnButNotTheBenchsOwnKeys() {
+        LagBenchSettings s = settings(NO_SECRET, "--mode", "sync", "--shipper", "heartbeat.interval.ms=1", "--shipper",
+                "debezium.max.batch.size=16", "--applier", "apply.idle.max.park.us=50");
+
+        assertThat(s.shipperSettings()).containsExactly(Map.entry("debezium.max.batch.size", "16"), Map.entry("heartbeat.interval.ms", "1"));
+        assertThat(s.applierSettings()).containsExactly(Map.entry("apply.idle.max.park.us", "50"));
+        assertThat(s.toMap()).containsEntry("shipper", s.shipperSettings()).containsEntry("applier", s.applierSettings());
+
+        assertThatThrownBy(() -> settings(NO_SECRET, "--shipper", "slot.name=mine", "--shipper", "replication.mode=sync", "--shipper",
+                "database.password=s3cret", "--applier", "apply.synchronous.commit=on", "--applier", "ring.uri=shm:///dev/shm/x"))
+                .hasMessageContaining("--shipper slot.name=mine: the benchmark sets slot.name itself")
+                .hasMessageContaining("--shipper replication.mode=sync: the benchmark sets replication.mode itself; use --mode")
+                .hasMessageContaining("--shipper database.password=******")
+                .hasMessageContaining("--applier apply.synchronous.commit=on: the benchmark sets apply.synchronous.commit itself; use --native-sync")
+                .hasMessageContaining("--applier ring.uri=shm:///dev/shm/x: the benchmark sets ring.uri itself")
+                .message().doesNotContain("s3cret");
+    }
+
+    @Test
+    void shouldLetTheShipperAndTheApplierJudgeTheirValues() {
+        assertThatThrownBy(() -> settings(NO_SECRET, "--shipper", "heartbeat.interval.ms=0", "--shipper", "no.such.key=1"))
+                .hasMessageContaining("--shipper: invalid shipper configuration: heartbeat.interval.ms=0: must be between 1 and 60000;"
+                        + " no.such.key: unknown key");
+        assertThatThrownBy(() -> settings(NO_SECRET, "--applier", "apply.idle.max.park.us=soon"))
+                .hasMessageContaining("--applier: ")
+                .hasMessageContaining("apply.idle.max.park.us");
+    }
+
+    @Test
     void shouldNameEveryBadOptionInOneError() {
         assertThatThrownBy(() -> settings(NO_SECRET, "--seconds", "0", "--rounds", "0", "--probe-rate", "20000", "--load", "sometimes",
                 "--clients", "0", "--transports", "shm,tcp", "--native-sync", "maybe", "--fsync", "yes", "--chart",

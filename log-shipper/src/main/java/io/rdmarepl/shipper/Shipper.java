@@ -71,7 +71,7 @@ public final class Shipper implements AutoCloseable {
         try {
             this.snapshotMode = SnapshotStart.debeziumMode(config, pipeline.acks().acknowledged());
             this.sync = new SyncGate(config.sync(), config.sync().enabled() ? new SynchronousStandbyNames(config) : null,
-                    pipeline.acks()::acknowledged, () -> closed.get() || fencedReason != null);
+                    pipeline.acks(), () -> closed.get() || fencedReason != null);
             this.assembler = new TransactionAssembler(encoding, pipeline, EngineProperties.TOPIC_PREFIX, MAX_TRANSACTION_BYTES,
                     () -> PublishedTables.of(config), config.snapshotChunkBytes(), "initial".equals(snapshotMode), sync);
             this.capture = new CaptureEngine(EngineProperties.of(config, valueSettings, snapshotMode), assembler).start();

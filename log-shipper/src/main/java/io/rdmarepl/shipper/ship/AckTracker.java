@@ -18,6 +18,10 @@ public final class AckTracker {
     private final boolean applied;
     private final long[] scratch;
     private volatile long acknowledged;
+    /** The LSN the capture thread waits for the quorum to hold (sync mode), 0 when it waits for none. */
+    private volatile long awaited;
+    private volatile Runnable onAwaiting = () -> {
+    };
 
     /** Every required standby must hold a transaction; durable is enough. */
     public AckTracker(List<Boolean> required) {
@@ -71,6 +75,25 @@ public final class AckTracker {
         if (Long.compareUnsigned(reached, acknowledged) > 0) {
             acknowledged = reached;
         }
+    }
+
+    /**
+     * The capture thread now waits until the quorum holds {@code lsn}: the standby handlers read feedback at once
+     * until it does, instead of at their next heartbeat.
+     */
+    public void awaiting(long lsn) {
+        awaited = lsn;
+        onAwaiting.run();
+    }
+
+    /** Whether an acknowledgement is awaited that the quorum has not given yet. */
+    boolean acknowledgementAwaited() {
+        return Long.compareUnsigned(acknowledged, awaited) < 0;
+    }
+
+    /** Run by {@link #awaiting}: wakes the handlers blocked until their next heartbeat. */
+    void onAwaiting(Runnable wake) {
+        this.onAwaiting = wake;
     }
 
     /** Every transaction with a commit LSN at or below this is held by the quorum of required standbys. */

@@ -1,6 +1,5 @@
 package io.rdmarepl.shipper.ship;
 
-import com.lmax.disruptor.LiteTimeoutBlockingWaitStrategy;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
@@ -57,13 +56,15 @@ public final class ShipPipeline implements AutoCloseable {
         standbys.forEach(s -> required.add(s.required()));
         this.acks = sync.enabled() ? new AckTracker(required, sync.standbys(), sync.applied()) : new AckTracker(required);
         AtomicInteger threads = new AtomicInteger();
+        FeedbackWaitStrategy wait = new FeedbackWaitStrategy(heartbeatInterval.toNanos(), acks::acknowledgementAwaited);
+        acks.onAwaiting(wait::signalAllWhenBlocking);
         this.disruptor = new Disruptor<>(ShipEvent::new, bufferEvents,
                 r -> {
                     Thread thread = new Thread(r, "rdmarepl-ship-" + standbys.get(threads.getAndIncrement() % standbys.size()).name());
                     thread.setDaemon(true);
                     return thread;
                 },
-                ProducerType.SINGLE, new LiteTimeoutBlockingWaitStrategy(heartbeatInterval.toNanos(), TimeUnit.NANOSECONDS));
+                ProducerType.SINGLE, wait);
         try {
             for (int i = 0; i < standbys.size(); i++) {
                 StandbyConfig standby = standbys.get(i);

@@ -2,6 +2,7 @@ package io.rdmarepl.shipper.sync;
 
 import io.rdmarepl.format.Lsn;
 import io.rdmarepl.shipper.config.SyncSettings;
+import io.rdmarepl.shipper.ship.AckTracker;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -9,7 +10,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +47,7 @@ public final class SyncGate {
 
     private final SyncSettings settings;
     private final SynchronousStandbyNames names;
-    private final LongSupplier acknowledged;
+    private final AckTracker acks;
     private final BooleanSupplier stopping;
     private volatile State state;
     private volatile long waitingSinceNs;
@@ -58,10 +58,10 @@ public final class SyncGate {
      * @param names    null in async mode
      * @param stopping true once the shipper stops or is fenced: a wait ends then
      */
-    public SyncGate(SyncSettings settings, SynchronousStandbyNames names, LongSupplier acknowledged, BooleanSupplier stopping) {
+    public SyncGate(SyncSettings settings, SynchronousStandbyNames names, AckTracker acks, BooleanSupplier stopping) {
         this.settings = settings;
         this.names = names;
-        this.acknowledged = acknowledged;
+        this.acks = acks;
         this.stopping = stopping;
         this.state = settings.enabled() ? State.ENABLING : State.ASYNC;
     }
@@ -101,7 +101,7 @@ public final class SyncGate {
     public void afterBatch(long shippedLsn) {
         State now = state;
         if (now == State.DEGRADED) {
-            if (Lsn.compare(acknowledged.getAsLong(), shippedLsn) >= 0) {
+            if (Lsn.compare(acks.acknowledged(), shippedLsn) >= 0) {
                 restore();
             }
             return;
@@ -109,10 +109,14 @@ public final class SyncGate {
         if (now != State.SYNC) {
             return;
         }
+        if (Lsn.compare(acks.acknowledged(), shippedLsn) >= 0) {
+            return;
+        }
         long startNs = System.nanoTime();
         waitingSinceNs = startNs;
+        acks.awaiting(shippedLsn);
         try {
-            while (Lsn.compare(acknowledged.getAsLong(), shippedLsn) < 0 && !stopping.getAsBoolean()) {
+            while (Lsn.compare(acks.acknowledged(), shippedLsn) < 0 && !stopping.getAsBoolean()) {
                 if (!settings.strict() && System.nanoTime() - startNs > TimeUnit.MILLISECONDS.toNanos(settings.degradeAfterMs())) {
                     degrade(shippedLsn);
                     return;
@@ -120,6 +124,7 @@ public final class SyncGate {
                 LockSupport.parkNanos(PARK_NS);
             }
         } finally {
+            acks.awaiting(0); // degraded or stopping: the handlers go back to reading feedback at each heartbeat
             waitingSinceNs = 0;
         }
     }

@@ -1,0 +1,62 @@
+package io.rdmarepl.shipper.ship;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.lmax.disruptor.RingBuffer;
+import com.lmax.disruptor.SequenceBarrier;
+import com.lmax.disruptor.TimeoutException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The standby handlers' wait, through a real Disruptor ring buffer and barrier. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class FeedbackWaitStrategyTest {
+    private static final long HEARTBEAT_NS = TimeUnit.SECONDS.toNanos(20);
+
+    private final AtomicBoolean awaited = new AtomicBoolean();
+    private final FeedbackWaitStrategy strategy = new FeedbackWaitStrategy(HEARTBEAT_NS, awaited::get);
+    private final RingBuffer<long[]> ring = RingBuffer.createSingleProducer(() -> new long[1], 8, strategy);
+    private final SequenceBarrier barrier = ring.newBarrier();
+
+    @Test
+    void shouldLeaveAHandlerBlockedUntilTheHeartbeatAsSoonAsAnAcknowledgementIsAwaited() throws Exception {
+        CompletableFuture<String> waiting = CompletableFuture.supplyAsync(this::waitForFirstRecord);
+        Thread.sleep(100); // the handler is blocked now, for up to the 20 s heartbeat interval
+        assertThat(waiting).isNotDone();
+
+        awaited.set(true);
+        strategy.signalAllWhenBlocking();
+
+        // the handler comes back to read the feedback (onTimeout), long before its heartbeat
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).isEqualTo("timeout");
+    }
+
+    @Test
+    void shouldReturnAtOnceWhileAnAcknowledgementIsAwaited() throws Exception {
+        awaited.set(true);
+        for (int i = 0; i < 100; i++) {
+            assertThat(waitForFirstRecord()).isEqualTo("timeout");
+        }
+    }
+
+    @Test
+    void shouldWakeABlockedHandlerForAPublishedRecord() throws Exception {
+        CompletableFuture<String> waiting = CompletableFuture.supplyAsync(this::waitForFirstRecord);
+        Thread.sleep(100);
+        ring.publish(ring.next());
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).isEqualTo("available 0");
+    }
+
+    private String waitForFirstRecord() {
+        try {
+            return "available " + barrier.waitFor(0);
+        } catch (TimeoutException e) {
+            return "timeout";
+        } catch (Exception e) {
+            return e.toString();
+        }
+    }
+}

@@ -17,6 +17,11 @@ import java.util.Properties;
 public final class FailoverDataSourceConfig {
     /** Connections kept per primary (HikariCP maximumPoolSize and minimumIdle). */
     public static final int POOL_SIZE_DEFAULT = 10;
+    /**
+     * Connections kept open to each standby, ready for the moment the coordinator promotes it (at most the pool size;
+     * 0: none, a new primary's pool starts empty).
+     */
+    public static final int STANDBY_CONNECTIONS_DEFAULT = 2;
     /** How long getConnection waits for a primary to be known and reachable. */
     public static final Duration CONNECTION_TIMEOUT_DEFAULT = Duration.ofSeconds(10);
     /** Sent to PostgreSQL as application_name, shown in pg_stat_activity. */
@@ -33,6 +38,7 @@ public final class FailoverDataSourceConfig {
     private final String password;
     private final Properties databaseProperties;
     private final int poolSize;
+    private final int standbyConnections;
     private final Duration connectionTimeout;
     private final String applicationName;
     private final Duration coordinatorConnectTimeout;
@@ -45,6 +51,8 @@ public final class FailoverDataSourceConfig {
         this.password = builder.password;
         this.databaseProperties = copy(builder.databaseProperties);
         this.poolSize = builder.poolSize;
+        this.standbyConnections = builder.standbyConnections == null
+            ? Math.min(STANDBY_CONNECTIONS_DEFAULT, builder.poolSize) : builder.standbyConnections;
         this.connectionTimeout = builder.connectionTimeout;
         this.applicationName = builder.applicationName;
         this.coordinatorConnectTimeout = builder.coordinatorConnectTimeout;
@@ -82,6 +90,13 @@ public final class FailoverDataSourceConfig {
         return poolSize;
     }
 
+    /**
+     * @return connections kept open to each standby, taken over as the new primary's pool when it is promoted
+     */
+    public int standbyConnections() {
+        return standbyConnections;
+    }
+
     public Duration connectionTimeout() {
         return connectionTimeout;
     }
@@ -112,6 +127,7 @@ public final class FailoverDataSourceConfig {
             ", password=" + (password == null ? "(none)" : "****") +
             ", databaseProperties=" + masked(databaseProperties) +
             ", poolSize=" + poolSize +
+            ", standbyConnections=" + standbyConnections +
             ", connectionTimeoutMs=" + connectionTimeout.toMillis() +
             ", applicationName=" + applicationName +
             ", coordinatorConnectTimeoutMs=" + coordinatorConnectTimeout.toMillis() +
@@ -140,6 +156,7 @@ public final class FailoverDataSourceConfig {
         private String password;
         private final Properties databaseProperties = new Properties();
         private int poolSize = POOL_SIZE_DEFAULT;
+        private Integer standbyConnections;
         private Duration connectionTimeout = CONNECTION_TIMEOUT_DEFAULT;
         private String applicationName = APPLICATION_NAME_DEFAULT;
         private Duration coordinatorConnectTimeout = COORDINATOR_CONNECT_TIMEOUT_DEFAULT;
@@ -183,6 +200,15 @@ public final class FailoverDataSourceConfig {
         /** Default {@value FailoverDataSourceConfig#POOL_SIZE_DEFAULT}. */
         public Builder poolSize(final int poolSize) {
             this.poolSize = poolSize;
+            return this;
+        }
+
+        /**
+         * Connections kept open to each standby (default {@value #STANDBY_CONNECTIONS_DEFAULT}, at most the pool size):
+         * a promoted standby's pool starts with them instead of empty.
+         */
+        public Builder standbyConnections(final int standbyConnections) {
+            this.standbyConnections = standbyConnections;
             return this;
         }
 
@@ -233,6 +259,10 @@ public final class FailoverDataSourceConfig {
             }
             if (poolSize < 1 || poolSize > 10_000) {
                 problems.add("poolSize: " + poolSize + ", must be in [1, 10000]");
+            }
+            if (standbyConnections != null && (standbyConnections < 0 || standbyConnections > poolSize)) {
+                problems.add("standbyConnections: " + standbyConnections + ", must be in [0, poolSize = " + poolSize
+                    + "]");
             }
             checkPositive("connectionTimeout", connectionTimeout, problems);
             checkPositive("coordinatorConnectTimeout", coordinatorConnectTimeout, problems);

@@ -3,6 +3,9 @@ package io.rdmarepl.client;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -12,7 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Holds the pool of the current primary and replaces it when the topology names another primary or epoch.
+ * Holds the pool of the current primary and replaces it when the topology names another primary or epoch. Beside
+ * it, a warm pool to each standby ({@link FailoverDataSourceConfig#standbyConnections()}): when the coordinator
+ * promotes a standby, its warm pool becomes the primary's pool, connections already open.
  * The replaced pool is retired at once (idle connections closed, no new ones opened) and closed in the background
  * once its borrowed connections are returned or the grace period ends. While the topology has no primary there is
  * no current pool, and callers wait in {@link #awaitPool(long)}.
@@ -20,11 +25,15 @@ import org.slf4j.LoggerFactory;
 final class PoolSwitch implements TopologyListener, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PoolSwitch.class);
     private static final long RETIRE_CHECK_MS = 10;
+    /** The coordinator's role of a member that follows the primary. */
+    private static final String STANDBY = "STANDBY";
 
     private final FailoverDataSourceConfig config;
     private final Consumer<PrimaryPool> onFailoverError;
     private final FailoverCounters counters;
     private final Set<PrimaryPool> retiring = ConcurrentHashMap.newKeySet();
+    /** By member name; only changed under this object's lock. */
+    private final Map<String, PrimaryPool> warm = new HashMap<>();
     private volatile PrimaryPool current;
     private volatile String openFailure;
     private PrimaryPool lastInstalled;
@@ -43,12 +52,29 @@ final class PoolSwitch implements TopologyListener, AutoCloseable {
             return;
         }
         final Member primary = next.primary();
+        try {
+            switchPrimary(primary, next);
+        } finally {
+            warmStandbys(next);
+        }
+    }
+
+    private void switchPrimary(final Member primary, final Topology next) {
         if (primary == null) {
             replace(null, next);
             return;
         }
         if (current != null && current.serves(next.epoch(), primary)) {
             return;
+        }
+        final PrimaryPool ready = warm.remove(primary.name());
+        if (ready != null && ready.connectsTo(primary)) {
+            ready.adopt(next.epoch());
+            install(ready, next);
+            return;
+        }
+        if (ready != null) {
+            ready.close(); // the member moved to another address
         }
         final PrimaryPool pool;
         try {
@@ -61,12 +87,51 @@ final class PoolSwitch implements TopologyListener, AutoCloseable {
             replace(null, next);
             return;
         }
+        install(pool, next);
+    }
+
+    private void install(final PrimaryPool pool, final Topology next) {
         openFailure = null;
         if (lastInstalled != null && !lastInstalled.serves(pool.epoch(), pool.primary())) {
             counters.failoverSeen();
         }
         lastInstalled = pool;
         replace(pool, next);
+    }
+
+    /**
+     * A warm pool to every member the topology lists as a standby, none to any other (the primary, a fenced or
+     * rejoining member, one no longer listed).
+     */
+    private void warmStandbys(final Topology topology) {
+        if (config.standbyConnections() == 0) {
+            return;
+        }
+        final Map<String, Member> standbys = new HashMap<>();
+        for (final Member member : topology.members()) {
+            if (STANDBY.equals(member.role()) && !member.sameServer(topology.primary())) {
+                standbys.put(member.name(), member);
+            }
+        }
+        for (final Iterator<Map.Entry<String, PrimaryPool>> it = warm.entrySet().iterator(); it.hasNext(); ) {
+            final Map.Entry<String, PrimaryPool> entry = it.next();
+            final Member standby = standbys.get(entry.getKey());
+            if (standby == null || !entry.getValue().connectsTo(standby)) {
+                entry.getValue().close();
+                it.remove();
+            }
+        }
+        for (final Member standby : standbys.values()) {
+            if (!warm.containsKey(standby.name())) {
+                try {
+                    warm.put(standby.name(), PrimaryPool.warm(standby, config, onFailoverError));
+                } catch (final RuntimeException ex) {
+                    // it stays cold: its pool is opened when it is promoted, and fails then with this reason
+                    LOG.warn("no connections opened ahead to standby {} ({}): {}", standby.name(), standby.jdbcUrl(),
+                        ex.getMessage());
+                }
+            }
+        }
     }
 
     /**
@@ -193,6 +258,10 @@ final class PoolSwitch implements TopologyListener, AutoCloseable {
         }
         if (last != null) {
             last.close();
+        }
+        synchronized (this) {
+            warm.values().forEach(PrimaryPool::close);
+            warm.clear();
         }
         for (final PrimaryPool pool : retiring) {
             pool.close();

@@ -11,7 +11,9 @@ import com.zaxxer.hikari.HikariPoolMXBean;
 
 /**
  * The HikariCP pool of one primary in one epoch. A new primary (or a new epoch of the same one) gets a new pool,
- * so no connection ever outlives the topology it was opened for.
+ * so no connection ever outlives the topology it was opened for. A standby has a warm pool beforehand
+ * ({@link #warm}): a few connections opened ahead, handed out only once the coordinator promotes that standby and
+ * the pool is {@link #adopt adopted} for the new epoch; connecting to a new primary is then already done.
  */
 final class PrimaryPool implements AutoCloseable {
     /**
@@ -21,8 +23,18 @@ final class PrimaryPool implements AutoCloseable {
      */
     static final long BORROW_SLICE_MS = 250;
 
+    /** A warm pool's epoch until it is adopted. */
+    static final long NOT_ADOPTED = -1;
+    /**
+     * A standby refuses client writes until promotion by its database's default (default_transaction_read_only=on,
+     * set by the applier); a session keeps the default it started with, so connections opened ahead start writable
+     * instead. They are handed out only once the coordinator named that standby the primary, i.e. after promotion.
+     */
+    static final String WRITABLE_SESSION_OPTION = "-c default_transaction_read_only=off";
+
     private final Member primary;
-    private final long epoch;
+    private final int poolSize;
+    private volatile long epoch;
     private final HikariDataSource hikari;
 
     /**
@@ -30,24 +42,59 @@ final class PrimaryPool implements AutoCloseable {
      */
     PrimaryPool(final Member primary, final long epoch, final FailoverDataSourceConfig config,
         final Consumer<PrimaryPool> onFailoverError) {
+        this(primary, epoch, config, onFailoverError, false);
+    }
+
+    private PrimaryPool(final Member primary, final long epoch, final FailoverDataSourceConfig config,
+        final Consumer<PrimaryPool> onFailoverError, final boolean warm) {
         this.primary = primary;
         this.epoch = epoch;
-        this.hikari = new HikariDataSource(hikariConfig(primary, epoch, config,
+        this.poolSize = config.poolSize();
+        this.hikari = new HikariDataSource(hikariConfig(primary, warm, config,
             new FailoverExceptionOverride(() -> onFailoverError.accept(this))));
     }
 
-    private static HikariConfig hikariConfig(final Member primary, final long epoch,
+    /**
+     * @return a pool to standby {@code standby} keeping {@link FailoverDataSourceConfig#standbyConnections()} open,
+     * not handing out any until {@link #adopt adopted}
+     */
+    static PrimaryPool warm(final Member standby, final FailoverDataSourceConfig config,
+        final Consumer<PrimaryPool> onFailoverError) {
+        return new PrimaryPool(standby, NOT_ADOPTED, config, onFailoverError, true);
+    }
+
+    /**
+     * The coordinator promoted this warm pool's standby at {@code newEpoch}: it serves that epoch now and fills up to
+     * the pool size.
+     */
+    void adopt(final long newEpoch) {
+        epoch = newEpoch;
+        hikari.getHikariConfigMXBean().setMinimumIdle(poolSize);
+    }
+
+    boolean adopted() {
+        return epoch != NOT_ADOPTED;
+    }
+
+    private static HikariConfig hikariConfig(final Member primary, final boolean warm,
         final FailoverDataSourceConfig config, final FailoverExceptionOverride override) {
         final HikariConfig hikari = new HikariConfig();
-        hikari.setPoolName(config.applicationName() + "-" + primary.name() + "-epoch" + epoch);
+        // no epoch in the name: a warm pool keeps its name when it is adopted
+        hikari.setPoolName(config.applicationName() + "-" + primary.name() + (warm ? "-warm" : ""));
         hikari.setJdbcUrl(primary.jdbcUrl());
         hikari.setUsername(config.user());
         if (config.password() != null) {
             hikari.setPassword(config.password());
         }
-        hikari.setDataSourceProperties(driverProperties(config));
+        final Properties properties = driverProperties(config);
+        if (warm) {
+            final String options = properties.getProperty("options");
+            properties.setProperty("options", options == null || options.isBlank() ? WRITABLE_SESSION_OPTION
+                : options + " " + WRITABLE_SESSION_OPTION);
+        }
+        hikari.setDataSourceProperties(properties);
         hikari.setMaximumPoolSize(config.poolSize());
-        hikari.setMinimumIdle(config.poolSize());
+        hikari.setMinimumIdle(warm ? config.standbyConnections() : config.poolSize());
         hikari.setConnectionTimeout(BORROW_SLICE_MS);
         // HikariCP would lower it to connectionTimeout with a WARN: say it ourselves
         hikari.setValidationTimeout(BORROW_SLICE_MS);
@@ -81,6 +128,11 @@ final class PrimaryPool implements AutoCloseable {
 
     boolean serves(final long otherEpoch, final Member otherPrimary) {
         return epoch == otherEpoch && primary.sameServer(otherPrimary);
+    }
+
+    /** Whether this pool's connections go to {@code member}'s server (whatever its epoch). */
+    boolean connectsTo(final Member member) {
+        return primary.sameServer(member);
     }
 
     /**
@@ -135,6 +187,7 @@ final class PrimaryPool implements AutoCloseable {
      * @return e.g. "primary pga (jdbc:postgresql://10.0.0.1:5432/app) of epoch 3".
      */
     String describe() {
-        return "primary " + primary.name() + " (" + primary.jdbcUrl() + ") of epoch " + epoch;
+        return adopted() ? "primary " + primary.name() + " (" + primary.jdbcUrl() + ") of epoch " + epoch
+            : "standby " + primary.name() + " (" + primary.jdbcUrl() + "), connections ready";
     }
 }

@@ -45,6 +45,18 @@ class FailoverDataSourceConfigTest {
     }
 
     @Test
+    void shouldKeepTheConnectionsOpenedAheadWithinThePoolSize() {
+        final FailoverDataSourceConfig.Builder builder = FailoverDataSourceConfig.builder()
+            .coordinatorUrl("http://coord1:8080").user("app");
+        assertThat(builder.poolSize(1).build().standbyConnections()).as("default, capped by the pool size").isEqualTo(1);
+        assertThat(builder.poolSize(10).build().standbyConnections()).as("default").isEqualTo(2);
+        assertThatThrownBy(() -> builder.poolSize(3).standbyConnections(4).build())
+            .hasMessageContaining("standbyConnections: 4, must be in [0, poolSize = 3]");
+        assertThatThrownBy(() -> builder.standbyConnections(-1).build())
+            .hasMessageContaining("standbyConnections: -1, must be in [0, poolSize = 3]");
+    }
+
+    @Test
     void shouldRequireACoordinator() {
         assertThatThrownBy(() -> FailoverDataSourceConfig.builder().user("app").build())
             .hasMessageContaining("coordinatorUrls: none given");

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -137,6 +139,7 @@ class FailoverDataSourceIT {
         dataSource = open("close-test", Duration.ofSeconds(2));
         final Connection held = dataSource.getConnection();
         assertThat(PrimaryProbe.serverPort(held)).isEqualTo(pga.port());
+        final List<Integer> poolSessions = backendPids(pga, "close-test");
 
         // a planned switchover: pga still takes writes, yet nothing may use it any more
         publishPrimary(2, pgb, pga);
@@ -145,8 +148,9 @@ class FailoverDataSourceIT {
         try (Connection connection = dataSource.getConnection()) {
             assertThat(PrimaryProbe.serverPort(connection)).isEqualTo(pgb.port());
         }
-        final long closedMs = Await.until("no session of the data source left on pga", DEADLINE,
-            () -> Fencing.sessions(pga, "close-test") == 0);
+        // pga, a standby now, gets the connections opened ahead: new sessions, not those of the replaced pool
+        final long closedMs = Await.until("no session of the replaced pool left on pga", DEADLINE,
+            () -> backendPids(pga, "close-test").stream().noneMatch(poolSessions::contains));
         assertThatThrownBy(() -> PrimaryProbe.serverPort(held))
             .isInstanceOfSatisfying(SQLException.class,
                 (ex) -> assertThat(FailoverDataSource.isFailoverError(ex)).isTrue());
@@ -180,6 +184,75 @@ class FailoverDataSourceIT {
         publishPrimary(2, pgb, pga);
 
         assertThat(port.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(pgb.port());
+    }
+
+    @Test
+    void shouldHandOutTheConnectionsOpenedAheadToAPromotedStandbyWritable() throws Exception {
+        // pgb refuses client writes as a standby does (the applier sets this on its database until promotion)
+        pgb.execute("ALTER DATABASE postgres SET default_transaction_read_only = on");
+        try {
+            publishPrimary(1, pga, pgb);
+            dataSource = open("warm-test", Duration.ofSeconds(2));
+            Await.until("2 connections opened ahead to standby pgb", DEADLINE,
+                () -> Fencing.sessions(pgb, "warm-test") == 2);
+            final List<Integer> openedAhead = backendPids(pgb, "warm-test");
+            try (Connection connection = dataSource.getConnection()) {
+                assertThat(PrimaryProbe.serverPort(connection)).as("nothing goes to a standby").isEqualTo(pga.port());
+            }
+
+            // the promotion, as the coordinator runs it: fence pga, the applier lifts read-only, pgb published
+            Fencing.fence(pga);
+            writableDefault(pgb);
+            coordinator.publish(2, "PROMOTED", member(pgb, "PRIMARY"),
+                List.of(member(pgb, "PRIMARY"), member(pga, "FENCED")));
+            Await.until("the data source follows pgb", DEADLINE,
+                () -> "pgb".equals(dataSource.status().primaryName()));
+
+            try (Connection connection = dataSource.getConnection();
+                 Statement statement = connection.createStatement()) {
+                assertThat(PrimaryProbe.serverPort(connection)).isEqualTo(pgb.port());
+                try (ResultSet rs = statement.executeQuery(
+                    "SELECT pg_backend_pid(), current_setting('transaction_read_only')")) {
+                    rs.next();
+                    assertThat(openedAhead).as("sessions opened before the promotion").contains(rs.getInt(1));
+                    assertThat(rs.getString(2)).as("transaction_read_only").isEqualTo("off");
+                }
+                statement.execute("CREATE TEMPORARY TABLE written (id int); INSERT INTO written VALUES (1)");
+            }
+            Await.until("no connection kept to the fenced pga", DEADLINE,
+                () -> Fencing.sessions(pga, "warm-test") == 0);
+        } finally {
+            writableDefault(pgb);
+        }
+    }
+
+    @Test
+    void shouldOpenNoConnectionAheadWhenToldNotTo() throws Exception {
+        publishPrimary(1, pga, pgb);
+        dataSource = new FailoverDataSource(FailoverDataSourceConfig.builder()
+            .coordinatorUrl(coordinator.url().toString()).user(PostgresServer.SUPERUSER).applicationName("cold-test")
+            .poolSize(2).standbyConnections(0).build());
+        Await.until("the pool of pga is full", DEADLINE, () -> Fencing.sessions(pga, "cold-test") == 2);
+        assertThat(Fencing.sessions(pgb, "cold-test")).isZero();
+    }
+
+    /** What the applier does on promotion; its own session starts read-only, so the transaction says otherwise. */
+    private static void writableDefault(final PostgresServer server) {
+        server.execute("BEGIN READ WRITE; ALTER DATABASE postgres RESET default_transaction_read_only; COMMIT");
+    }
+
+    private static List<Integer> backendPids(final PostgresServer server, final String applicationName) {
+        final List<Integer> pids = new ArrayList<>();
+        try (Connection connection = server.connect("postgres"); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT pid FROM pg_stat_activity WHERE application_name = '"
+                 + applicationName + "'")) {
+            while (rows.next()) {
+                pids.add(rows.getInt(1));
+            }
+        } catch (final SQLException ex) {
+            throw new IllegalStateException("sessions of " + applicationName + " on " + server, ex);
+        }
+        return pids;
     }
 
     @Test

@@ -27,6 +27,8 @@ final class PoolSwitch implements TopologyListener, AutoCloseable {
     private static final long RETIRE_CHECK_MS = 10;
     /** The coordinator's role of a member that follows the primary. */
     private static final String STANDBY = "STANDBY";
+    /** The coordinator's role of the primary, and of the member being promoted while no primary is named. */
+    private static final String PRIMARY = "PRIMARY";
 
     private final FailoverDataSourceConfig config;
     private final Consumer<PrimaryPool> onFailoverError;
@@ -100,23 +102,27 @@ final class PoolSwitch implements TopologyListener, AutoCloseable {
     }
 
     /**
-     * A warm pool to every member the topology lists as a standby, none to any other (the primary, a fenced or
-     * rejoining member, one no longer listed).
+     * A warm pool to every member the topology lists as a standby; kept for one being promoted (role PRIMARY while
+     * the topology names no primary yet); none to any other (the primary, a fenced or rejoining member, one no
+     * longer listed).
      */
     private void warmStandbys(final Topology topology) {
         if (config.standbyConnections() == 0) {
             return;
         }
         final Map<String, Member> standbys = new HashMap<>();
+        final Map<String, Member> promoting = new HashMap<>();
         for (final Member member : topology.members()) {
             if (STANDBY.equals(member.role()) && !member.sameServer(topology.primary())) {
                 standbys.put(member.name(), member);
+            } else if (PRIMARY.equals(member.role()) && topology.primary() == null) {
+                promoting.put(member.name(), member);
             }
         }
         for (final Iterator<Map.Entry<String, PrimaryPool>> it = warm.entrySet().iterator(); it.hasNext(); ) {
             final Map.Entry<String, PrimaryPool> entry = it.next();
-            final Member standby = standbys.get(entry.getKey());
-            if (standby == null || !entry.getValue().connectsTo(standby)) {
+            final Member kept = standbys.getOrDefault(entry.getKey(), promoting.get(entry.getKey()));
+            if (kept == null || !entry.getValue().connectsTo(kept)) {
                 entry.getValue().close();
                 it.remove();
             }

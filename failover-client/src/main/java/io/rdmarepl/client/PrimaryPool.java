@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
+import com.zaxxer.hikari.pool.HikariPool;
 
 /**
  * The HikariCP pool of one primary in one epoch. A new primary (or a new epoch of the same one) gets a new pool,
@@ -18,10 +19,12 @@ import com.zaxxer.hikari.HikariPoolMXBean;
 final class PrimaryPool implements AutoCloseable {
     /**
      * HikariCP waits this long per borrow; {@link FailoverDataSource} borrows again until its own deadline, looking
-     * for a newer primary between tries, so a caller never waits a full timeout on a primary that was replaced.
-     * 250 ms is the least HikariCP accepts.
+     * for a newer primary between tries, so a caller waits at most this long on a primary that was replaced (a
+     * retired pool's waiters are not woken).
      */
-    static final long BORROW_SLICE_MS = 250;
+    static final long BORROW_SLICE_MS = 20;
+    /** HikariCP's connectionTimeout and validationTimeout: the least it accepts (borrows pass their own timeout). */
+    private static final long HIKARI_TIMEOUT_FLOOR_MS = 250;
 
     /** A warm pool's epoch until it is adopted. */
     static final long NOT_ADOPTED = -1;
@@ -95,9 +98,9 @@ final class PrimaryPool implements AutoCloseable {
         hikari.setDataSourceProperties(properties);
         hikari.setMaximumPoolSize(config.poolSize());
         hikari.setMinimumIdle(warm ? config.standbyConnections() : config.poolSize());
-        hikari.setConnectionTimeout(BORROW_SLICE_MS);
+        hikari.setConnectionTimeout(HIKARI_TIMEOUT_FLOOR_MS);
         // HikariCP would lower it to connectionTimeout with a WARN: say it ourselves
-        hikari.setValidationTimeout(BORROW_SLICE_MS);
+        hikari.setValidationTimeout(HIKARI_TIMEOUT_FLOOR_MS);
         // open connections in the background: the new primary may still be starting when the topology names it
         hikari.setInitializationFailTimeout(-1);
         hikari.setExceptionOverride(override);
@@ -140,7 +143,11 @@ final class PrimaryPool implements AutoCloseable {
      *                      connect, if any
      */
     Connection borrow() throws SQLException {
-        return hikari.getConnection();
+        // HikariDataSource only borrows with its connectionTimeout, which may not be under 250 ms; its pool can
+        if (hikari.getHikariPoolMXBean() instanceof HikariPool pool) {
+            return pool.getConnection(BORROW_SLICE_MS);
+        }
+        return hikari.getConnection(); // closed: throws saying so
     }
 
     /**

@@ -200,8 +200,13 @@ class FailoverDataSourceIT {
                 assertThat(PrimaryProbe.serverPort(connection)).as("nothing goes to a standby").isEqualTo(pga.port());
             }
 
-            // the promotion, as the coordinator runs it: fence pga, the applier lifts read-only, pgb published
+            // the failover, as the coordinator publishes it: no primary while it fences pga and drains pgb, pgb
+            // PRIMARY in the new epoch before its applier lifts read-only, then pgb named the primary
+            coordinator.publish(1, "FENCING", null, List.of(member(pga, "PRIMARY"), member(pgb, "STANDBY")));
+            awaitPhase("FENCING");
             Fencing.fence(pga);
+            coordinator.publish(2, "PROMOTING", null, List.of(member(pgb, "PRIMARY"), member(pga, "FENCED")));
+            awaitPhase("PROMOTING");
             writableDefault(pgb);
             coordinator.publish(2, "PROMOTED", member(pgb, "PRIMARY"),
                 List.of(member(pgb, "PRIMARY"), member(pga, "FENCED")));
@@ -234,6 +239,11 @@ class FailoverDataSourceIT {
             .poolSize(2).standbyConnections(0).build());
         Await.until("the pool of pga is full", DEADLINE, () -> Fencing.sessions(pga, "cold-test") == 2);
         assertThat(Fencing.sessions(pgb, "cold-test")).isZero();
+    }
+
+    private void awaitPhase(final String phase) {
+        Await.until("the data source follows the topology in phase " + phase, DEADLINE,
+            () -> phase.equals(dataSource.status().phase()));
     }
 
     /** What the applier does on promotion; its own session starts read-only, so the transaction says otherwise. */

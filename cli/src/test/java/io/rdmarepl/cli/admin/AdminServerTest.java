@@ -29,6 +29,12 @@ class AdminServerTest {
     }
 
     @Test
+    void shouldAnswerWithoutNaglesDelay() {
+        // the server instance exists: the JDK reads the property when the first server starts, so it is set by then
+        assertThat(System.getProperty(AdminServer.NO_DELAY_PROPERTY)).isEqualTo("true");
+    }
+
+    @Test
     void shouldServeHealthStatusAndMetrics() throws Exception {
         registry.counter("rdmarepl_test_events").increment(3);
         assertThat(get("/health").statusCode()).isEqualTo(200);

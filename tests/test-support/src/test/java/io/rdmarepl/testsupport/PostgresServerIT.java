@@ -28,6 +28,12 @@ class PostgresServerIT {
     }
 
     @Test
+    void shouldListenBelowTheEphemeralPortRange() {
+        // an ephemeral port could be taken by an outgoing connection before the postmaster binds it
+        assertThat(primary.port()).isLessThan(EphemeralPorts.lowest());
+    }
+
+    @Test
     void shouldRunPostgres17WithLogicalWalAndFastDurability() {
         assertThat(primary.serverVersion()).startsWith("17.");
         assertThat(primary.show("server_version")).isEqualTo(primary.serverVersion());

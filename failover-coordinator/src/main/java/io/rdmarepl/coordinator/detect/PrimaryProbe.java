@@ -56,19 +56,13 @@ public final class PrimaryProbe implements AutoCloseable {
         }
     }
 
-    /**
-     * What the probe knows now. A probe still unanswered counts as one failure per timeout it has waited: the
-     * thread would have sent one probe per timeout had this one not hung (a dying server's backends may hold
-     * a query for tens of milliseconds before they notice their postmaster is gone).
-     */
+    /** What the probe knows now. */
     public ProbeView view() {
         long now = System.nanoTime();
         long started = attemptStartNs;
-        long overdueTimeouts = started == 0 ? 0 : (now - started) / timeoutNs;
-        boolean overdue = overdueTimeouts > 0;
-        int failures = (int) Math.min(Integer.MAX_VALUE, consecutiveFailures + overdueTimeouts);
-        String error = overdue ? "no answer for " + TimeUnit.NANOSECONDS.toMillis(now - started) + " ms (timeout "
-                + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms)" : lastError;
+        boolean overdue = started != 0 && now - started > timeoutNs;
+        int failures = consecutiveFailures + (overdue ? 1 : 0);
+        String error = overdue ? "no answer within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms" : lastError;
         long failingSinceNs = failures == 0 ? 0 : consecutiveFailures == 0 ? started : firstFailureNs;
         return new ProbeView(jdbcUrl, failures, failures == 0 ? null : error,
                 failures == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(now - failingSinceNs),

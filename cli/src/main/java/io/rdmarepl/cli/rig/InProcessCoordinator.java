@@ -49,6 +49,16 @@ public final class InProcessCoordinator implements AutoCloseable {
      */
     public static InProcessCoordinator start(String cluster, PostgresServer primary, PostgresServer replica, ReplicationRoles roles,
                                              String rolesToken, PrometheusMeterRegistry registry, Path stateParent) {
+        return start(cluster, primary, replica, roles, rolesToken, registry, stateParent, Map.of());
+    }
+
+    /**
+     * As {@link #start(String, PostgresServer, PostgresServer, ReplicationRoles, String, PrometheusMeterRegistry, Path)},
+     * with coordinator settings of the caller's (e.g. {@code detect.*}) over the rig's.
+     */
+    public static InProcessCoordinator start(String cluster, PostgresServer primary, PostgresServer replica, ReplicationRoles roles,
+                                             String rolesToken, PrometheusMeterRegistry registry, Path stateParent,
+                                             Map<String, String> settingsOverride) {
         Path directory;
         try {
             directory = stateParent == null ? Files.createTempDirectory("rdmarepl-coordinator-")
@@ -71,6 +81,7 @@ public final class InProcessCoordinator implements AutoCloseable {
         c.setProperty("state.file", directory.resolve("state.json").toString());
         c.setProperty("admin.address", "127.0.0.1:0");
         c.setProperty("admin.token", UUID.randomUUID().toString());
+        settingsOverride.forEach(c::setProperty);
         CoordinatorConfig settings = CoordinatorConfig.load(c);
         StateStore store = StateStores.open(settings);
         Coordinator coordinator = null;

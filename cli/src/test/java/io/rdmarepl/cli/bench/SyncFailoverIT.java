@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Timeout;
  * replica must be the member promoted (coordinator and applier agree), and exactly one server may take writes.
  * <p>
  * The rig of {@code rdmarepl bench failover --mode sync}; unlike the benchmark, the next trial's servers start, and
- * the last trial's stop, while a trial runs (this test judges what is kept, not how fast): 20 trials take about
- * 1.5 to 2 minutes on 2 vCPUs.
+ * the last trial's stop, while a trial runs (this test judges what is kept, not how fast), and detection waits out
+ * stalls of up to a second: 20 trials take about 2 minutes on 2 vCPUs.
  */
 class SyncFailoverIT {
     private static final int TRIALS = 20;
@@ -42,6 +42,15 @@ class SyncFailoverIT {
     private static final Duration WARMUP = Duration.ofMillis(500);
     private static final Duration WRITE_ON = Duration.ofMillis(100);
     private static final String ROLES_TOKEN = UUID.randomUUID().toString();
+    /**
+     * Detection that outlasts the rig's own stalls: the next pair's initdb and the last pair's shutdown fsync while a
+     * trial runs, and on 2 vCPUs that once stalled a healthy primary's probe for 464 ms and the heartbeats for 858 ms,
+     * a failover before the kill with the defaults (20 ms, 25 ms). A killed primary refuses connections at once, so
+     * detection then takes about the heartbeat threshold.
+     */
+    private static final Map<String, String> STALL_TOLERANT_DETECTION = Map.of(
+            "detect.heartbeat.ms", "1000",
+            "detect.probe.timeout.ms", "1000");
 
     /** What one trial came to, with what the test read itself from the servers before they stopped. */
     private record Trial(FailoverOutcome outcome, Set<Long> acknowledgedAbsentOnReplica, String coordinatorPhase, String coordinatorPrimary,
@@ -122,7 +131,7 @@ class SyncFailoverIT {
         try (ReplicationRoles roles = ReplicationRoles.start("syncit", primary, replica,
                 ShmPaths.ring("rdmarepl-sync-failover-it-" + ProcessHandle.current().pid() + "-" + index), ROLES_TOKEN, registry, true, "on");
              InProcessCoordinator coordinator = InProcessCoordinator.start("sync-failover-it", primary, replica, roles, ROLES_TOKEN,
-                     registry, null)) {
+                     registry, null, STALL_TOLERANT_DETECTION)) {
             FailoverOutcome outcome = new FailoverTrial(primary, replica, coordinator, message -> { }, roles)
                     .run(0, WRITERS, WARMUP, WRITE_ON);
             Set<Long> absent = new HashSet<>(outcome.acknowledgedByOldIds());

@@ -25,6 +25,9 @@ public final class StandbyWatch implements AutoCloseable {
     }
 
     private volatile Reading last;
+    /** Consecutive failed reads; only the watch thread touches it. */
+    private int failedReads;
+    private static final int FAILED_READS_UNREACHABLE = 3;
 
     public StandbyWatch(String name, URI admin, RoleClient roles, Duration interval) {
         this.name = name;
@@ -72,8 +75,13 @@ public final class StandbyWatch implements AutoCloseable {
                 // the age was read when the answer left the applier: count on from its arrival, not from the
                 // request, or the round trip is taken for silence
                 last = new Reading(read, System.nanoTime());
+                failedReads = 0;
             } catch (RoleException e) {
-                last = new Reading(StandbyView.unknown(name, e.getMessage()), System.nanoTime());
+                // one slow answer (a GC pause, a busy host) is not an unreachable applier: the last report stands,
+                // its heartbeat age still growing, until reads have failed FAILED_READS_UNREACHABLE times in a row
+                if (++failedReads >= FAILED_READS_UNREACHABLE || !last.view().reachable()) {
+                    last = new Reading(StandbyView.unknown(name, e.getMessage()), System.nanoTime());
+                }
             }
             long sleep = intervalNs - (System.nanoTime() - start);
             if (sleep > 0) {

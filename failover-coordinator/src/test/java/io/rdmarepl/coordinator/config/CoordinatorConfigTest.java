@@ -6,10 +6,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
+import java.util.List;
+import io.rdmarepl.testsupport.ExampleConfigs;
 import org.junit.jupiter.api.Test;
 
 /** Every key has a default and a README row; bad values are all listed at once, secrets masked. */
 class CoordinatorConfigTest {
+
+    @Test
+    void shouldLoadTheExampleConfigurations() {
+        List<Path> files = ExampleConfigs.named("coordinator.properties", "coordinator-zookeeper.properties");
+        assertThat(files).as("config/ and config/rdma/ coordinator examples").hasSize(3);
+        for (Path file : files) {
+            assertThat(CoordinatorConfig.load(ExampleConfigs.read(file))).as(file.toString()).isNotNull();
+        }
+    }
 
     @Test
     void minimalConfigurationGetsDefaults() {

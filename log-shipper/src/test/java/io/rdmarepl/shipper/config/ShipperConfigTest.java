@@ -5,9 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Properties;
+import java.util.List;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import io.rdmarepl.testsupport.ExampleConfigs;
 import org.junit.jupiter.api.Test;
 
 class ShipperConfigTest {
+
+    @Test
+    void shouldLoadTheExampleConfigurations() {
+        List<Path> files = ExampleConfigs.named("shipper.properties", "reverse-shipper.properties");
+        assertThat(files).as("config/ and config/rdma/ shipper examples").hasSize(4);
+        for (Path file : files) {
+            assertThat(ShipperConfig.load(ExampleConfigs.read(file))).as(file.toString()).isNotNull();
+        }
+    }
 
     @Test
     void shouldApplyDefaultsForEverythingButTheStandbys() {

@@ -7,9 +7,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
+import java.util.List;
+import io.rdmarepl.testsupport.ExampleConfigs;
 import org.junit.jupiter.api.Test;
 
 class ApplierConfigTest {
+
+    @Test
+    void shouldLoadTheExampleConfigurations() {
+        List<Path> files = ExampleConfigs.named("applier.properties", "reverse-applier.properties");
+        assertThat(files).as("config/ and config/rdma/ applier examples").hasSize(4);
+        for (Path file : files) {
+            assertThat(ApplierConfig.load(file)).as(file.toString()).isNotNull();
+        }
+    }
 
     @Test
     void shouldLoadEveryDefault() {

@@ -2,6 +2,9 @@ package io.rdmarepl.client;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.function.Consumer;
 
@@ -29,11 +32,15 @@ final class PrimaryPool implements AutoCloseable {
     /** A warm pool's epoch until it is adopted. */
     static final long NOT_ADOPTED = -1;
     /**
-     * A standby refuses client writes until promotion by its database's default (default_transaction_read_only=on,
-     * set by the applier); a session keeps the default it started with, so connections opened ahead start writable
-     * instead. They are handed out only once the coordinator named that standby the primary, i.e. after promotion.
+     * A standby refuses client writes by its database's default (default_transaction_read_only=on, set by the
+     * applier until promotion), and a session keeps the default it started with: at adoption the sessions opened
+     * ahead are made writable with a session-level SET. Not with a startup option: the pool would open every later
+     * session with it too, and a session's own setting outranks the read-only default a fence sets (ALTER SYSTEM),
+     * so a client cut off from the coordinator could write to its fenced primary.
      */
-    static final String WRITABLE_SESSION_OPTION = "-c default_transaction_read_only=off";
+    static final String MAKE_SESSION_WRITABLE = "SET default_transaction_read_only = off";
+    /** At adoption, how long to wait for each idle connection opened ahead (they are handed over at once). */
+    private static final long ADOPT_BORROW_MS = 5;
 
     private final Member primary;
     private final int poolSize;
@@ -71,8 +78,46 @@ final class PrimaryPool implements AutoCloseable {
      * the pool size.
      */
     void adopt(final long newEpoch) {
+        makeOpenSessionsWritable();
         epoch = newEpoch;
         hikari.getHikariConfigMXBean().setMinimumIdle(poolSize);
+    }
+
+    /**
+     * The sessions opened ahead started read-only (the standby's default then): each idle one is borrowed (all at
+     * once, so none twice), made writable, and returned, before any caller can borrow from this pool. One that fails is evicted; sessions opened later start with
+     * the promoted server's own default, writable.
+     */
+    private void makeOpenSessionsWritable() {
+        if (!(hikari.getHikariPoolMXBean() instanceof HikariPool pool)) {
+            return; // closed
+        }
+        final List<Connection> held = new ArrayList<>();
+        try {
+            final int idle = pool.getIdleConnections(); // only those: waiting longer would open new ones
+            for (int i = 0; i < idle; i++) {
+                try {
+                    held.add(pool.getConnection(ADOPT_BORROW_MS));
+                } catch (final SQLException none) {
+                    break; // no more idle ones
+                }
+            }
+            for (final Connection connection : held) {
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute(MAKE_SESSION_WRITABLE);
+                } catch (final SQLException ex) {
+                    hikari.evictConnection(connection);
+                }
+            }
+        } finally {
+            for (final Connection connection : held) {
+                try {
+                    connection.close();
+                } catch (final SQLException ignored) {
+                    // evicted above, or broken: the pool replaces it
+                }
+            }
+        }
     }
 
     boolean adopted() {
@@ -89,13 +134,7 @@ final class PrimaryPool implements AutoCloseable {
         if (config.password() != null) {
             hikari.setPassword(config.password());
         }
-        final Properties properties = driverProperties(config);
-        if (warm) {
-            final String options = properties.getProperty("options");
-            properties.setProperty("options", options == null || options.isBlank() ? WRITABLE_SESSION_OPTION
-                : options + " " + WRITABLE_SESSION_OPTION);
-        }
-        hikari.setDataSourceProperties(properties);
+        hikari.setDataSourceProperties(driverProperties(config));
         hikari.setMaximumPoolSize(config.poolSize());
         hikari.setMinimumIdle(warm ? config.standbyConnections() : config.poolSize());
         hikari.setConnectionTimeout(HIKARI_TIMEOUT_FLOOR_MS);

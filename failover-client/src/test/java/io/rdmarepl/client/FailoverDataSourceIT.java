@@ -224,6 +224,11 @@ class FailoverDataSourceIT {
                 }
                 statement.execute("CREATE TEMPORARY TABLE written (id int); INSERT INTO written VALUES (1)");
             }
+
+            // pgb fenced in turn, this client cut off from the coordinator (it still names pgb): the sessions the
+            // pool opens now must follow the fence, not the writable setting the sessions opened ahead were given
+            Fencing.fence(pgb);
+            Await.until("a new session on the fenced pgb is read-only", DEADLINE, () -> readOnlySession(dataSource));
             Await.until("no connection kept to the fenced pga", DEADLINE,
                 () -> Fencing.sessions(pga, "warm-test") == 0);
         } finally {
@@ -239,6 +244,16 @@ class FailoverDataSourceIT {
             .poolSize(2).standbyConnections(0).build());
         Await.until("the pool of pga is full", DEADLINE, () -> Fencing.sessions(pga, "cold-test") == 2);
         assertThat(Fencing.sessions(pgb, "cold-test")).isZero();
+    }
+
+    private static boolean readOnlySession(final FailoverDataSource dataSource) {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT current_setting('transaction_read_only')")) {
+            rows.next();
+            return "on".equals(rows.getString(1));
+        } catch (final SQLException ex) {
+            return false; // a session the fence terminated: the pool replaces it
+        }
     }
 
     private void awaitPhase(final String phase) {

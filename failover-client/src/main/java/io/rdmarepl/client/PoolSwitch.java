@@ -71,12 +71,17 @@ final class PoolSwitch implements TopologyListener, AutoCloseable {
         }
         final PrimaryPool ready = warm.remove(primary.name());
         if (ready != null && ready.connectsTo(primary)) {
-            ready.adopt(next.epoch());
-            install(ready, next);
-            return;
+            try {
+                ready.adopt(next.epoch());
+                install(ready, next);
+                return;
+            } catch (final RuntimeException ex) {
+                LOG.warn("the connections opened ahead to {} could not be taken over ({}): opening new ones",
+                    primary.name(), ex.getMessage());
+            }
         }
         if (ready != null) {
-            ready.close(); // the member moved to another address
+            closeInBackground(ready); // the member moved to another address, or its adoption failed
         }
         final PrimaryPool pool;
         try {
@@ -123,7 +128,7 @@ final class PoolSwitch implements TopologyListener, AutoCloseable {
             final Map.Entry<String, PrimaryPool> entry = it.next();
             final Member kept = standbys.getOrDefault(entry.getKey(), promoting.get(entry.getKey()));
             if (kept == null || !entry.getValue().connectsTo(kept)) {
-                entry.getValue().close();
+                closeInBackground(entry.getValue());
                 it.remove();
             }
         }
@@ -224,6 +229,13 @@ final class PoolSwitch implements TopologyListener, AutoCloseable {
      */
     PrimaryPool current() {
         return current;
+    }
+
+    /** A pool to a server that may be gone: HikariCP's close can wait on a connection attempt. */
+    private static void closeInBackground(final PrimaryPool pool) {
+        final Thread closer = new Thread(pool::close, "rdmarepl-close-" + pool.primary().name());
+        closer.setDaemon(true);
+        closer.start();
     }
 
     private void retire(final PrimaryPool pool) {

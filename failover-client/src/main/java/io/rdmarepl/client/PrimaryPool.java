@@ -41,6 +41,8 @@ final class PrimaryPool implements AutoCloseable {
     static final String MAKE_SESSION_WRITABLE = "SET default_transaction_read_only = off";
     /** At adoption, how long to wait for each idle connection opened ahead (they are handed over at once). */
     private static final long ADOPT_BORROW_MS = 5;
+    /** At adoption, how long the SET may take on one session. */
+    private static final long ADOPT_STATEMENT_TIMEOUT_MS = 1_000;
 
     private final Member primary;
     private final int poolSize;
@@ -85,26 +87,32 @@ final class PrimaryPool implements AutoCloseable {
 
     /**
      * The sessions opened ahead started read-only (the standby's default then): each idle one is borrowed (all at
-     * once, so none twice), made writable, and returned, before any caller can borrow from this pool. One that fails is evicted; sessions opened later start with
-     * the promoted server's own default, writable.
+     * once, so none twice), made writable, and returned, before any caller can borrow from this pool. If some were
+     * not reached (dead, busy with HikariCP's housekeeping, still being opened), the pool is refilled instead:
+     * sessions opened now start with the promoted server's own default, writable, and a read-only one handed out
+     * would fail the caller's first write.
      */
     private void makeOpenSessionsWritable() {
-        if (!(hikari.getHikariPoolMXBean() instanceof HikariPool pool)) {
-            return; // closed
+        if (hikari.isClosed() || !(hikari.getHikariPoolMXBean() instanceof HikariPool pool)) {
+            return;
         }
+        final int idle = pool.getIdleConnections(); // only those: waiting longer would open new ones
         final List<Connection> held = new ArrayList<>();
+        int writable = 0;
         try {
-            final int idle = pool.getIdleConnections(); // only those: waiting longer would open new ones
             for (int i = 0; i < idle; i++) {
                 try {
                     held.add(pool.getConnection(ADOPT_BORROW_MS));
-                } catch (final SQLException none) {
-                    break; // no more idle ones
+                } catch (final SQLException notIdle) {
+                    // dead (HikariCP evicts it) or taken by its housekeeping: the count below tells
                 }
             }
             for (final Connection connection : held) {
                 try (Statement statement = connection.createStatement()) {
+                    // the topology thread runs this: a host gone since the borrow must not hold it for TCP's minutes
+                    connection.setNetworkTimeout(Runnable::run, (int) ADOPT_STATEMENT_TIMEOUT_MS);
                     statement.execute(MAKE_SESSION_WRITABLE);
+                    writable++;
                 } catch (final SQLException ex) {
                     hikari.evictConnection(connection);
                 }
@@ -117,6 +125,9 @@ final class PrimaryPool implements AutoCloseable {
                     // evicted above, or broken: the pool replaces it
                 }
             }
+        }
+        if (pool.getTotalConnections() > writable) {
+            pool.softEvictConnections();
         }
     }
 
@@ -183,7 +194,7 @@ final class PrimaryPool implements AutoCloseable {
      */
     Connection borrow() throws SQLException {
         // HikariDataSource only borrows with its connectionTimeout, which may not be under 250 ms; its pool can
-        if (hikari.getHikariPoolMXBean() instanceof HikariPool pool) {
+        if (!hikari.isClosed() && hikari.getHikariPoolMXBean() instanceof HikariPool pool) {
             return pool.getConnection(BORROW_SLICE_MS);
         }
         return hikari.getConnection(); // closed: throws saying so

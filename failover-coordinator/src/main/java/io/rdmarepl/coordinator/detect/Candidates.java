@@ -27,15 +27,26 @@ public final class Candidates {
         return Optional.empty();
     }
 
+    /**
+     * The most advanced qualified standby; one whose last status read answered wins over one whose last read failed
+     * (kept as reachable for a few reads, see {@link StandbyWatch}), whatever their positions.
+     */
     public Optional<StandbyView> best(Collection<StandbyView> standbys) {
         StandbyView best = null;
         for (StandbyView standby : standbys) {
-            if (disqualification(standby).isEmpty()
-                    && (best == null || Lsn.compare(lsn(standby), lsn(best)) > 0)) {
+            if (disqualification(standby).isEmpty() && (best == null || better(standby, best))) {
                 best = standby;
             }
         }
         return Optional.ofNullable(best);
+    }
+
+    private static boolean better(StandbyView standby, StandbyView than) {
+        boolean answered = standby.error() == null;
+        if (answered != (than.error() == null)) {
+            return answered;
+        }
+        return Lsn.compare(lsn(standby), lsn(than)) > 0;
     }
 
     private static long lsn(StandbyView standby) {

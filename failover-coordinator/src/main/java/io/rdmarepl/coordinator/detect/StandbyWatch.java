@@ -50,7 +50,7 @@ public final class StandbyWatch implements AutoCloseable {
         }
         long since = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - reading.arrivedNs());
         return new StandbyView(v.name(), true, v.state(), v.appliedLsn(), v.durableLsn(), v.heartbeatAgeMs() + since,
-                v.backlogBytes(), v.lagMs(), v.ringEpoch(), null);
+                v.backlogBytes(), v.lagMs(), v.ringEpoch(), v.error());
     }
 
     public String name() {
@@ -79,8 +79,15 @@ public final class StandbyWatch implements AutoCloseable {
             } catch (RoleException e) {
                 // one slow answer (a GC pause, a busy host) is not an unreachable applier: the last report stands,
                 // its heartbeat age still growing, until reads have failed FAILED_READS_UNREACHABLE times in a row
-                if (++failedReads >= FAILED_READS_UNREACHABLE || !last.view().reachable()) {
+                Reading kept = last;
+                if (++failedReads >= FAILED_READS_UNREACHABLE || !kept.view().reachable()) {
                     last = new Reading(StandbyView.unknown(name, e.getMessage()), System.nanoTime());
+                } else {
+                    // still reachable, but marked, so a standby whose last read answered is preferred
+                    StandbyView v = kept.view();
+                    last = new Reading(new StandbyView(v.name(), true, v.state(), v.appliedLsn(), v.durableLsn(),
+                            v.heartbeatAgeMs(), v.backlogBytes(), v.lagMs(), v.ringEpoch(),
+                            "last read failed: " + e.getMessage()), kept.arrivedNs());
                 }
             }
             long sleep = intervalNs - (System.nanoTime() - start);

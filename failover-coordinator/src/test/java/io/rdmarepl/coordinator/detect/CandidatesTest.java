@@ -19,6 +19,15 @@ class CandidatesTest {
     }
 
     @Test
+    void aStandbyWhoseLastReadAnsweredWinsOverAMoreAdvancedOneWhoseReadFailed() {
+        StandbyView answered = new StandbyView("pgb", true, "streaming", "0/1000", "0/1000", 5, 10, 0, 1, null);
+        StandbyView silent = new StandbyView("pgc", true, "streaming", "0/2000", "0/1000", 5, 10, 0, 1,
+                "last read failed: no answer within 200 ms");
+        assertThat(candidates.best(List.of(silent, answered))).contains(answered);
+        assertThat(candidates.best(List.of(silent))).as("still a candidate on its own").contains(silent);
+    }
+
+    @Test
     void noneQualifiesWhenAppliersAreUnreachableOrPromoted() {
         StandbyView gone = StandbyView.unknown("pgb", "connection refused");
         StandbyView promoted = new StandbyView("pgc", true, "promoted", "0/2000", "0/2000", 5, 0, 0, 2, null);

@@ -26,6 +26,14 @@ public final class FailoverDataSourceConfig {
     public static final Duration CONNECTION_TIMEOUT_DEFAULT = Duration.ofSeconds(10);
     /** Sent to PostgreSQL as application_name, shown in pg_stat_activity. */
     public static final String APPLICATION_NAME_DEFAULT = "rdmarepl-client";
+    /**
+     * Every session's isolation level, PostgreSQL's own default. Said explicitly because HikariCP, left to detect
+     * the server's default, keeps a failed detection on a pool's first connection for good and then fails every
+     * later connection ("Transaction isolation level -1 not supported").
+     */
+    public static final String TRANSACTION_ISOLATION_DEFAULT = "TRANSACTION_READ_COMMITTED";
+    private static final List<String> TRANSACTION_ISOLATIONS = List.of("TRANSACTION_READ_UNCOMMITTED",
+        "TRANSACTION_READ_COMMITTED", "TRANSACTION_REPEATABLE_READ", "TRANSACTION_SERIALIZABLE");
     /** How long to wait for a TCP connection to a coordinator before trying the next. */
     public static final Duration COORDINATOR_CONNECT_TIMEOUT_DEFAULT = Duration.ofMillis(500);
     /** How long a coordinator may hold a long poll (wait_ms); the coordinator caps it at 30 s. */
@@ -41,6 +49,7 @@ public final class FailoverDataSourceConfig {
     private final int standbyConnections;
     private final Duration connectionTimeout;
     private final String applicationName;
+    private final String transactionIsolation;
     private final Duration coordinatorConnectTimeout;
     private final Duration pollWait;
     private final Duration retiredPoolGrace;
@@ -55,6 +64,7 @@ public final class FailoverDataSourceConfig {
             ? Math.min(STANDBY_CONNECTIONS_DEFAULT, builder.poolSize) : builder.standbyConnections;
         this.connectionTimeout = builder.connectionTimeout;
         this.applicationName = builder.applicationName;
+        this.transactionIsolation = builder.transactionIsolation;
         this.coordinatorConnectTimeout = builder.coordinatorConnectTimeout;
         this.pollWait = builder.pollWait;
         this.retiredPoolGrace = builder.retiredPoolGrace;
@@ -105,6 +115,13 @@ public final class FailoverDataSourceConfig {
         return applicationName;
     }
 
+    /**
+     * @return the JDBC name of every session's isolation level, e.g. TRANSACTION_READ_COMMITTED
+     */
+    public String transactionIsolation() {
+        return transactionIsolation;
+    }
+
     public Duration coordinatorConnectTimeout() {
         return coordinatorConnectTimeout;
     }
@@ -130,6 +147,7 @@ public final class FailoverDataSourceConfig {
             ", standbyConnections=" + standbyConnections +
             ", connectionTimeoutMs=" + connectionTimeout.toMillis() +
             ", applicationName=" + applicationName +
+            ", transactionIsolation=" + transactionIsolation +
             ", coordinatorConnectTimeoutMs=" + coordinatorConnectTimeout.toMillis() +
             ", pollWaitMs=" + pollWait.toMillis() +
             ", retiredPoolGraceMs=" + retiredPoolGrace.toMillis();
@@ -159,6 +177,7 @@ public final class FailoverDataSourceConfig {
         private Integer standbyConnections;
         private Duration connectionTimeout = CONNECTION_TIMEOUT_DEFAULT;
         private String applicationName = APPLICATION_NAME_DEFAULT;
+        private String transactionIsolation = TRANSACTION_ISOLATION_DEFAULT;
         private Duration coordinatorConnectTimeout = COORDINATOR_CONNECT_TIMEOUT_DEFAULT;
         private Duration pollWait = POLL_WAIT_DEFAULT;
         private Duration retiredPoolGrace = RETIRED_POOL_GRACE_DEFAULT;
@@ -224,6 +243,15 @@ public final class FailoverDataSourceConfig {
             return this;
         }
 
+        /**
+         * Default {@value FailoverDataSourceConfig#TRANSACTION_ISOLATION_DEFAULT}: every session's isolation level,
+         * by its JDBC name (TRANSACTION_READ_COMMITTED, TRANSACTION_REPEATABLE_READ, TRANSACTION_SERIALIZABLE).
+         */
+        public Builder transactionIsolation(final String transactionIsolation) {
+            this.transactionIsolation = transactionIsolation;
+            return this;
+        }
+
         /** Default 500 ms. */
         public Builder coordinatorConnectTimeout(final Duration coordinatorConnectTimeout) {
             this.coordinatorConnectTimeout = coordinatorConnectTimeout;
@@ -266,6 +294,10 @@ public final class FailoverDataSourceConfig {
             }
             checkPositive("connectionTimeout", connectionTimeout, problems);
             checkPositive("coordinatorConnectTimeout", coordinatorConnectTimeout, problems);
+            if (!TRANSACTION_ISOLATIONS.contains(transactionIsolation)) {
+                problems.add("transactionIsolation: " + transactionIsolation + ", must be one of "
+                    + String.join(", ", TRANSACTION_ISOLATIONS));
+            }
             if (applicationName == null || applicationName.isBlank()) {
                 problems.add("applicationName: " + applicationName + ", must not be empty");
             }

@@ -146,6 +146,7 @@ final class PrimaryPool implements AutoCloseable {
             hikari.setPassword(config.password());
         }
         hikari.setDataSourceProperties(driverProperties(config));
+        hikari.setTransactionIsolation(config.transactionIsolation());
         hikari.setMaximumPoolSize(config.poolSize());
         hikari.setMinimumIdle(warm ? config.standbyConnections() : config.poolSize());
         hikari.setConnectionTimeout(HIKARI_TIMEOUT_FLOOR_MS);

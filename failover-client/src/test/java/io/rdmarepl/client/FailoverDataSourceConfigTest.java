@@ -57,6 +57,18 @@ class FailoverDataSourceConfigTest {
     }
 
     @Test
+    void shouldTakeOnlyJdbcIsolationLevels() {
+        final FailoverDataSourceConfig.Builder builder = FailoverDataSourceConfig.builder()
+            .coordinatorUrl("http://coord1:8080").user("app");
+        assertThat(builder.build().transactionIsolation()).isEqualTo("TRANSACTION_READ_COMMITTED");
+        assertThat(builder.transactionIsolation("TRANSACTION_SERIALIZABLE").build().transactionIsolation())
+            .isEqualTo("TRANSACTION_SERIALIZABLE");
+        assertThatThrownBy(() -> builder.transactionIsolation("serializable").build())
+            .hasMessageContaining("transactionIsolation: serializable, must be one of TRANSACTION_READ_UNCOMMITTED, "
+                + "TRANSACTION_READ_COMMITTED, TRANSACTION_REPEATABLE_READ, TRANSACTION_SERIALIZABLE");
+    }
+
+    @Test
     void shouldRequireACoordinator() {
         assertThatThrownBy(() -> FailoverDataSourceConfig.builder().user("app").build())
             .hasMessageContaining("coordinatorUrls: none given");

@@ -237,6 +237,19 @@ class FailoverDataSourceIT {
     }
 
     @Test
+    void shouldRunSessionsAtTheConfiguredIsolationLevel() throws SQLException {
+        publishPrimary(1, pga, pgb);
+        dataSource = new FailoverDataSource(FailoverDataSourceConfig.builder()
+            .coordinatorUrl(coordinator.url().toString()).user(PostgresServer.SUPERUSER).applicationName("iso-test")
+            .transactionIsolation("TRANSACTION_SERIALIZABLE").build());
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT current_setting('transaction_isolation')")) {
+            rows.next();
+            assertThat(rows.getString(1)).isEqualTo("serializable");
+        }
+    }
+
+    @Test
     void shouldOpenNoConnectionAheadWhenToldNotTo() throws Exception {
         publishPrimary(1, pga, pgb);
         dataSource = new FailoverDataSource(FailoverDataSourceConfig.builder()

@@ -3,9 +3,6 @@ package io.rdmarepl.testsupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,7 +19,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -64,12 +60,6 @@ public final class PostgresServer implements AutoCloseable {
     private static final int LOG_TAIL_LINES = 30;
     private static final Logger LOG = LoggerFactory.getLogger(PostgresServer.class);
     private static final Set<PostgresServer> LIVE = ConcurrentHashMap.newKeySet();
-    /** Servers' ports are picked from the span below the ephemeral range ({@link #freePort()}). */
-    private static final int PORT_SEARCH_LOW = 1024;
-    private static final int PORT_SEARCH_SPAN = 10_000;
-    private static final int PORT_SEARCH_ATTEMPTS = 50;
-    /** Never hand out a port twice in one JVM: a server may not have bound it yet. */
-    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
     static {
         final Thread closer = new Thread(PostgresServer::closeAllAtExit, "rdmarepl-postgres-shutdown");
@@ -148,7 +138,7 @@ public final class PostgresServer implements AutoCloseable {
             StaleServers.cleanOnce(base);
             Files.createDirectories(instanceDirectory);
             Files.writeString(instanceDirectory.resolve(StaleServers.OWNER_FILE), StaleServers.ownerLine());
-            port = port == 0 ? freePort() : port;
+            port = port == 0 ? FreePorts.next(HOST) : port;
             // binaries are extracted once (about 2 s) into the default base, whatever base this server uses
             final Path binaries = defaultBaseDirectory();
             if (System.getProperty(ZONKY_WORKING_DIR_PROP_NAME) == null) {
@@ -403,35 +393,6 @@ public final class PostgresServer implements AutoCloseable {
             if (!actual.equals(expected.get(key))) {
                 throw new IllegalStateException(this + ": " + key + " is " + actual + ", expected " + expected.get(key));
             }
-        }
-    }
-
-    /**
-     * A port free now and below the kernel's ephemeral range: a port the kernel handed out (port 0) may be taken
-     * again as the local port of an outgoing connection before the postmaster binds it ("could not bind ...
-     * Address already in use"); ports below the range are never given to outgoing connections.
-     */
-    private static int freePort() throws IOException {
-        final int ephemeralLow = EphemeralPorts.lowest();
-        final int low = Math.max(PORT_SEARCH_LOW, ephemeralLow - PORT_SEARCH_SPAN);
-        for (int attempt = 0; attempt < PORT_SEARCH_ATTEMPTS; attempt++) {
-            final int candidate = low + ThreadLocalRandom.current().nextInt(ephemeralLow - low);
-            if (HANDED_OUT.add(candidate) && bindable(candidate)) {
-                return candidate;
-            }
-        }
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-            return socket.getLocalPort(); // every candidate taken: an ephemeral port, as before
-        }
-    }
-
-    private static boolean bindable(final int port) {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.setReuseAddress(true); // as the postmaster does: a port in TIME_WAIT is fine
-            socket.bind(new InetSocketAddress(InetAddress.getByName(HOST), port), 1);
-            return true;
-        } catch (final IOException ex) {
-            return false;
         }
     }
 

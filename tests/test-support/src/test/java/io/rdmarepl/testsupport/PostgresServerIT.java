@@ -30,7 +30,7 @@ class PostgresServerIT {
     @Test
     void shouldListenBelowTheEphemeralPortRange() {
         // an ephemeral port could be taken by an outgoing connection before the postmaster binds it
-        assertThat(primary.port()).isLessThan(EphemeralPorts.lowest());
+        assertThat(primary.port()).isLessThan(FreePorts.ephemeralLowest());
     }
 
     @Test

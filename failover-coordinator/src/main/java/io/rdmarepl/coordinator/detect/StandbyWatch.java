@@ -48,9 +48,7 @@ public final class StandbyWatch implements AutoCloseable {
         if (!v.reachable() || v.heartbeatAgeMs() == Long.MAX_VALUE) {
             return v;
         }
-        long since = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - reading.arrivedNs());
-        return new StandbyView(v.name(), true, v.state(), v.appliedLsn(), v.durableLsn(), v.heartbeatAgeMs() + since,
-                v.backlogBytes(), v.lagMs(), v.ringEpoch(), v.error());
+        return v.agedBy(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - reading.arrivedNs()));
     }
 
     public String name() {
@@ -84,10 +82,7 @@ public final class StandbyWatch implements AutoCloseable {
                     last = new Reading(StandbyView.unknown(name, e.getMessage()), System.nanoTime());
                 } else {
                     // still reachable, but marked, so a standby whose last read answered is preferred
-                    StandbyView v = kept.view();
-                    last = new Reading(new StandbyView(v.name(), true, v.state(), v.appliedLsn(), v.durableLsn(),
-                            v.heartbeatAgeMs(), v.backlogBytes(), v.lagMs(), v.ringEpoch(),
-                            "last read failed: " + e.getMessage()), kept.arrivedNs());
+                    last = new Reading(kept.view().afterFailedRead(e.getMessage()), kept.arrivedNs());
                 }
             }
             long sleep = intervalNs - (System.nanoTime() - start);

@@ -1,0 +1,80 @@
+package io.rdmarepl.coordinator.detect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import io.rdmarepl.coordinator.roles.RoleClient;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The watch against a real HTTP server playing an applier's {@code /status}, which fails reads on request. */
+@Timeout(30)
+class StandbyWatchTest {
+    private static final String STATUS = "{\"state\":\"streaming\",\"position\":{\"applied_lsn\":\"0/1000\"},"
+            + "\"last_message_age_ms\":3,\"ring\":{\"backlog_bytes\":0,\"epoch\":1},\"lag_ms\":1}";
+
+    private final AtomicInteger failuresToAnswer = new AtomicInteger();
+    private HttpServer applier;
+    private StandbyWatch watch;
+
+    @BeforeEach
+    void start() throws IOException {
+        applier = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
+        applier.createContext("/status", exchange -> {
+            boolean fail = failuresToAnswer.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+            byte[] body = (fail ? "busy" : STATUS).getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(fail ? 503 : 200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        applier.start();
+        watch = new StandbyWatch("pgb", URI.create("http://127.0.0.1:" + applier.getAddress().getPort()),
+                new RoleClient("token"), Duration.ofMillis(20));
+    }
+
+    @AfterEach
+    void stop() {
+        watch.close();
+        applier.stop(0);
+    }
+
+    @Test
+    void shouldKeepTheLastReportThroughAFailedReadAndGiveItUpAfterThree() throws InterruptedException {
+        await("a first report", (v) -> v.reachable() && v.error() == null);
+
+        failuresToAnswer.set(1);
+        StandbyView kept = await("the failed read marked", (v) -> v.error() != null);
+        assertThat(kept.reachable()).as("reachable after one failed read").isTrue();
+        assertThat(kept.appliedLsn()).isEqualTo("0/1000");
+        assertThat(kept.error()).startsWith("last read failed: GET ").contains("answered 503");
+        await("the next answer clears the mark", (v) -> v.reachable() && v.error() == null);
+
+        failuresToAnswer.set(1_000);
+        StandbyView gone = await("unreachable after reads failed in a row", (v) -> !v.reachable());
+        assertThat(gone.state()).isEqualTo("unknown");
+    }
+
+    private StandbyView await(String what, Predicate<StandbyView> done) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        StandbyView view = watch.view();
+        while (!done.test(view)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("expected within 10 s: " + what + "; last view " + view);
+            }
+            Thread.sleep(2);
+            view = watch.view();
+        }
+        return view;
+    }
+}

@@ -8,7 +8,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -139,7 +138,7 @@ class FailoverDataSourceIT {
         dataSource = open("close-test", Duration.ofSeconds(2));
         final Connection held = dataSource.getConnection();
         assertThat(PrimaryProbe.serverPort(held)).isEqualTo(pga.port());
-        final List<Integer> poolSessions = backendPids(pga, "close-test");
+        final List<Integer> poolSessions = Fencing.sessionPids(pga, "close-test");
 
         // a planned switchover: pga still takes writes, yet nothing may use it any more
         publishPrimary(2, pgb, pga);
@@ -150,7 +149,7 @@ class FailoverDataSourceIT {
         }
         // pga, a standby now, gets the connections opened ahead: new sessions, not those of the replaced pool
         final long closedMs = Await.until("no session of the replaced pool left on pga", DEADLINE,
-            () -> backendPids(pga, "close-test").stream().noneMatch(poolSessions::contains));
+            () -> Fencing.sessionPids(pga, "close-test").stream().noneMatch(poolSessions::contains));
         assertThatThrownBy(() -> PrimaryProbe.serverPort(held))
             .isInstanceOfSatisfying(SQLException.class,
                 (ex) -> assertThat(FailoverDataSource.isFailoverError(ex)).isTrue());
@@ -195,7 +194,7 @@ class FailoverDataSourceIT {
             dataSource = open("warm-test", Duration.ofSeconds(2));
             Await.until("2 connections opened ahead to standby pgb", DEADLINE,
                 () -> Fencing.sessions(pgb, "warm-test") == 2);
-            final List<Integer> openedAhead = backendPids(pgb, "warm-test");
+            final List<Integer> openedAhead = Fencing.sessionPids(pgb, "warm-test");
             try (Connection connection = dataSource.getConnection()) {
                 assertThat(PrimaryProbe.serverPort(connection)).as("nothing goes to a standby").isEqualTo(pga.port());
             }
@@ -277,20 +276,6 @@ class FailoverDataSourceIT {
     /** What the applier does on promotion; its own session starts read-only, so the transaction says otherwise. */
     private static void writableDefault(final PostgresServer server) {
         server.execute("BEGIN READ WRITE; ALTER DATABASE postgres RESET default_transaction_read_only; COMMIT");
-    }
-
-    private static List<Integer> backendPids(final PostgresServer server, final String applicationName) {
-        final List<Integer> pids = new ArrayList<>();
-        try (Connection connection = server.connect("postgres"); Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT pid FROM pg_stat_activity WHERE application_name = '"
-                 + applicationName + "'")) {
-            while (rows.next()) {
-                pids.add(rows.getInt(1));
-            }
-        } catch (final SQLException ex) {
-            throw new IllegalStateException("sessions of " + applicationName + " on " + server, ex);
-        }
-        return pids;
     }
 
     @Test

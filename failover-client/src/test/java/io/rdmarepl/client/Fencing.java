@@ -5,6 +5,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.rdmarepl.testsupport.PostgresServer;
 
@@ -41,6 +43,25 @@ final class Fencing {
     static int sessions(final PostgresServer server, final String applicationName) {
         return queryInt(server, "SELECT count(*) FROM pg_stat_activity WHERE application_name = '" +
             applicationName.replace("'", "''") + "'");
+    }
+
+    /**
+     * @return the backend pids of the sessions of {@code applicationName} on the server.
+     */
+    static List<Integer> sessionPids(final PostgresServer server, final String applicationName) {
+        final String sql = "SELECT pid FROM pg_stat_activity WHERE application_name = '" +
+            applicationName.replace("'", "''") + "'";
+        final List<Integer> pids = new ArrayList<>();
+        try (Connection connection = server.connect("postgres");
+            Statement statement = connection.createStatement();
+            ResultSet rows = statement.executeQuery(sql)) {
+            while (rows.next()) {
+                pids.add(rows.getInt(1));
+            }
+        } catch (final SQLException ex) {
+            throw new IllegalStateException(server.name() + ": " + sql, ex);
+        }
+        return pids;
     }
 
     private static boolean readOnly(final PostgresServer server) {

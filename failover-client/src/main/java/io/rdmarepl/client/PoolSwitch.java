@@ -115,25 +115,24 @@ final class PoolSwitch implements TopologyListener, AutoCloseable {
         if (config.standbyConnections() == 0) {
             return;
         }
-        final Map<String, Member> standbys = new HashMap<>();
-        final Map<String, Member> promoting = new HashMap<>();
+        final Map<String, Member> kept = new HashMap<>();
         for (final Member member : topology.members()) {
-            if (STANDBY.equals(member.role()) && !member.sameServer(topology.primary())) {
-                standbys.put(member.name(), member);
-            } else if (PRIMARY.equals(member.role()) && topology.primary() == null) {
-                promoting.put(member.name(), member);
+            final boolean standby = STANDBY.equals(member.role()) && !member.sameServer(topology.primary());
+            final boolean promoting = PRIMARY.equals(member.role()) && topology.primary() == null;
+            if (standby || promoting) {
+                kept.put(member.name(), member);
             }
         }
         for (final Iterator<Map.Entry<String, PrimaryPool>> it = warm.entrySet().iterator(); it.hasNext(); ) {
             final Map.Entry<String, PrimaryPool> entry = it.next();
-            final Member kept = standbys.getOrDefault(entry.getKey(), promoting.get(entry.getKey()));
-            if (kept == null || !entry.getValue().connectsTo(kept)) {
+            final Member member = kept.get(entry.getKey());
+            if (member == null || !entry.getValue().connectsTo(member)) {
                 closeInBackground(entry.getValue());
                 it.remove();
             }
         }
-        for (final Member standby : standbys.values()) {
-            if (!warm.containsKey(standby.name())) {
+        for (final Member standby : kept.values()) {
+            if (STANDBY.equals(standby.role()) && !warm.containsKey(standby.name())) {
                 try {
                     warm.put(standby.name(), PrimaryPool.warm(standby, config, onFailoverError));
                 } catch (final RuntimeException ex) {

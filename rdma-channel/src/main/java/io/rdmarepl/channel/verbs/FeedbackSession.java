@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The standby's side of one authenticated writer: pushes the feedback image into the writer's
  * feedback region with RDMA WRITEs. A failure marks the session dead (the writer went away); the
- * reader never throws because of it.
+ * reader never throws because of it, and the writer is disconnected.
  */
 final class FeedbackSession {
     private static final Logger LOG = LoggerFactory.getLogger(FeedbackSession.class);
@@ -90,10 +90,16 @@ final class FeedbackSession {
         return polled;
     }
 
+    /**
+     * Stops feedback to this writer for good, and hangs up on it: a writer that no longer hears from
+     * the standby would otherwise wait for ring room for ever on a connection it thinks is healthy;
+     * disconnected, it fails and its shipper reconnects.
+     */
     private boolean die(String reason) {
         if (!dead) {
             dead = true;
-            LOG.info("writer {} is gone: {}", peer, reason);
+            LOG.info("writer {}: no more feedback ({}); disconnecting it", peer, reason);
+            VerbsWriterEnd.quietly(connection.id::disconnect);
         }
         return false;
     }

@@ -6,9 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rdmarepl.channel.ChannelException;
 import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.channel.ChannelUri;
-import io.rdmarepl.channel.idle.BackoffIdleStrategy;
-import io.rdmarepl.channel.idle.IdleStrategy;
-import io.rdmarepl.channel.ring.NumberedFrames;
+import io.rdmarepl.channel.RingSettings;
+import io.rdmarepl.channel.ring.FramesFromProcess;
 import io.rdmarepl.channel.ring.RingReader;
 import io.rdmarepl.channel.ring.RingWriter;
 import java.io.BufferedReader;
@@ -17,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,7 @@ class SoftRdmaTwoProcessIT {
     private static final int MAX_PAYLOAD = 512;
 
     @Test
-    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void framesCrossProcessesIntactAndInOrder() throws Exception {
         try (VerbsReaderEnd end = SoftRdmaChannels.reader(1 << 16, 1)) {
             RingReader reader = new RingReader(end);
@@ -36,26 +36,52 @@ class SoftRdmaTwoProcessIT {
             Process writer = java(SoftRdmaWriterProcess.class, end.uri(), Long.toString(FRAMES), Integer.toString(MAX_PAYLOAD))
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
             try {
-                NumberedFrames.Checker frames = new NumberedFrames.Checker(11, MAX_PAYLOAD);
-                IdleStrategy idle = BackoffIdleStrategy.defaults();
-                long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(70);
-                while (frames.received() < FRAMES && frames.failure() == null && System.nanoTime() < deadlineNs) {
-                    int read = reader.poll(frames, 256);
-                    if (read == 0 && !writer.isAlive() && reader.producerPosition() == reader.position()) {
-                        break;
-                    }
-                    idle.idle(read);
-                }
-                assertThat(writer.waitFor(20, TimeUnit.SECONDS)).as("writer process exits").isTrue();
-                String output = Files.readString(log, StandardCharsets.UTF_8);
-                assertThat(writer.exitValue()).as("writer exit code, output:%n%s", output).isZero();
-                assertThat(frames.failure()).isNull();
-                assertThat(frames.received()).as("frames received; writer said: %s", output).isEqualTo(FRAMES);
+                new FramesFromProcess(reader, writer, log, () -> "standby end: " + (end.hasWriter() ? "writer connected" : "no writer"))
+                        .expect(FRAMES, 11, MAX_PAYLOAD, Duration.ofSeconds(20));
             } finally {
                 writer.destroyForcibly();
                 Files.deleteIfExists(log);
             }
         }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aWriterTheStandbyCanNoLongerReportToIsDisconnectedNotLeftWaiting() throws Exception {
+        // depth 4, a completion timeout of 200 ms and no feedback rate limit: the fifth report to an
+        // unresponsive writer gives up on it
+        VerbsSettings impatient = new VerbsSettings(3_000, 3_000, 200, 4, 2, 0);
+        int capacity = 1 << 16;
+        try (VerbsReaderEnd end = VerbsReaderEnd.listen(ChannelUri.parse("softrdma://127.0.0.1:0"),
+                new RingSettings(capacity, 1, 42L, true), SoftRdmaChannels.SECRET, impatient)) {
+            RingReader reader = new RingReader(end);
+            Process writer = java(SoftRdmaWriterProcess.class, end.uri(), "1000000", "64")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.PIPE).start();
+            try {
+                long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (reader.producerPosition() < capacity / 2 && System.nanoTime() < deadlineNs) {
+                    Thread.sleep(1);
+                }
+                assertThat(reader.producerPosition()).as("the writer filled the ring").isGreaterThanOrEqualTo(capacity / 2);
+                signal("STOP", writer);
+                int reports = 0;
+                while (end.hasWriter() && System.nanoTime() < deadlineNs) {
+                    reports += reader.poll((t, f, b, o, l) -> { }, 1);
+                }
+                assertThat(end.hasWriter()).as("the standby gave up on the stopped writer after %d reports", reports).isFalse();
+                signal("CONT", writer);
+                assertThat(writer.waitFor(20, TimeUnit.SECONDS)).as("the writer fails instead of waiting for room for ever").isTrue();
+                String output = new String(writer.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(writer.exitValue()).as("writer exit code, output:%n%s", output).isNotZero();
+                assertThat(output).contains("disconnected");
+            } finally {
+                writer.destroyForcibly();
+            }
+        }
+    }
+
+    private static void signal(String signal, Process process) throws Exception {
+        assertThat(new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor()).isZero();
     }
 
     @Test

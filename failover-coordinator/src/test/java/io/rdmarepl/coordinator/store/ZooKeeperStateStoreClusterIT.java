@@ -4,6 +4,7 @@ import static io.rdmarepl.coordinator.store.StateStore.NOTHING_STORED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmarepl.coordinator.state.ClusterState;
+import io.rdmarepl.testsupport.ZooKeeperTestServers;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.InstanceSpec;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Timeout;
 class ZooKeeperStateStoreClusterIT {
     @Test
     void shouldKeepWorkingWhenTheServerOfTheLeaderStops() throws Exception {
-        try (TestingCluster ensemble = new TestingCluster(3)) { // random client, quorum and election ports
+        try (TestingCluster ensemble = ZooKeeperTestServers.cluster(3)) {
             ensemble.start();
             try (ZooKeeperStateStore a = open(ensemble, "coord-a")) {
                 Await.until("coord-a leads", Duration.ofSeconds(10), a::isLeader);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmarepl.coordinator.state.ClusterState;
 import io.rdmarepl.coordinator.state.HistoryEntry;
+import io.rdmarepl.testsupport.ZooKeeperTestServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,7 @@ class ZooKeeperStateStoreIT {
 
     @BeforeAll
     static void startZooKeeper() throws Exception {
-        zooKeeper = new TestingServer(); // a free random port, a fresh temp directory
+        zooKeeper = ZooKeeperTestServers.server(); // a fresh temp directory
     }
 
     @AfterAll

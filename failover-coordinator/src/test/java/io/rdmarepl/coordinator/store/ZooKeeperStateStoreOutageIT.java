@@ -4,6 +4,7 @@ import static io.rdmarepl.coordinator.store.StateStore.NOTHING_STORED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rdmarepl.testsupport.ZooKeeperTestServers;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.InstanceSpec;
@@ -19,7 +20,7 @@ class ZooKeeperStateStoreOutageIT {
 
     @Test
     void shouldStopLeadingAsSoonAsTheConnectionIsSuspendedAndResumeAfterwards() throws Exception {
-        try (TestingServer zooKeeper = new TestingServer();
+        try (TestingServer zooKeeper = ZooKeeperTestServers.server();
              ZooKeeperStateStore store = ZooKeeperStateStore.open(ZooKeeperStoreSettings.of(zooKeeper.getConnectString(), "main",
                      "coord-a").withTimeouts(SESSION_TIMEOUT_MS, CONNECTION_TIMEOUT_MS))) {
             Await.until("coord-a leads", Duration.ofSeconds(10), store::isLeader);

@@ -3,6 +3,7 @@ package io.rdmarepl.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.testsupport.ZooKeeperTestServers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +33,7 @@ class TwoCoordinatorsIT {
 
     @BeforeAll
     void startEverything() throws Exception {
-        zookeeper = new TestingServer(true);
+        zookeeper = ZooKeeperTestServers.server();
         replication = Replication.create("two-coordinators");
         replication.startBoth();
     }

@@ -223,6 +223,7 @@ public final class Shipper implements AutoCloseable {
         status.put("sync", sync.status());
         status.put("records_awaiting_acknowledgement", assembler.pendingAcknowledgements());
         status.put("slot_retained_wal_bytes", slotRetainedWalBytes());
+        status.put("primary_postmaster", liveness.postmasterStatus());
         status.put("standbys", metrics.standbyStatus());
         status.put("last_error", failure);
         return status;

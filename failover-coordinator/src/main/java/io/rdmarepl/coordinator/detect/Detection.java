@@ -17,15 +17,25 @@ public final class Detection {
         this.probeFailures = probeFailures;
     }
 
-    public Verdict judge(String primary, ProbeView probe, Collection<StandbyView> standbys) {
-        long heartbeatAge = Long.MAX_VALUE;
-        String freshest = null;
-        for (StandbyView standby : standbys) {
-            if (standby.reachable() && standby.heartbeatAgeMs() < heartbeatAge) {
-                heartbeatAge = standby.heartbeatAgeMs();
-                freshest = standby.name();
-            }
+    /**
+     * The standbys that answer have heard no heartbeat for more than half of {@code heartbeat}, and for at most ten
+     * times it: time for the probe to use new connections ({@link PrimaryProbe#suspect}), so that its failures are
+     * in by the time the silence counts. Not with no standby answering (nothing is known), nor in a long silence
+     * (a stopped shipper): a connection every probe is for the first milliseconds of a failure only.
+     */
+    public boolean heartbeatsFading(Collection<StandbyView> standbys) {
+        StandbyView freshest = freshest(standbys);
+        if (freshest == null) {
+            return false;
         }
+        long age = freshest.heartbeatAgeMs();
+        return age > heartbeat.toMillis() / 2 && age <= heartbeat.toMillis() * 10;
+    }
+
+    public Verdict judge(String primary, ProbeView probe, Collection<StandbyView> standbys) {
+        StandbyView freshestView = freshest(standbys);
+        long heartbeatAge = freshestView == null ? Long.MAX_VALUE : freshestView.heartbeatAgeMs();
+        String freshest = freshestView == null ? null : freshestView.name();
         boolean silent = heartbeatAge > heartbeat.toMillis();
         boolean probeFailed = probe.failures() >= probeFailures;
         String heard = heartbeatAge == Long.MAX_VALUE ? "no standby reports heartbeats"
@@ -44,5 +54,17 @@ public final class Detection {
         }
         return new Verdict(false, "primary " + primary + " healthy: probe answered " + probe.sinceSuccessMs()
                 + " ms ago, heartbeat " + heartbeatAge + " ms ago", 0);
+    }
+
+    /** The reachable standby that heard a heartbeat last, or null. */
+    private static StandbyView freshest(Collection<StandbyView> standbys) {
+        StandbyView freshest = null;
+        for (StandbyView standby : standbys) {
+            if (standby.reachable() && standby.heartbeatAgeMs() != Long.MAX_VALUE
+                    && (freshest == null || standby.heartbeatAgeMs() < freshest.heartbeatAgeMs())) {
+                freshest = standby;
+            }
+        }
+        return freshest;
     }
 }

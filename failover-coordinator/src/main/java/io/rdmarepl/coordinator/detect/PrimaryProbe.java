@@ -14,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Probes the primary over JDBC on its own thread: {@code SELECT pg_current_wal_lsn()} every interval on a kept
  * connection, reconnecting after a failure. The decision loop never waits for it: it reads {@link #view}, where a
- * probe still unanswered after the timeout already counts as failed.
+ * probe still unanswered after the timeout already counts as failed. While the standbys hear no heartbeats
+ * ({@link #suspect}) each probe opens a new connection instead.
  */
 public final class PrimaryProbe implements AutoCloseable {
     private final Properties credentials;
@@ -29,6 +30,7 @@ public final class PrimaryProbe implements AutoCloseable {
     private volatile int consecutiveFailures;
     private volatile String lastError;
     private volatile String lastWalLsn;
+    private volatile boolean freshConnections;
     private Connection connection;
     private String connectedUrl;
 
@@ -56,6 +58,15 @@ public final class PrimaryProbe implements AutoCloseable {
         }
     }
 
+    /**
+     * While {@code silent} (the standbys hear no heartbeats) every probe opens a new connection: a dead postmaster
+     * refuses it at once, where the backend of a kept connection may go on answering for tens of milliseconds
+     * after its postmaster died. A primary that answers keeps its last connection once the suspicion is over.
+     */
+    public void suspect(boolean silent) {
+        freshConnections = silent;
+    }
+
     /** What the probe knows now. */
     public ProbeView view() {
         long now = System.nanoTime();
@@ -73,6 +84,9 @@ public final class PrimaryProbe implements AutoCloseable {
         while (running) {
             long start = System.nanoTime();
             attemptStartNs = start;
+            if (freshConnections) {
+                closeConnection();
+            }
             try {
                 String lsn = probeOnce();
                 attemptStartNs = 0;

@@ -18,6 +18,7 @@ import io.rdmarepl.coordinator.state.ClusterState;
 import io.rdmarepl.coordinator.state.HistoryEntry;
 import io.rdmarepl.coordinator.state.Member;
 import io.rdmarepl.coordinator.state.Role;
+import io.rdmarepl.coordinator.store.Durability;
 import io.rdmarepl.coordinator.store.StateStore;
 import io.rdmarepl.coordinator.store.Versioned;
 import java.net.URI;
@@ -245,7 +246,9 @@ public final class Coordinator implements AutoCloseable {
                     + "; no standby follows it until the old primary rejoins", 0);
             return;
         }
-        Verdict verdict = detection.judge(state.primary(), probe.view(), targets.views(state));
+        List<StandbyView> views = targets.views(state);
+        probe.suspect(detection.heartbeatsFading(views));
+        Verdict verdict = detection.judge(state.primary(), probe.view(), views);
         lastVerdict = verdict;
         switch (phase) {
             case HEALTHY -> {
@@ -404,13 +407,17 @@ public final class Coordinator implements AutoCloseable {
 
     void transition(Phase next, String reason) {
         ClusterState state = current.value();
-        write(state.transition(next.name(), reason, System.currentTimeMillis()));
+        write(state.transition(next.name(), reason, System.currentTimeMillis()), next.mustBeDurable() ? Durability.SYNCED : Durability.LAZY);
         LOG.info("{} -> {}: {}", state.phase(), next, reason);
     }
 
-    /** Compare-and-set against what this coordinator last read; on a conflict re-reads and refuses. */
     void write(ClusterState next) {
-        long version = store.compareAndSet(current.version(), next);
+        write(next, Durability.SYNCED);
+    }
+
+    /** Compare-and-set against what this coordinator last read; on a conflict re-reads and refuses. */
+    void write(ClusterState next, Durability durability) {
+        long version = store.compareAndSet(current.version(), next, durability);
         if (version == StateStore.NOTHING_STORED) {
             current = store.read();
             throw new Refused("the cluster state changed underneath (another coordinator acted); re-read epoch "

@@ -34,6 +34,16 @@ public enum Phase {
     /** The old primary is copied from the new one through the reverse shipper and applier; the primary takes writes. */
     REJOINING;
 
+    /**
+     * Whether entering this phase must be on disk before the coordinator acts on it. SUSPECT, DRAINING and PROMOTED
+     * need not be: lost in a crash, the coordinator resumes from the durable phase before them (HEALTHY detects
+     * again, FENCING decides again, PROMOTING promotes again), and each one spared saves a disk flush on the way
+     * to the new primary. FENCING and PROMOTING (the intent to fence, the new epoch) always are.
+     */
+    public boolean mustBeDurable() {
+        return this != SUSPECT && this != DRAINING && this != PROMOTED;
+    }
+
     public boolean hasWritablePrimary() {
         return this == HEALTHY || this == SUSPECT || this == PROMOTED || this == REJOINING;
     }

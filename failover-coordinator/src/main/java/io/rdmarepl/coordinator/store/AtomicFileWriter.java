@@ -24,7 +24,11 @@ final class AtomicFileWriter {
         return file.resolveSibling(file.getFileName() + ".tmp");
     }
 
-    static void replace(Path file, byte[] content) throws IOException {
+    /**
+     * @param sync wait for the disk (file and directory); without it the new content is what every reader sees at
+     *             once, and it reaches the disk with the kernel's writeback or the next synced replace
+     */
+    static void replace(Path file, byte[] content, boolean sync) throws IOException {
         Path temp = tempFileOf(file);
         try {
             try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
@@ -33,7 +37,9 @@ final class AtomicFileWriter {
                 while (buffer.hasRemaining()) {
                     out.write(buffer);
                 }
-                out.force(true);
+                if (sync) {
+                    out.force(true);
+                }
             }
             Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
@@ -44,7 +50,9 @@ final class AtomicFileWriter {
             }
             throw e;
         }
-        fsyncDirectory(file.toAbsolutePath().getParent());
+        if (sync) {
+            fsyncDirectory(file.toAbsolutePath().getParent());
+        }
     }
 
     private static void fsyncDirectory(Path directory) throws IOException {

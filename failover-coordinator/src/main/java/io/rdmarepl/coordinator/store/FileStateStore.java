@@ -81,7 +81,7 @@ public final class FileStateStore implements StateStore {
      *                             coordinator"), when the file is corrupt or cannot be written
      */
     @Override
-    public synchronized long compareAndSet(long expectedVersion, ClusterState next) {
+    public synchronized long compareAndSet(long expectedVersion, ClusterState next, Durability durability) {
         Objects.requireNonNull(next, "next");
         if (closed) {
             throw new StateStoreException("cannot write " + source + ": this store is closed");
@@ -96,7 +96,7 @@ public final class FileStateStore implements StateStore {
         }
         long version = stored + 1;
         try {
-            AtomicFileWriter.replace(file, ClusterStateJson.writeVersioned(version, next));
+            AtomicFileWriter.replace(file, ClusterStateJson.writeVersioned(version, next), durability == Durability.SYNCED);
         } catch (IOException e) {
             throw new StateStoreException("cannot write " + source + ": " + e, e);
         }

@@ -17,12 +17,18 @@ public interface StateStore extends AutoCloseable {
     Versioned<ClusterState> read();
 
     /**
-     * Stores {@code next} if the stored version is still {@code expectedVersion}.
+     * Stores {@code next} if the stored version is still {@code expectedVersion}; readers see it at once, and it
+     * is on disk before this returns unless {@code durability} is {@link Durability#LAZY}.
      *
      * @return the new version, or {@link #NOTHING_STORED} when another writer came first
      * @throws StateStoreException naming the store when it cannot be written
      */
-    long compareAndSet(long expectedVersion, ClusterState next);
+    long compareAndSet(long expectedVersion, ClusterState next, Durability durability);
+
+    /** {@link #compareAndSet(long, ClusterState, Durability)}, on disk before it returns. */
+    default long compareAndSet(long expectedVersion, ClusterState next) {
+        return compareAndSet(expectedVersion, next, Durability.SYNCED);
+    }
 
     /** This coordinator holds the leadership now; only the leader may change anything. */
     boolean isLeader();

@@ -132,10 +132,12 @@ public final class ZooKeeperStateStore implements StateStore {
      *
      * @return the znode's new version, or {@link #NOTHING_STORED} when it already exists, has another version or
      * was deleted
+     * Every ZooKeeper write is on a quorum's disks before it is acknowledged: {@code durability} changes nothing.
+     *
      * @throws IllegalArgumentException when {@code expectedVersion} can be no znode's version
      */
     @Override
-    public long compareAndSet(long expectedVersion, ClusterState next) {
+    public long compareAndSet(long expectedVersion, ClusterState next, Durability durability) {
         Objects.requireNonNull(next, "next");
         if (expectedVersion < NOTHING_STORED || expectedVersion > Integer.MAX_VALUE) {
             // -1 must never reach setData(): to ZooKeeper it means "any version", an unconditional write

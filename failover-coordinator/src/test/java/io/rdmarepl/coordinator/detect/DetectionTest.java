@@ -46,6 +46,17 @@ class DetectionTest {
         assertThat(verdict.sentence()).endsWith("and no standby reports heartbeats");
     }
 
+    @Test
+    void heartbeatsFadeFromHalfTheThresholdUntilTenTimesIt() {
+        assertThat(detection.heartbeatsFading(List.of(standby("pgb", 10)))).isFalse();
+        assertThat(detection.heartbeatsFading(List.of(standby("pgb", 11)))).isTrue();
+        assertThat(detection.heartbeatsFading(List.of(standby("pgb", 30), standby("pgc", 4)))).isFalse();
+        assertThat(detection.heartbeatsFading(List.of(standby("pgb", 200)))).isTrue();
+        assertThat(detection.heartbeatsFading(List.of(standby("pgb", 201)))).as("a long silence: a stopped shipper").isFalse();
+        assertThat(detection.heartbeatsFading(List.of(StandbyView.unknown("pgb", "connection refused"))))
+                .as("no standby answers: nothing is known").isFalse();
+    }
+
     private static ProbeView probe(int failures, long failingForMs) {
         return new ProbeView("jdbc:postgresql://127.0.0.1:5432/postgres", failures, failures == 0 ? null : "Connection refused",
                 failingForMs, failingForMs, "0/16B3748");

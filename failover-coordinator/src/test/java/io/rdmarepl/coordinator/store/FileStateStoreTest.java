@@ -48,6 +48,26 @@ class FileStateStoreTest {
     }
 
     @Test
+    void shouldShowALazyWriteToEveryReaderAtOnceAndStillCompareVersions() {
+        ClusterState first = States.initial("main");
+        ClusterState second = States.promotionBy("coord-a", first);
+        Path file = dir.resolve("main.json");
+
+        try (FileStateStore store = FileStateStore.open(file)) {
+            assertThat(store.compareAndSet(NOTHING_STORED, first, Durability.LAZY)).isZero();
+            try (FileStateStore other = FileStateStore.open(file)) {
+                assertThat(other.read()).isEqualTo(new Versioned<>(first, 0));
+            }
+            assertThat(store.compareAndSet(NOTHING_STORED, second, Durability.LAZY)).isEqualTo(NOTHING_STORED);
+            assertThat(store.compareAndSet(0, second, Durability.LAZY)).isEqualTo(1);
+            assertThat(AtomicFileWriter.tempFileOf(file)).doesNotExist();
+        }
+        try (FileStateStore reopened = FileStateStore.open(file)) {
+            assertThat(reopened.read()).isEqualTo(new Versioned<>(second, 1));
+        }
+    }
+
+    @Test
     void shouldRefuseAWriteFromAStaleVersion() {
         try (FileStateStore store = FileStateStore.open(dir.resolve("main.json"))) {
             ClusterState initial = States.initial("main");

@@ -5,6 +5,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -13,6 +15,9 @@ import java.util.concurrent.locks.LockSupport;
  * Heartbeats go out only while it does, so the standbys (and the coordinator reading them) see them stop
  * within milliseconds of the primary's death; Debezium itself notices only when its engine has stopped, a
  * few hundred milliseconds later. A failed check marks the primary dead at once; the next answer revives it.
+ *
+ * <p>When the primary runs on this host, its postmaster process is watched too ({@link PostmasterWatch}): the
+ * moment it exits the primary is dead, though its backends may answer {@code SELECT 1} for tens of milliseconds more.
  */
 public final class PrimaryLiveness implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PrimaryLiveness.class);
@@ -25,6 +30,9 @@ public final class PrimaryLiveness implements AutoCloseable {
     private volatile long attemptStartNs;
     private final long overdueNs;
     private Connection connection;
+    private volatile PostmasterWatch postmaster;
+    private volatile String postmasterWhyNot = "not looked for yet";
+    private final java.util.concurrent.atomic.AtomicBoolean postmasterExitLogged = new java.util.concurrent.atomic.AtomicBoolean();
 
     public PrimaryLiveness(ShipperConfig config, Duration interval) {
         this.config = config;
@@ -42,7 +50,27 @@ public final class PrimaryLiveness implements AutoCloseable {
      */
     public boolean alive() {
         long started = attemptStartNs;
-        return alive && (started == 0 || System.nanoTime() - started < overdueNs);
+        return alive && (started == 0 || System.nanoTime() - started < overdueNs) && !postmasterExited();
+    }
+
+    private boolean postmasterExited() {
+        PostmasterWatch watch = postmaster;
+        if (watch == null || !watch.exited()) {
+            return false;
+        }
+        if (postmasterExitLogged.compareAndSet(false, true)) {
+            LOG.warn("the primary's postmaster exited ({}): heartbeats stop", watch.exit());
+        }
+        return true;
+    }
+
+    /** For /status: the watched postmaster's pid and state, or why none is watched. */
+    public Map<String, Object> postmasterStatus() {
+        PostmasterWatch watch = postmaster;
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("pid", watch == null ? null : watch.pid());
+        status.put("watch", watch == null ? "none: " + postmasterWhyNot : watch.exited() ? "exited: " + watch.exit() : "watching");
+        return status;
     }
 
     private void run() {
@@ -54,6 +82,7 @@ public final class PrimaryLiveness implements AutoCloseable {
                     connection = PrimaryPreflight.connect(config);
                     // generous: a stall must not break the connection, only a dead or unreachable primary
                     connection.setNetworkTimeout(Runnable::run, (int) TIMEOUT.toMillis());
+                    watchPostmaster(connection);
                 }
                 try (Statement statement = connection.createStatement()) {
                     statement.execute("SELECT 1");
@@ -77,6 +106,19 @@ public final class PrimaryLiveness implements AutoCloseable {
             }
         }
         closeConnection();
+    }
+
+    private void watchPostmaster(Connection fresh) throws SQLException {
+        PostmasterWatch.Found found = PostmasterWatch.find(fresh);
+        PostmasterWatch previous = postmaster;
+        if (found.watch() != null && (previous == null || previous.pid() != found.watch().pid())) {
+            LOG.info("watching the primary's postmaster (pid {}): its exit stops the heartbeats at once", found.watch().pid());
+            postmasterExitLogged.set(false);
+        } else if (found.watch() == null && !found.whyNot().equals(postmasterWhyNot)) {
+            LOG.info("not watching the primary's postmaster: {}; heartbeats stop when it stops answering", found.whyNot());
+        }
+        postmaster = found.watch();
+        postmasterWhyNot = found.whyNot();
     }
 
     private void closeConnection() {

@@ -1,0 +1,122 @@
+package io.rdmarepl.shipper.capture;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The primary's postmaster process, watched from the shipper's host through {@code /proc}. When the postmaster
+ * dies (SIGKILL, OOM killer, crash) its backends go on answering SQL for tens of milliseconds while the host tears
+ * the server down; the process itself is a zombie, or gone, at once. The shipper stops its heartbeats at that
+ * moment, so the coordinator starts counting silence without waiting for the backends.
+ *
+ * <p>Found from a connection to the primary: the parent of that connection's backend process, taken only when its
+ * start time is within {@link #START_TOLERANCE} of {@code pg_postmaster_start_time()}. A primary on another host or
+ * in another PID namespace, or behind a connection pooler, has no such process here, and then there is no watch
+ * (the heartbeats stop when the SQL checks fail, as before).
+ *
+ * <p>Layout read: {@code /proc/<pid>/stat} is {@code pid (comm) state ppid ...}, field 22 {@code starttime} (clock
+ * ticks since boot); fields are counted after the last {@code ')'} because {@code comm} may hold spaces and
+ * parentheses.
+ */
+public final class PostmasterWatch {
+    static final Duration START_TOLERANCE = Duration.ofSeconds(2);
+    private static final int STATE_FIELD = 3;
+    private static final int PPID_FIELD = 4;
+    private static final int STARTTIME_FIELD = 22;
+
+    private final long pid;
+    private final String startTicks;
+    private volatile String exit;
+
+    private PostmasterWatch(long pid, String startTicks) {
+        this.pid = pid;
+        this.startTicks = startTicks;
+    }
+
+    /**
+     * @return the watch of the postmaster behind {@code connection}, or why there is none
+     * @throws SQLException when the primary cannot be asked
+     */
+    public static Found find(Connection connection) throws SQLException {
+        long backendPid;
+        Instant postmasterStart;
+        try (Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("SELECT pg_backend_pid(), pg_postmaster_start_time()")) {
+            rs.next();
+            backendPid = rs.getLong(1);
+            postmasterStart = rs.getTimestamp(2).toInstant();
+        }
+        Optional<String[]> backend = stat(backendPid);
+        if (backend.isEmpty()) {
+            return Found.none("the primary's backend process " + backendPid + " is not visible from this host");
+        }
+        long parent = Long.parseLong(field(backend.get(), PPID_FIELD));
+        Optional<String[]> postmaster = stat(parent);
+        Optional<Instant> started = ProcessHandle.of(parent).flatMap(p -> p.info().startInstant());
+        if (postmaster.isEmpty() || started.isEmpty()
+                || Duration.between(started.get(), postmasterStart).abs().compareTo(START_TOLERANCE) > 0) {
+            return Found.none("process " + parent + " (parent of backend " + backendPid + ") is not the primary's postmaster"
+                    + " started at " + postmasterStart + " (another host or PID namespace, or a pooler)");
+        }
+        return new Found(new PostmasterWatch(parent, field(postmaster.get(), STARTTIME_FIELD)), null);
+    }
+
+    /** The postmaster is a zombie, dead, gone, or its PID belongs to another process now. Sticky. */
+    public boolean exited() {
+        if (exit != null) {
+            return true;
+        }
+        Optional<String[]> now = stat(pid);
+        if (now.isEmpty()) {
+            exit = "process " + pid + " is gone";
+        } else if (!field(now.get(), STARTTIME_FIELD).equals(startTicks)) {
+            exit = "process " + pid + " is another process now";
+        } else {
+            String state = field(now.get(), STATE_FIELD);
+            if (state.equals("Z") || state.equals("X") || state.equals("x")) {
+                exit = "process " + pid + " exited (state " + state + ")";
+            }
+        }
+        return exit != null;
+    }
+
+    public long pid() {
+        return pid;
+    }
+
+    /** How it exited, or null while it runs. */
+    public String exit() {
+        return exit;
+    }
+
+    /** The fields after {@code comm}: index 0 is field 3 (state). */
+    private static Optional<String[]> stat(long pid) {
+        try {
+            String line = new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "stat")), StandardCharsets.US_ASCII);
+            int end = line.lastIndexOf(')');
+            return end < 0 ? Optional.empty() : Optional.of(line.substring(end + 2).trim().split(" "));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty(); // gone, or no /proc (not Linux)
+        }
+    }
+
+    private static String field(String[] afterComm, int field) {
+        return afterComm[field - STATE_FIELD];
+    }
+
+    /** A watch, or why there is none. */
+    public record Found(PostmasterWatch watch, String whyNot) {
+        static Found none(String whyNot) {
+            return new Found(null, whyNot);
+        }
+    }
+}

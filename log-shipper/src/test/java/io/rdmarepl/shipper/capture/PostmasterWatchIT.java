@@ -1,0 +1,38 @@
+package io.rdmarepl.shipper.capture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmarepl.testsupport.Durability;
+import io.rdmarepl.testsupport.PostgresServer;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The postmaster behind a connection, found and watched through /proc; its SIGKILL seen before its backends notice. */
+class PostmasterWatchIT {
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void findsThePostmasterOfAConnectionAndSeesItsDeath() throws Exception {
+        try (PostgresServer primary = PostgresServer.primary(Durability.FAST);
+             Connection connection = primary.connect("postgres")) {
+            PostmasterWatch.Found found = PostmasterWatch.find(connection);
+            assertThat(found.whyNot()).isNull();
+            PostmasterWatch watch = found.watch();
+            assertThat(watch.pid()).isEqualTo(primary.pid());
+            assertThat(watch.exited()).isFalse();
+            assertThat(watch.exit()).isNull();
+
+            ProcessHandle.of(primary.pid()).orElseThrow().destroyForcibly();
+            long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!watch.exited() && System.nanoTime() < deadlineNs) {
+                Thread.onSpinWait();
+            }
+            assertThat(watch.exited()).as("the SIGKILLed postmaster is seen to exit").isTrue();
+            assertThat(watch.exit()).startsWith("process " + primary.pid() + " ");
+            assertThat(watch.exited()).as("sticky").isTrue();
+        }
+    }
+}

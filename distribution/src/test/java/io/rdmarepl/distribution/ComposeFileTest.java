@@ -108,6 +108,16 @@ class ComposeFileTest {
     }
 
     @Test
+    void shouldLetEveryShipperSeeThePostmasterOfItsPrimary() {
+        for (Service shipper : roles(Role.SHIPPER)) {
+            String member = shipper.name().startsWith("shipper-a") ? "pg-a" : "pg-b";
+            assertThat(shipper.body().get("pid")).as("%s shares the PID namespace of %s (the postmaster watch)", shipper.name(), member)
+                    .isEqualTo("service:" + member);
+            assertThat(compose.services()).as("%s names a service that exists", shipper.name()).extracting(Service::name).contains(member);
+        }
+    }
+
+    @Test
     void shouldNameBothRolesOfEveryMemberInEachCoordinator() {
         List<Service> coordinators = roles(Role.COORDINATOR);
         assertThat(coordinators).isNotEmpty();

@@ -204,6 +204,18 @@ public final class Shipper implements AutoCloseable {
         return fencedReason == null && failure() == null && !capture.isStopped();
     }
 
+    /**
+     * What {@code GET /primary} answers, cheap enough to poll every few milliseconds (no SQL): whether the primary
+     * answers its liveness checks and whether its postmaster exited. The coordinator reads it while detecting.
+     */
+    public Map<String, Object> primary() {
+        Map<String, Object> primary = new LinkedHashMap<>();
+        primary.put("alive", liveness.alive());
+        primary.put("postmaster_exited", liveness.postmasterExited());
+        primary.put("postmaster", liveness.postmasterStatus());
+        return primary;
+    }
+
     /** Everything {@code /status} shows. */
     public Map<String, Object> status() {
         Map<String, Object> status = new LinkedHashMap<>();

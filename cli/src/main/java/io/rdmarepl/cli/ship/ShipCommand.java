@@ -96,7 +96,8 @@ public final class ShipCommand implements Callable<Integer> {
 
     /**
      * The shipper's admin endpoint, not started yet: {@code /health} (200 unless a shipper ships and is unhealthy),
-     * {@code /status} ({@code role_state}, {@code activation} and the shipper's own status), {@code /metrics}, and
+     * {@code /status} ({@code role_state}, {@code activation} and the shipper's own status), {@code /primary} (is the
+     * primary alive, did its postmaster exit: polled by the coordinator while it detects), {@code /metrics}, and
      * the token-guarded control actions the coordinator calls: {@code POST /activate} (start shipping from a fresh
      * slot with an initial copy), {@code POST /fence} (stop shipping and heartbeats), {@code POST /retire} (this
      * member is a standby now: drop the slot) and {@code POST /lease} (renew the lease, {@code fence.lease.ms}).
@@ -112,6 +113,7 @@ public final class ShipCommand implements Callable<Integer> {
                     String reason = ControlBody.reason(body);
                     return role.fence("fenced through the admin endpoint" + (reason.isEmpty() ? "" : ": " + reason));
                 })
+                .query("/primary", parameters -> role.primary())
                 .control("/retire", body -> role.retire())
                 .control("/lease", body -> {
                     role.renewLease();

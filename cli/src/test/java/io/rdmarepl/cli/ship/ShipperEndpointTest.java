@@ -51,6 +51,8 @@ class ShipperEndpointTest {
         assertThat(status.path("initial_copy").isBoolean()).isTrue();
         assertThat(status.has("copy_lsn")).isTrue();
         assertThat(get("/health").statusCode()).isEqualTo(200);
+        assertThat(json(get("/primary"))).as("nothing ships: nothing known of the primary")
+                .isEqualTo(JSON.readTree("{\"shipping\":false}"));
 
         HttpResponse<String> activated = post("/activate", "{\"epoch\": 3}");
         assertThat(activated.statusCode()).isEqualTo(200);
@@ -58,6 +60,7 @@ class ShipperEndpointTest {
         assertThat(calls).containsExactly("drop shipslot", "start initial");
         assertThat(json(get("/status")).path("role_state").asText()).isEqualTo("shipping");
         assertThat(json(get("/status")).path("copy_lsn").asText()).isEqualTo("0/3000060");
+        assertThat(json(get("/primary"))).isEqualTo(JSON.readTree("{\"shipping\":true,\"alive\":true,\"postmaster_exited\":false}"));
 
         assertConflict(post("/activate", ""), "already shipping");
         assertConflict(post("/retire", ""), "fence it first");
@@ -153,6 +156,14 @@ class ShipperEndpointTest {
         @Override
         public String failure() {
             return null;
+        }
+
+        @Override
+        public Map<String, Object> primary() {
+            Map<String, Object> primary = new LinkedHashMap<>();
+            primary.put("alive", true);
+            primary.put("postmaster_exited", false);
+            return primary;
         }
 
         @Override

@@ -6,7 +6,9 @@ import java.util.Collection;
 /**
  * The failure rule: the primary has failed only when BOTH its JDBC probe failed {@code probeFailures} times in a
  * row (or did not answer within the timeout) AND no standby received a heartbeat frame for {@code heartbeat}.
- * Either signal alone is a stall, a network blip or a busy primary, and never fails over.
+ * Either signal alone is a stall, a network blip or a busy primary, and never fails over. The silence only tells a
+ * dead primary from a stalled one; when the primary's shipper saw its postmaster exit ({@link PostmasterReport}),
+ * that is known already, and the failed probe suffices.
  */
 public final class Detection {
     private final Duration heartbeat;
@@ -17,22 +19,14 @@ public final class Detection {
         this.probeFailures = probeFailures;
     }
 
-    /**
-     * The standbys that answer have heard no heartbeat for more than half of {@code heartbeat}, and for at most ten
-     * times it: time for the probe to use new connections ({@link PrimaryProbe#suspect}), so that its failures are
-     * in by the time the silence counts. Not with no standby answering (nothing is known), nor in a long silence
-     * (a stopped shipper): a connection every probe is for the first milliseconds of a failure only.
-     */
-    public boolean heartbeatsFading(Collection<StandbyView> standbys) {
-        StandbyView freshest = freshest(standbys);
-        if (freshest == null) {
-            return false;
-        }
-        long age = freshest.heartbeatAgeMs();
-        return age > heartbeat.toMillis() / 2 && age <= heartbeat.toMillis() * 10;
+    public Verdict judge(String primary, ProbeView probe, Collection<StandbyView> standbys) {
+        return judge(primary, probe, standbys, null);
     }
 
-    public Verdict judge(String primary, ProbeView probe, Collection<StandbyView> standbys) {
+    /**
+     * @param postmasterExit what the primary's shipper said of its postmaster's exit, or null when it saw none
+     */
+    public Verdict judge(String primary, ProbeView probe, Collection<StandbyView> standbys, String postmasterExit) {
         StandbyView freshestView = freshest(standbys);
         long heartbeatAge = freshestView == null ? Long.MAX_VALUE : freshestView.heartbeatAgeMs();
         String freshest = freshestView == null ? null : freshestView.name();
@@ -40,6 +34,11 @@ public final class Detection {
         boolean probeFailed = probe.failures() >= probeFailures;
         String heard = heartbeatAge == Long.MAX_VALUE ? "no standby reports heartbeats"
                 : "no standby received a heartbeat for " + heartbeatAge + " ms";
+        if (probeFailed && !silent && postmasterExit != null) {
+            return new Verdict(true, "primary " + primary + " failed " + probe.failures() + " probe(s) in " + probe.failingForMs()
+                    + " ms (" + probe.error() + ") and its shipper saw its postmaster exit (" + postmasterExit + ")",
+                    probe.failingForMs());
+        }
         if (probeFailed && silent) {
             long failedFor = Math.max(probe.failingForMs(), heartbeatAge == Long.MAX_VALUE ? 0 : heartbeatAge - heartbeat.toMillis());
             return new Verdict(true, "primary " + primary + " failed " + probe.failures() + " probe(s) in " + probe.failingForMs()

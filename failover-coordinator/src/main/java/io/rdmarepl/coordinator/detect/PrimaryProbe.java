@@ -14,8 +14,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Probes the primary over JDBC on its own thread: {@code SELECT pg_current_wal_lsn()} every interval on a kept
  * connection, reconnecting after a failure. The decision loop never waits for it: it reads {@link #view}, where a
- * probe still unanswered after the timeout already counts as failed. While the standbys hear no heartbeats
- * ({@link #suspect}) each probe opens a new connection instead.
+ * probe still unanswered after the timeout already counts as failed. While the primary's shipper reports its
+ * postmaster exited ({@link #suspect}) each probe opens a new connection instead.
  */
 public final class PrimaryProbe implements AutoCloseable {
     private final Properties credentials;
@@ -59,12 +59,13 @@ public final class PrimaryProbe implements AutoCloseable {
     }
 
     /**
-     * While {@code silent} (the standbys hear no heartbeats) every probe opens a new connection: a dead postmaster
-     * refuses it at once, where the backend of a kept connection may go on answering for tens of milliseconds
-     * after its postmaster died. A primary that answers keeps its last connection once the suspicion is over.
+     * While {@code postmasterExited} (the primary's shipper saw it exit) every probe opens a new connection: the
+     * backend of a kept connection was seen to go on answering for 50 ms after its postmaster started to exit, then
+     * to hang, where a new connection fails as soon as the postmaster is gone. Not on every doubt: a new connection
+     * every few milliseconds costs the primary a backend each time.
      */
-    public void suspect(boolean silent) {
-        freshConnections = silent;
+    public void suspect(boolean postmasterExited) {
+        freshConnections = postmasterExited;
     }
 
     /** What the probe knows now. */

@@ -4,6 +4,7 @@ import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.Candidates;
 import io.rdmarepl.coordinator.detect.Detection;
+import io.rdmarepl.coordinator.detect.PostmasterReport;
 import io.rdmarepl.coordinator.detect.PrimaryProbe;
 import io.rdmarepl.coordinator.detect.StandbyView;
 import io.rdmarepl.coordinator.detect.StandbyWatch;
@@ -56,6 +57,7 @@ public final class Coordinator implements AutoCloseable {
     private final Candidates candidates;
     private final PrimaryProbe probe;
     private final ShipperLease lease;
+    private final PostmasterReport postmasterReport;
     private final FencedMemberGuard fencedGuard;
     private final StandbyTargets targets;
     private final Handovers handovers;
@@ -94,6 +96,7 @@ public final class Coordinator implements AutoCloseable {
         this.targets = new StandbyTargets(watches, candidates);
         this.handovers = new Handovers(this, config, fencer, roles, watches);
         this.lease = new ShipperLease(roles);
+        this.postmasterReport = new PostmasterReport(roles, config.detectInterval());
         this.fencedGuard = new FencedMemberGuard(fencer, this::fencedMembersIfLeading,
                 done -> commands.add(() -> write(current.value().transition(current.value().phase(), done, System.currentTimeMillis()))));
         this.thread = new Thread(this::run, "rdmarepl-coordinator");
@@ -216,6 +219,7 @@ public final class Coordinator implements AutoCloseable {
     private void tick() {
         if (!store.isLeader()) {
             lease.target(null);
+            postmasterReport.target(null);
             if (System.nanoTime() - lastReadNs > TimeUnit.MILLISECONDS.toNanos(100)) {
                 current = store.read();
                 lastReadNs = System.nanoTime();
@@ -232,8 +236,10 @@ public final class Coordinator implements AutoCloseable {
         ClusterState state = current.value();
         topology.publish(state, current.version(), this::jdbcUrlOf);
         config.member(state.primary()).ifPresent(m -> probe.retarget(m.jdbcUrl()));
-        lease.target(Phase.valueOf(state.phase()).hasWritablePrimary()
-                ? config.member(state.primary()).flatMap(MemberConfig::shipperAdmin).orElse(null) : null);
+        URI primaryShipper = Phase.valueOf(state.phase()).hasWritablePrimary()
+                ? config.member(state.primary()).flatMap(MemberConfig::shipperAdmin).orElse(null) : null;
+        lease.target(primaryShipper);
+        postmasterReport.target(primaryShipper);
         Phase phase = Phase.valueOf(state.phase());
         if (phase == Phase.REJOINING) {
             lastVerdict = new Verdict(false, state.primary() + " is primary at epoch " + state.epoch() + "; "
@@ -247,19 +253,23 @@ public final class Coordinator implements AutoCloseable {
             return;
         }
         List<StandbyView> views = targets.views(state);
-        probe.suspect(detection.heartbeatsFading(views));
-        Verdict verdict = detection.judge(state.primary(), probe.view(), views);
+        String postmasterExit = postmasterReport.exit();
+        probe.suspect(postmasterExit != null);
+        Verdict verdict = detection.judge(state.primary(), probe.view(), views, postmasterExit);
         lastVerdict = verdict;
         switch (phase) {
-            case HEALTHY -> {
-                if (verdict.primaryFailed()) {
+            case HEALTHY, SUSPECT -> {
+                if (!verdict.primaryFailed()) {
+                    if (phase == Phase.SUSPECT) {
+                        transition(Phase.HEALTHY, "recovered: " + verdict.sentence());
+                    }
+                    return;
+                }
+                if (phase == Phase.HEALTHY) {
                     transition(Phase.SUSPECT, verdict.sentence());
                 }
-            }
-            case SUSPECT -> {
-                if (!verdict.primaryFailed()) {
-                    transition(Phase.HEALTHY, "recovered: " + verdict.sentence());
-                } else if (config.autoFailover()) {
+                // the verdict already needs both signals: a second cycle to confirm it would only add a cycle
+                if (config.autoFailover()) {
                     try {
                         failoverNow(null, false, verdict.sentence());
                     } catch (Refused refused) {
@@ -314,6 +324,7 @@ public final class Coordinator implements AutoCloseable {
         String walLsn = probe.view().walLsn();
         ShipperPromise promise = ShipperPromise.of(lease.lastAnswer());
         lease.target(null);
+        postmasterReport.target(null);
         transition(Phase.FENCING, reason + ": failing over to " + chosen.name());
         long fenceStartNs = System.nanoTime();
         String fenced;
@@ -447,6 +458,7 @@ public final class Coordinator implements AutoCloseable {
         }
         probe.close();
         lease.close();
+        postmasterReport.close();
         fencedGuard.close();
         watches.values().forEach(StandbyWatch::close);
     }

@@ -35,13 +35,15 @@ public enum Phase {
     REJOINING;
 
     /**
-     * Whether entering this phase must be on disk before the coordinator acts on it. SUSPECT, DRAINING and PROMOTED
-     * need not be: lost in a crash, the coordinator resumes from the durable phase before them (HEALTHY detects
-     * again, FENCING decides again, PROMOTING promotes again), and each one spared saves a disk flush on the way
-     * to the new primary. FENCING and PROMOTING (the intent to fence, the new epoch) always are.
+     * Whether entering this phase must be on disk before the coordinator acts on it. Only PROMOTING (it carries the
+     * new epoch) and the phases an operator's command or a planned handover settle in must be. The failover's way
+     * stations need not: lost in a host crash, the coordinator resumes from the durable phase before them, and a
+     * durable FENCING would resume no better (a restarted coordinator decides again from SUSPECT either way); each
+     * one spared saves a disk flush on the way to the new primary. A process crash loses none of them (the page
+     * cache keeps what was written).
      */
     public boolean mustBeDurable() {
-        return this != SUSPECT && this != DRAINING && this != PROMOTED;
+        return this != SUSPECT && this != FENCING && this != DRAINING && this != PROMOTED;
     }
 
     public boolean hasWritablePrimary() {

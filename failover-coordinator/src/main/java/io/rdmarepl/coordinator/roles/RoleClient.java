@@ -27,7 +27,14 @@ public final class RoleClient {
      * @throws RoleException naming the endpoint when it does not answer 200 within {@code timeout}
      */
     public JsonNode status(URI admin, Duration timeout) {
-        return send(HttpRequest.newBuilder(admin.resolve("/status")).timeout(timeout).GET().build(), timeout);
+        return get(admin, "/status", timeout);
+    }
+
+    /**
+     * @throws RoleException naming the endpoint when {@code GET path} does not answer 200 within {@code timeout}
+     */
+    public JsonNode get(URI admin, String path, Duration timeout) {
+        return send(HttpRequest.newBuilder(admin.resolve(path)).timeout(timeout).GET().build(), timeout);
     }
 
     /**

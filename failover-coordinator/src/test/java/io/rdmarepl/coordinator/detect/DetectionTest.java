@@ -47,14 +47,19 @@ class DetectionTest {
     }
 
     @Test
-    void heartbeatsFadeFromHalfTheThresholdUntilTenTimesIt() {
-        assertThat(detection.heartbeatsFading(List.of(standby("pgb", 10)))).isFalse();
-        assertThat(detection.heartbeatsFading(List.of(standby("pgb", 11)))).isTrue();
-        assertThat(detection.heartbeatsFading(List.of(standby("pgb", 30), standby("pgc", 4)))).isFalse();
-        assertThat(detection.heartbeatsFading(List.of(standby("pgb", 200)))).isTrue();
-        assertThat(detection.heartbeatsFading(List.of(standby("pgb", 201)))).as("a long silence: a stopped shipper").isFalse();
-        assertThat(detection.heartbeatsFading(List.of(StandbyView.unknown("pgb", "connection refused"))))
-                .as("no standby answers: nothing is known").isFalse();
+    void aPostmasterSeenToExitNeedsNoSilenceButStillTheFailedProbes() {
+        String exit = "process 4711 exited (state Z)";
+        Verdict verdict = detection.judge("pga", probe(2, 9), List.of(standby("pgb", 4)), exit);
+        assertThat(verdict.primaryFailed()).isTrue();
+        assertThat(verdict.sentence()).isEqualTo("primary pga failed 2 probe(s) in 9 ms (Connection refused) and its shipper "
+                + "saw its postmaster exit (process 4711 exited (state Z))");
+        assertThat(verdict.failedForMs()).isEqualTo(9);
+        assertThat(detection.judge("pga", probe(1, 4), List.of(standby("pgb", 4)), exit).primaryFailed())
+                .as("one failed probe: the exit alone does not fail the primary over").isFalse();
+        assertThat(detection.judge("pga", probe(0, 0), List.of(standby("pgb", 4)), exit).primaryFailed())
+                .as("a primary answering its probe (restarted already) is not failed").isFalse();
+        assertThat(detection.judge("pga", probe(2, 9), List.of(standby("pgb", 4)), null).primaryFailed())
+                .as("without the exit, heartbeats 4 ms old keep the primary").isFalse();
     }
 
     private static ProbeView probe(int failures, long failingForMs) {

@@ -13,24 +13,28 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * The primary's postmaster process, watched from the shipper's host through {@code /proc}. When the postmaster
- * dies (SIGKILL, OOM killer, crash) its backends go on answering SQL for tens of milliseconds while the host tears
- * the server down; the process itself is a zombie, or gone, at once. The shipper stops its heartbeats at that
- * moment, so the coordinator starts counting silence without waiting for the backends.
+ * The primary's postmaster process, watched from the shipper's host through {@code /proc}. A killed postmaster
+ * (SIGKILL, OOM killer, crash) takes 15 to 30 ms here to finish dying, tearing down its memory, and until it has,
+ * its port accepts connections and its backends answer SQL; but the kernel marks it exiting ({@code PF_EXITING})
+ * the moment the signal is delivered. The shipper stops its heartbeats then, and reports the exit on its admin
+ * endpoint, so the coordinator knows of the death before any SQL check could.
  *
  * <p>Found from a connection to the primary: the parent of that connection's backend process, taken only when its
  * start time is within {@link #START_TOLERANCE} of {@code pg_postmaster_start_time()}. A primary on another host or
  * in another PID namespace, or behind a connection pooler, has no such process here, and then there is no watch
  * (the heartbeats stop when the SQL checks fail, as before).
  *
- * <p>Layout read: {@code /proc/<pid>/stat} is {@code pid (comm) state ppid ...}, field 22 {@code starttime} (clock
- * ticks since boot); fields are counted after the last {@code ')'} because {@code comm} may hold spaces and
- * parentheses.
+ * <p>Layout read: {@code /proc/<pid>/stat} is {@code pid (comm) state ppid ...}: field 3 {@code state}, field 4
+ * {@code ppid}, field 9 {@code flags} (decimal; {@code PF_EXITING} = 0x4, set when the process starts to exit and
+ * never cleared), field 22 {@code starttime} (clock ticks since boot); fields are counted after the last
+ * {@code ')'} because {@code comm} may hold spaces and parentheses.
  */
 public final class PostmasterWatch {
     static final Duration START_TOLERANCE = Duration.ofSeconds(2);
     private static final int STATE_FIELD = 3;
     private static final int PPID_FIELD = 4;
+    private static final int FLAGS_FIELD = 9;
+    private static final long PF_EXITING = 0x4;
     private static final int STARTTIME_FIELD = 22;
 
     private final long pid;
@@ -70,7 +74,7 @@ public final class PostmasterWatch {
         return new Found(new PostmasterWatch(parent, field(postmaster.get(), STARTTIME_FIELD)), null);
     }
 
-    /** The postmaster is a zombie, dead, gone, or its PID belongs to another process now. Sticky. */
+    /** The postmaster is exiting, a zombie, dead, gone, or its PID belongs to another process now. Sticky. */
     public boolean exited() {
         if (exit != null) {
             return true;
@@ -84,6 +88,8 @@ public final class PostmasterWatch {
             String state = field(now.get(), STATE_FIELD);
             if (state.equals("Z") || state.equals("X") || state.equals("x")) {
                 exit = "process " + pid + " exited (state " + state + ")";
+            } else if ((Long.parseLong(field(now.get(), FLAGS_FIELD)) & PF_EXITING) != 0) {
+                exit = "process " + pid + " is exiting (killed or stopped, tearing down)";
             }
         }
         return exit != null;

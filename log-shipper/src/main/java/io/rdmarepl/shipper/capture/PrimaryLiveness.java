@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -32,7 +33,7 @@ public final class PrimaryLiveness implements AutoCloseable {
     private Connection connection;
     private volatile PostmasterWatch postmaster;
     private volatile String postmasterWhyNot = "not looked for yet";
-    private final java.util.concurrent.atomic.AtomicBoolean postmasterExitLogged = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean postmasterExitLogged = new AtomicBoolean();
 
     public PrimaryLiveness(ShipperConfig config, Duration interval) {
         this.config = config;
@@ -50,10 +51,10 @@ public final class PrimaryLiveness implements AutoCloseable {
      */
     public boolean alive() {
         long started = attemptStartNs;
-        return alive && (started == 0 || System.nanoTime() - started < overdueNs) && !postmasterExited();
+        return alive && (started == 0 || System.nanoTime() - started < overdueNs) && !noticePostmasterExit();
     }
 
-    private boolean postmasterExited() {
+    private boolean noticePostmasterExit() {
         PostmasterWatch watch = postmaster;
         if (watch == null || !watch.exited()) {
             return false;
@@ -64,11 +65,21 @@ public final class PrimaryLiveness implements AutoCloseable {
         return true;
     }
 
-    /** For /status: the watched postmaster's pid and state, or why none is watched. */
+    /**
+     * True once the watched postmaster has exited (a fact read from /proc, not a missed answer): the coordinator
+     * takes it as the primary's death without waiting for the heartbeat silence that rules out a stall.
+     */
+    public boolean postmasterExited() {
+        PostmasterWatch watch = postmaster;
+        return watch != null && watch.exited();
+    }
+
+    /** For /status and /primary: the watched postmaster's pid, whether it exited, or why none is watched. */
     public Map<String, Object> postmasterStatus() {
         PostmasterWatch watch = postmaster;
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("pid", watch == null ? null : watch.pid());
+        status.put("exited", watch != null && watch.exited());
         status.put("watch", watch == null ? "none: " + postmasterWhyNot : watch.exited() ? "exited: " + watch.exit() : "watching");
         return status;
     }

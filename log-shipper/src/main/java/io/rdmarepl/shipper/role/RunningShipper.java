@@ -19,6 +19,11 @@ public interface RunningShipper {
 
     boolean healthy();
 
+    /** {@link Shipper#primary()}: is the primary alive, did its postmaster exit. */
+    default Map<String, Object> primary() {
+        return Map.of();
+    }
+
     /** Why it stopped for a reason a restart would have to fix, or null. */
     String failure();
 
@@ -55,6 +60,11 @@ public interface RunningShipper {
             @Override
             public boolean healthy() {
                 return shipper.healthy();
+            }
+
+            @Override
+            public Map<String, Object> primary() {
+                return shipper.primary();
             }
 
             @Override

@@ -221,6 +221,20 @@ public final class ShipperRole implements AutoCloseable {
         return running == null ? Map.of() : running.guarantee();
     }
 
+    /**
+     * The running shipper's {@link RunningShipper#primary()}, with {@code shipping} true; without one, only
+     * {@code shipping} false (nothing is known of the primary).
+     */
+    public Map<String, Object> primary() {
+        RunningShipper running = running();
+        Map<String, Object> primary = new LinkedHashMap<>();
+        primary.put("shipping", running != null);
+        if (running != null) {
+            primary.putAll(running.primary());
+        }
+        return primary;
+    }
+
     /** The process is fine: true unless a shipper ships and is not healthy. */
     public boolean healthy() {
         RunningShipper running;

@@ -3,8 +3,13 @@ package io.rdmarepl.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmarepl.client.FailoverDataSource;
 import io.rdmarepl.testsupport.PostgresServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -92,6 +97,10 @@ class FailoverIT {
         JsonNode status = coordinator.status();
         assertThat(status.path("phase").asText()).as("%s", status).isEqualTo("HEALTHY");
         assertThat(status.path("epoch").asInt()).isEqualTo(1);
+        JsonNode primary = shipperPrimary();
+        assertThat(primary.path("postmaster_exited").asBoolean(true)).as("a stopped postmaster has not exited: %s", primary).isFalse();
+        assertThat(primary.path("postmaster").path("pid").asLong()).as("the shipper watches the primary's postmaster")
+                .isEqualTo(replication.primary().pid());
     }
 
     @Test
@@ -136,6 +145,9 @@ class FailoverIT {
         assertThat(promoted.path("last_failover").path("message").asText()).contains("pgb promoted at epoch 2");
         assertThat(writable(replication.replica())).as("the promoted replica takes writes").isTrue();
         assertThat(reachable(replication.primary())).as("the old primary is gone (one writable primary)").isFalse();
+        // the shipper process ends with its primary (a supervisor restarts it); what it saw is in its log
+        assertThat(replication.shipper().log()).as("the shipper saw the postmaster exit")
+                .contains("the primary's postmaster exited (process " + replication.primary().pid() + " ");
     }
 
 
@@ -165,6 +177,18 @@ class FailoverIT {
         assertThat(status.path("primary").asText()).isEqualTo("pgb");
         assertThat(status.path("epoch").asInt()).isEqualTo(2);
         assertThat(writable(replication.replica())).as("the new primary still takes writes").isTrue();
+    }
+
+    /** The primary's shipper's {@code GET /primary}: what it knows of the primary's postmaster. */
+    private JsonNode shipperPrimary() throws Exception {
+        String status = replication.shipper().statusUrl();
+        assertThat(status).as("the shipper printed its admin address").isNotNull();
+        HttpResponse<String> answer = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(status.replace("/status", "/primary")))
+                        .timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        return new ObjectMapper().readTree(answer.body());
     }
 
     private static boolean readOnlyForClients(PostgresServer server) {

@@ -1,0 +1,105 @@
+package io.rdmarepl.coordinator.detect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import io.rdmarepl.coordinator.roles.RoleClient;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The report against a real HTTP server playing a shipper's {@code GET /primary}, whose answer the test sets. */
+@Timeout(30)
+class PostmasterReportTest {
+    private static final String RUNNING = "{\"shipping\":true,\"alive\":true,\"postmaster_exited\":false,"
+            + "\"postmaster\":{\"pid\":4711,\"exited\":false,\"watch\":\"watching\"}}";
+    private static final String EXITED = "{\"shipping\":true,\"alive\":false,\"postmaster_exited\":true,"
+            + "\"postmaster\":{\"pid\":4711,\"exited\":true,\"watch\":\"exited: process 4711 exited (state Z)\"}}";
+
+    private volatile String answer = RUNNING;
+    private volatile int status = 200;
+    private HttpServer shipper;
+    private URI admin;
+    private PostmasterReport report;
+
+    @BeforeEach
+    void start() throws IOException {
+        shipper = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
+        shipper.createContext("/primary", exchange -> {
+            byte[] body = answer.getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(status, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        shipper.start();
+        admin = URI.create("http://127.0.0.1:" + shipper.getAddress().getPort());
+        report = new PostmasterReport(new RoleClient("token"), Duration.ofMillis(5));
+    }
+
+    @AfterEach
+    void stop() {
+        report.close();
+        shipper.stop(0);
+    }
+
+    @Test
+    void shouldReportAnExitOnlyWhileTheShipperOfTheCurrentPrimarySaysSo() throws InterruptedException {
+        assertThat(report.postmasterExited()).as("no target: nothing known").isFalse();
+        answer = EXITED;
+        Thread.sleep(30);
+        assertThat(report.postmasterExited()).as("no target: the shipper is not asked").isFalse();
+
+        report.target(admin);
+        await("the exit reported", report::postmasterExited);
+        assertThat(report.exit()).isEqualTo("exited: process 4711 exited (state Z)");
+
+        answer = RUNNING;
+        await("a running postmaster reported again (the primary restarted)", () -> !report.postmasterExited());
+        assertThat(report.exit()).isNull();
+
+        answer = EXITED;
+        await("the exit reported again", report::postmasterExited);
+        report.target(null);
+        assertThat(report.postmasterExited()).as("another primary (none): the old report is dropped at once").isFalse();
+    }
+
+    @Test
+    void shouldLetAnExitReportAgeOutWhenTheShipperStopsAnswering() throws InterruptedException {
+        answer = EXITED;
+        report.target(admin);
+        await("the exit reported", report::postmasterExited);
+        status = 503;
+        long silentFromNs = System.nanoTime();
+        await("the report ages out", () -> !report.postmasterExited());
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - silentFromNs)).as("kept while it is recent")
+                .isGreaterThanOrEqualTo(50);
+    }
+
+    @Test
+    void shouldTakeAShipperWithoutTheEndpointForOneThatSawNothing() throws InterruptedException {
+        status = 404;
+        answer = "{\"error\":\"no such path\"}";
+        report.target(admin);
+        Thread.sleep(50);
+        assertThat(report.postmasterExited()).isFalse();
+        assertThat(report.exit()).isNull();
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("%s within 10 s", what).isNegative();
+            Thread.sleep(1);
+        }
+    }
+}

@@ -31,7 +31,8 @@ public final class PrimaryProbe implements AutoCloseable {
     private volatile String lastError;
     private volatile String lastWalLsn;
     private volatile boolean freshConnections;
-    private Connection connection;
+    /** Written by the probe thread only; read by {@link #suspect} to abort a probe hung on it. */
+    private volatile Connection connection;
     private String connectedUrl;
 
     public PrimaryProbe(String jdbcUrl, String user, String password, Duration interval, Duration timeout) {
@@ -61,11 +62,21 @@ public final class PrimaryProbe implements AutoCloseable {
     /**
      * While {@code postmasterExited} (the primary's shipper saw it exit) every probe opens a new connection: the
      * backend of a kept connection was seen to go on answering for 50 ms after its postmaster started to exit, then
-     * to hang, where a new connection fails as soon as the postmaster is gone. Not on every doubt: a new connection
-     * every few milliseconds costs the primary a backend each time.
+     * to hang, where a new connection fails as soon as the postmaster is gone. A probe hung on the kept connection
+     * when the news comes is aborted, so the next one starts at once instead of after the network timeout. Not on
+     * every doubt: a new connection every few milliseconds costs the primary a backend each time.
      */
     public void suspect(boolean postmasterExited) {
+        boolean news = postmasterExited && !freshConnections;
         freshConnections = postmasterExited;
+        Connection kept = connection;
+        if (news && kept != null && attemptStartNs != 0) {
+            try {
+                kept.abort(Runnable::run);
+            } catch (SQLException | RuntimeException e) {
+                // it is broken already: the probe thread's attempt fails either way
+            }
+        }
     }
 
     /** What the probe knows now. */

@@ -1,0 +1,70 @@
+package io.rdmarepl.coordinator.detect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmarepl.testsupport.Durability;
+import io.rdmarepl.testsupport.PostgresServer;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The probe against a real server whose probe backend is frozen (SIGSTOP): its kept connection hangs, as a killed
+ * primary's orphaned backend was seen to. Told the postmaster exited, the probe gives up the hung query at once and
+ * goes on with new connections, instead of waiting out its network timeout (ten probe timeouts).
+ */
+class PrimaryProbeIT {
+    private static final Duration PROBE_TIMEOUT = Duration.ofMillis(300); // network timeout: 3 s
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void shouldAbortAProbeHungOnItsKeptConnectionWhenThePostmasterIsReportedGone() throws Exception {
+        try (PostgresServer server = PostgresServer.primary(Durability.FAST);
+             Connection admin = server.connect("postgres");
+             PrimaryProbe probe = new PrimaryProbe(server.jdbcUrl("postgres"), PostgresServer.SUPERUSER, "",
+                     Duration.ofMillis(5), PROBE_TIMEOUT)) {
+            await("a first answer", () -> probe.view().walLsn() != null);
+            long backend = probeBackend(admin);
+            signal("STOP", backend);
+            try {
+                await("the frozen probe overdue", () -> probe.view().failures() > 0);
+                assertThat(probe.view().error()).startsWith("no answer within 300 ms");
+
+                long toldNs = System.nanoTime();
+                probe.suspect(true);
+                await("an answer on a new connection", () -> probe.view().failures() == 0);
+                long recoveredMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - toldNs);
+                assertThat(recoveredMs).as("recovered %d ms after the news, not after the 3 s network timeout", recoveredMs)
+                        .isLessThan(1_500);
+            } finally {
+                signal("CONT", backend);
+            }
+        }
+    }
+
+    private static long probeBackend(Connection admin) throws Exception {
+        try (Statement statement = admin.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT pid FROM pg_stat_activity WHERE application_name = "
+                     + "'rdmarepl-coordinator-probe' ORDER BY backend_start DESC LIMIT 1")) {
+            assertThat(rows.next()).as("the probe's backend is listed").isTrue();
+            return rows.getLong(1);
+        }
+    }
+
+    private static void signal(String signal, long pid) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+        assertThat(kill.waitFor()).as("kill -%s %d", signal, pid).isZero();
+    }
+
+    private static void await(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("%s within 20 s", what).isNegative();
+            Thread.sleep(1);
+        }
+    }
+}

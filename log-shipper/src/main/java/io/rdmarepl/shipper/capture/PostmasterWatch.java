@@ -74,8 +74,11 @@ public final class PostmasterWatch {
         return new Found(new PostmasterWatch(parent, field(postmaster.get(), STARTTIME_FIELD)), null);
     }
 
-    /** The postmaster is exiting, a zombie, dead, gone, or its PID belongs to another process now. Sticky. */
-    public boolean exited() {
+    /**
+     * Reads {@code /proc} (tens of microseconds, a few objects): is the postmaster exiting, a zombie, dead, gone, or
+     * its PID another process's now? Sticky. One thread calls it; any may read {@link #exited()}.
+     */
+    public boolean check() {
         if (exit != null) {
             return true;
         }
@@ -92,6 +95,11 @@ public final class PostmasterWatch {
                 exit = "process " + pid + " is exiting (killed or stopped, tearing down)";
             }
         }
+        return exit != null;
+    }
+
+    /** What the last {@link #check()} found: a volatile read, free to call on any path. */
+    public boolean exited() {
         return exit != null;
     }
 

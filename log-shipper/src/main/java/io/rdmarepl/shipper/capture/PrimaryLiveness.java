@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -19,6 +18,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>When the primary runs on this host, its postmaster process is watched too ({@link PostmasterWatch}): the
  * moment it exits the primary is dead, though its backends may answer {@code SELECT 1} for tens of milliseconds more.
+ * The watch has its own thread, reading {@code /proc} every interval: the {@code SELECT 1} thread may be held by
+ * such a backend just then, and {@link #alive()} is asked on the ship threads, which must not do I/O.
  */
 public final class PrimaryLiveness implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PrimaryLiveness.class);
@@ -26,6 +27,7 @@ public final class PrimaryLiveness implements AutoCloseable {
     private final ShipperConfig config;
     private final long intervalNs;
     private final Thread thread;
+    private final Thread watchThread;
     private volatile boolean running = true;
     private volatile boolean alive = true;
     private volatile long attemptStartNs;
@@ -33,7 +35,6 @@ public final class PrimaryLiveness implements AutoCloseable {
     private Connection connection;
     private volatile PostmasterWatch postmaster;
     private volatile String postmasterWhyNot = "not looked for yet";
-    private final AtomicBoolean postmasterExitLogged = new AtomicBoolean();
 
     public PrimaryLiveness(ShipperConfig config, Duration interval) {
         this.config = config;
@@ -42,6 +43,9 @@ public final class PrimaryLiveness implements AutoCloseable {
         this.thread = new Thread(this::run, "rdmarepl-primary-liveness");
         thread.setDaemon(true);
         thread.start();
+        this.watchThread = new Thread(this::watch, "rdmarepl-postmaster-watch");
+        watchThread.setDaemon(true);
+        watchThread.start();
     }
 
     /**
@@ -51,18 +55,7 @@ public final class PrimaryLiveness implements AutoCloseable {
      */
     public boolean alive() {
         long started = attemptStartNs;
-        return alive && (started == 0 || System.nanoTime() - started < overdueNs) && !noticePostmasterExit();
-    }
-
-    private boolean noticePostmasterExit() {
-        PostmasterWatch watch = postmaster;
-        if (watch == null || !watch.exited()) {
-            return false;
-        }
-        if (postmasterExitLogged.compareAndSet(false, true)) {
-            LOG.warn("the primary's postmaster exited ({}): heartbeats stop", watch.exit());
-        }
-        return true;
+        return alive && (started == 0 || System.nanoTime() - started < overdueNs) && !postmasterExited();
     }
 
     /**
@@ -119,12 +112,25 @@ public final class PrimaryLiveness implements AutoCloseable {
         closeConnection();
     }
 
+    private void watch() {
+        while (running) {
+            long start = System.nanoTime();
+            PostmasterWatch watch = postmaster;
+            if (watch != null && !watch.exited() && watch.check()) {
+                LOG.warn("the primary's postmaster exited ({}): heartbeats stop", watch.exit());
+            }
+            long sleep = intervalNs - (System.nanoTime() - start);
+            if (sleep > 0) {
+                LockSupport.parkNanos(sleep);
+            }
+        }
+    }
+
     private void watchPostmaster(Connection fresh) throws SQLException {
         PostmasterWatch.Found found = PostmasterWatch.find(fresh);
         PostmasterWatch previous = postmaster;
         if (found.watch() != null && (previous == null || previous.pid() != found.watch().pid())) {
             LOG.info("watching the primary's postmaster (pid {}): its exit stops the heartbeats at once", found.watch().pid());
-            postmasterExitLogged.set(false);
         } else if (found.watch() == null && !found.whyNot().equals(postmasterWhyNot)) {
             LOG.info("not watching the primary's postmaster: {}; heartbeats stop when it stops answering", found.whyNot());
         }
@@ -147,5 +153,6 @@ public final class PrimaryLiveness implements AutoCloseable {
     public void close() {
         running = false;
         thread.interrupt();
+        watchThread.interrupt();
     }
 }

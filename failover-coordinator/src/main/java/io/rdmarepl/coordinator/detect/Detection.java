@@ -19,10 +19,6 @@ public final class Detection {
         this.probeFailures = probeFailures;
     }
 
-    public Verdict judge(String primary, ProbeView probe, Collection<StandbyView> standbys) {
-        return judge(primary, probe, standbys, null);
-    }
-
     /**
      * @param postmasterExit what the primary's shipper said of its postmaster's exit, or null when it saw none
      */

@@ -3,18 +3,13 @@ package io.rdmarepl.coordinator.machine;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.Candidates;
-import io.rdmarepl.coordinator.detect.Detection;
-import io.rdmarepl.coordinator.detect.PostmasterReport;
-import io.rdmarepl.coordinator.detect.PrimaryProbe;
-import io.rdmarepl.coordinator.detect.StandbyView;
+import io.rdmarepl.coordinator.detect.FailureDetector;
 import io.rdmarepl.coordinator.detect.StandbyWatch;
 import io.rdmarepl.coordinator.detect.Verdict;
-import io.rdmarepl.coordinator.fence.FenceException;
 import io.rdmarepl.coordinator.fence.Fencer;
 import io.rdmarepl.coordinator.roles.RoleClient;
 import io.rdmarepl.coordinator.roles.RoleException;
 import io.rdmarepl.coordinator.roles.ShipperLease;
-import io.rdmarepl.coordinator.roles.ShipperPromise;
 import io.rdmarepl.coordinator.state.ClusterState;
 import io.rdmarepl.coordinator.state.HistoryEntry;
 import io.rdmarepl.coordinator.state.Member;
@@ -46,21 +41,19 @@ import org.slf4j.LoggerFactory;
  */
 public final class Coordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
-    private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration PROMOTE_TIMEOUT = Duration.ofSeconds(30);
 
     private final CoordinatorConfig config;
     private final StateStore store;
     private final RoleClient roles;
     private final Fencer fencer;
-    private final Detection detection;
     private final Candidates candidates;
-    private final PrimaryProbe probe;
+    private final FailureDetector detector;
     private final ShipperLease lease;
-    private final PostmasterReport postmasterReport;
     private final FencedMemberGuard fencedGuard;
     private final StandbyTargets targets;
     private final Handovers handovers;
+    private final Failover failover;
     private final Map<String, StandbyWatch> watches = new LinkedHashMap<>();
     private final TopologyBoard topology = new TopologyBoard();
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
@@ -78,7 +71,6 @@ public final class Coordinator implements AutoCloseable {
         this.store = store;
         this.roles = new RoleClient(config.rolesAdminToken());
         this.fencer = new Fencer(config, roles);
-        this.detection = new Detection(config.detectHeartbeat(), config.detectProbeFailures());
         this.candidates = new Candidates(config.maxLagBytes());
         this.current = store.read();
         String firstPrimary = current.value() != null ? current.value().primary() : config.initialPrimary();
@@ -86,9 +78,10 @@ public final class Coordinator implements AutoCloseable {
             throw new IllegalArgumentException("initial.primary: required on the first start (the state store "
                     + store.describe() + " is empty)");
         }
-        this.probe = new PrimaryProbe(config.member(firstPrimary).map(MemberConfig::jdbcUrl).orElseThrow(
+        this.detector = new FailureDetector(config.member(firstPrimary).map(MemberConfig::jdbcUrl).orElseThrow(
                 () -> new IllegalArgumentException("the stored primary " + firstPrimary + " is not in members")),
-                config.databaseUser(), config.databasePassword(), config.detectInterval(), config.detectProbeTimeout());
+                config.databaseUser(), config.databasePassword(), roles, config.detectInterval(), config.detectProbeTimeout(),
+                config.detectProbeFailures(), config.detectHeartbeat());
         for (MemberConfig member : config.members()) {
             member.applierAdmin().ifPresent(uri -> watches.put(member.name(),
                     new StandbyWatch(member.name(), uri, roles, config.detectInterval())));
@@ -96,7 +89,7 @@ public final class Coordinator implements AutoCloseable {
         this.targets = new StandbyTargets(watches, candidates);
         this.handovers = new Handovers(this, config, fencer, roles, watches);
         this.lease = new ShipperLease(roles);
-        this.postmasterReport = new PostmasterReport(roles, config.detectInterval());
+        this.failover = new Failover(this, config, fencer, roles, targets, lease, detector);
         this.fencedGuard = new FencedMemberGuard(fencer, this::fencedMembersIfLeading,
                 done -> commands.add(() -> write(current.value().transition(current.value().phase(), done, System.currentTimeMillis()))));
         this.thread = new Thread(this::run, "rdmarepl-coordinator");
@@ -158,7 +151,7 @@ public final class Coordinator implements AutoCloseable {
 
     /** Everything {@code /status} and {@code rdmarepl status} show. */
     public Map<String, Object> status() {
-        return StatusDocument.of(config, current.value(), store.isLeader(), store.describe(), lastVerdict.sentence(), probe.view(),
+        return StatusDocument.of(config, current.value(), store.isLeader(), store.describe(), lastVerdict.sentence(), detector.probeView(),
                 watches, candidates, lastFailover, lastError, lease.lastAnswer());
     }
 
@@ -181,7 +174,7 @@ public final class Coordinator implements AutoCloseable {
             }
         });
         try {
-            return result.get(DRAIN_TIMEOUT.plus(PROMOTE_TIMEOUT).plusSeconds(30).toMillis(), TimeUnit.MILLISECONDS);
+            return result.get(Failover.DRAIN_TIMEOUT.plus(PROMOTE_TIMEOUT).plusSeconds(30).toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof Exception cause) {
                 throw cause;
@@ -219,7 +212,7 @@ public final class Coordinator implements AutoCloseable {
     private void tick() {
         if (!store.isLeader()) {
             lease.target(null);
-            postmasterReport.target(null);
+            detector.readShipper(null);
             if (System.nanoTime() - lastReadNs > TimeUnit.MILLISECONDS.toNanos(100)) {
                 current = store.read();
                 lastReadNs = System.nanoTime();
@@ -235,11 +228,11 @@ public final class Coordinator implements AutoCloseable {
         }
         ClusterState state = current.value();
         topology.publish(state, current.version(), this::jdbcUrlOf);
-        config.member(state.primary()).ifPresent(m -> probe.retarget(m.jdbcUrl()));
+        config.member(state.primary()).ifPresent(m -> detector.probe(m.jdbcUrl()));
         URI primaryShipper = Phase.valueOf(state.phase()).hasWritablePrimary()
                 ? config.member(state.primary()).flatMap(MemberConfig::shipperAdmin).orElse(null) : null;
         lease.target(primaryShipper);
-        postmasterReport.target(primaryShipper);
+        detector.readShipper(primaryShipper);
         Phase phase = Phase.valueOf(state.phase());
         if (phase == Phase.REJOINING) {
             lastVerdict = new Verdict(false, state.primary() + " is primary at epoch " + state.epoch() + "; "
@@ -252,10 +245,7 @@ public final class Coordinator implements AutoCloseable {
                     + "; no standby follows it until the old primary rejoins", 0);
             return;
         }
-        List<StandbyView> views = targets.views(state);
-        String postmasterExit = postmasterReport.exit();
-        probe.suspect(postmasterExit != null);
-        Verdict verdict = detection.judge(state.primary(), probe.view(), views, postmasterExit);
+        Verdict verdict = detector.judge(state.primary(), targets.views(state));
         lastVerdict = verdict;
         switch (phase) {
             case HEALTHY, SUSPECT -> {
@@ -311,78 +301,12 @@ public final class Coordinator implements AutoCloseable {
 
     private Map<String, Object> failoverNow(String to, boolean force, String reason) {
         requireLeader();
-        long decidedNs = System.nanoTime();
-        long failedForMs = lastVerdict.primaryFailed() ? lastVerdict.failedForMs() : 0;
-        ClusterState state = current.value();
-        MemberConfig oldPrimary = config.member(state.primary()).orElseThrow();
-        StandbyView target = targets.choose(state, to, force);
-        if (!force && !lastVerdict.primaryFailed() && Phase.valueOf(state.phase()) != Phase.SUSPECT) {
-            throw new Refused("primary " + state.primary() + " has not failed (" + lastVerdict.sentence()
-                    + "): use `rdmarepl failover --force` to fail over anyway");
-        }
-        MemberConfig chosen = config.member(target.name()).orElseThrow();
-        String walLsn = probe.view().walLsn();
-        ShipperPromise promise = ShipperPromise.of(lease.lastAnswer());
-        lease.target(null);
-        postmasterReport.target(null);
-        transition(Phase.FENCING, reason + ": failing over to " + chosen.name());
-        long fenceStartNs = System.nanoTime();
-        String fenced;
-        try {
-            fenced = fencer.fence(oldPrimary);
-        } catch (FenceException e) {
-            transition(Phase.SUSPECT, e.getMessage());
-            throw new Refused(e.getMessage());
-        }
-        long fenceMs = elapsedMs(fenceStartNs);
-        transition(Phase.DRAINING, fenced);
-        URI applier = chosen.applierAdmin().orElseThrow();
-        String appliedLsn;
-        long drainStartNs = System.nanoTime();
-        try {
-            appliedLsn = roles.post(applier, "/drain", "", DRAIN_TIMEOUT).path("applied_lsn").asText();
-        } catch (RoleException e) {
-            transition(Phase.SUSPECT, "draining " + chosen.name() + " failed: " + e.getMessage());
-            throw new Refused("draining " + chosen.name() + " failed: " + e.getMessage());
-        }
-        String shortfall = promise.shortfall(chosen.name(), appliedLsn);
-        if (shortfall != null && !force) {
-            transition(Phase.SUSPECT, "not promoting: " + shortfall);
-            throw new Refused(shortfall + "; bring back the primary or a standby that holds them, or `rdmarepl failover --to "
-                    + chosen.name() + " --force` to accept the loss");
-        }
-        ClusterState promoting = current.value().promote(chosen.name(), Phase.PROMOTING.name(), "epoch " + (state.epoch() + 1)
-                + ": promoting " + chosen.name() + " (drained, applied up to " + appliedLsn + ")", System.currentTimeMillis());
-        long drainMs = elapsedMs(drainStartNs);
-        long epochStartNs = System.nanoTime();
-        write(promoting);
-        long epochMs = elapsedMs(epochStartNs);
-        long promoteStartNs = System.nanoTime();
-        promoteApplier(chosen, promoting.epoch());
-        long applierPromoteMs = elapsedMs(promoteStartNs);
-        long promotionMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - decidedNs);
-        String kept = promise.sentence(chosen.name(), appliedLsn, walLsn);
-        String summary = chosen.name() + " promoted at epoch " + promoting.epoch() + " in " + promotionMs + " ms; " + fenced
-                + "; " + kept;
-        Map<String, Object> report = new LinkedHashMap<>();
-        report.put("result", "promoted");
-        report.put("new_primary", chosen.name());
-        report.put("epoch", promoting.epoch());
-        report.put("detection_ms", failedForMs);
-        report.put("promotion_ms", promotionMs);
-        report.put("steps_ms", Map.of("fence", fenceMs, "drain", drainMs, "epoch_write", epochMs, "applier_promote", applierPromoteMs));
-        report.put("applied_lsn", appliedLsn);
-        report.put("old_primary_wal_lsn", walLsn);
-        report.put("replication_mode", promise.mode());
-        report.put("acknowledged_lsn", promise.acknowledgedLsn());
-        report.put("kept", kept);
-        report.put("fenced", fenced);
-        report.put("message", summary);
+        return failover.run(to, force, reason, lastVerdict);
+    }
+
+    /** The report of the failover under way, published before its PROMOTED (for {@code /status}). */
+    void failoverReported(Map<String, Object> report) {
         lastFailover = report;
-        transition(Phase.PROMOTED, summary);
-        probe.retarget(chosen.jdbcUrl());
-        LOG.warn("failover: {}", summary);
-        return report;
     }
 
     private void resumePromotion(ClusterState state) {
@@ -413,7 +337,7 @@ public final class Coordinator implements AutoCloseable {
     }
 
     void retargetProbe(MemberConfig primary) {
-        probe.retarget(primary.jdbcUrl());
+        detector.probe(primary.jdbcUrl());
     }
 
     void transition(Phase next, String reason) {
@@ -438,10 +362,6 @@ public final class Coordinator implements AutoCloseable {
         topology.publish(next, version, this::jdbcUrlOf);
     }
 
-    private static long elapsedMs(long startNs) {
-        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
-    }
-
     private String jdbcUrlOf(String member) {
         return config.member(member).map(MemberConfig::jdbcUrl)
                 .orElseGet(() -> current.value().member(member).map(Member::jdbcUrl).orElse(null));
@@ -456,9 +376,8 @@ public final class Coordinator implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        probe.close();
+        detector.close();
         lease.close();
-        postmasterReport.close();
         fencedGuard.close();
         watches.values().forEach(StandbyWatch::close);
     }

@@ -12,7 +12,7 @@ class DetectionTest {
 
     @Test
     void failedProbesAndSilentStandbysFailThePrimary() {
-        Verdict verdict = detection.judge("pga", probe(3, 21), List.of(standby("pgb", 35)));
+        Verdict verdict = detection.judge("pga", probe(3, 21), List.of(standby("pgb", 35)), null);
         assertThat(verdict.primaryFailed()).isTrue();
         assertThat(verdict.sentence()).isEqualTo("primary pga failed 3 probe(s) in 21 ms (Connection refused) and no standby "
                 + "received a heartbeat for 35 ms");
@@ -21,14 +21,14 @@ class DetectionTest {
 
     @Test
     void aStandbyStillHearingHeartbeatsKeepsThePrimary() {
-        Verdict verdict = detection.judge("pga", probe(5, 100), List.of(standby("pgb", 40), standby("pgc", 3)));
+        Verdict verdict = detection.judge("pga", probe(5, 100), List.of(standby("pgb", 40), standby("pgc", 3)), null);
         assertThat(verdict.primaryFailed()).isFalse();
         assertThat(verdict.sentence()).contains("but pgc received a heartbeat 3 ms ago: not failing over");
     }
 
     @Test
     void silentStandbysAloneAreAStall() {
-        Verdict verdict = detection.judge("pga", probe(0, 0), List.of(standby("pgb", 500)));
+        Verdict verdict = detection.judge("pga", probe(0, 0), List.of(standby("pgb", 500)), null);
         assertThat(verdict.primaryFailed()).isFalse();
         assertThat(verdict.sentence()).isEqualTo("no standby received a heartbeat for 500 ms but primary pga answers its probe: "
                 + "not failing over");
@@ -36,12 +36,12 @@ class DetectionTest {
 
     @Test
     void oneFailedProbeIsBelowTheThreshold() {
-        assertThat(detection.judge("pga", probe(1, 12), List.of(standby("pgb", 500))).primaryFailed()).isFalse();
+        assertThat(detection.judge("pga", probe(1, 12), List.of(standby("pgb", 500)), null).primaryFailed()).isFalse();
     }
 
     @Test
     void unreachableAppliersCountAsSilent() {
-        Verdict verdict = detection.judge("pga", probe(2, 15), List.of(StandbyView.unknown("pgb", "connection refused")));
+        Verdict verdict = detection.judge("pga", probe(2, 15), List.of(StandbyView.unknown("pgb", "connection refused")), null);
         assertThat(verdict.primaryFailed()).isTrue();
         assertThat(verdict.sentence()).endsWith("and no standby reports heartbeats");
     }

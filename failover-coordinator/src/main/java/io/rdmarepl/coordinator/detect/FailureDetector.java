@@ -1,0 +1,57 @@
+package io.rdmarepl.coordinator.detect;
+
+import io.rdmarepl.coordinator.roles.RoleClient;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Collection;
+
+/**
+ * Everything that watches the primary, together: its JDBC probe ({@link PrimaryProbe}), what its shipper says of
+ * its postmaster ({@link PostmasterReport}), and the rule that turns those and the standbys' heartbeats into a
+ * {@link Verdict} ({@link Detection}). The coordinator points it at the current primary and asks for a verdict
+ * every cycle.
+ */
+public final class FailureDetector implements AutoCloseable {
+    private final Detection detection;
+    private final PrimaryProbe probe;
+    private final PostmasterReport postmasterReport;
+
+    /**
+     * @param probeTimeout  a probe unanswered this long counts as failed
+     * @param heartbeat     the heartbeat silence that, with the failed probes, fails the primary
+     */
+    public FailureDetector(String primaryJdbcUrl, String user, String password, RoleClient roles, Duration interval,
+                           Duration probeTimeout, int probeFailures, Duration heartbeat) {
+        this.detection = new Detection(heartbeat, probeFailures);
+        this.probe = new PrimaryProbe(primaryJdbcUrl, user, password, interval, probeTimeout);
+        this.postmasterReport = new PostmasterReport(roles, interval);
+    }
+
+    /** Probe {@code jdbcUrl} from now on (the primary changed); a no-op when it already does. */
+    public void probe(String jdbcUrl) {
+        probe.retarget(jdbcUrl);
+    }
+
+    /** Read the shipper at {@code shipperAdmin} (the current primary's), or none when null. */
+    public void readShipper(URI shipperAdmin) {
+        postmasterReport.target(shipperAdmin);
+    }
+
+    /** The verdict on {@code primary} now, given what the standbys report. */
+    public Verdict judge(String primary, Collection<StandbyView> standbys) {
+        String postmasterExit = postmasterReport.exit();
+        probe.suspect(postmasterExit != null);
+        return detection.judge(primary, probe.view(), standbys, postmasterExit);
+    }
+
+    /** What the probe knows now: its failures, and the primary's WAL position when it last answered. */
+    public ProbeView probeView() {
+        return probe.view();
+    }
+
+    @Override
+    public void close() {
+        probe.close();
+        postmasterReport.close();
+    }
+}

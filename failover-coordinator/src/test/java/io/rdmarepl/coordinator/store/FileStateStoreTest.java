@@ -82,6 +82,22 @@ class FileStateStoreTest {
     }
 
     @Test
+    void shouldCompareALeadersWriteAgainstTheVersionItWroteNotAgainstTheFile() throws Exception {
+        Path file = dir.resolve("main.json");
+        ClusterState initial = States.initial("main");
+        ClusterState promoted = States.promotionBy("coord-a", initial);
+        try (FileStateStore store = FileStateStore.open(file)) {
+            store.compareAndSet(NOTHING_STORED, initial);
+            // only the lock holder writes the file: a leader that read it back before every write would choke here
+            Files.writeString(file, "not the state");
+
+            assertThat(store.compareAndSet(NOTHING_STORED, promoted, Durability.LAZY)).isEqualTo(NOTHING_STORED);
+            assertThat(store.compareAndSet(0, promoted, Durability.LAZY)).isEqualTo(1);
+            assertThat(store.read()).isEqualTo(new Versioned<>(promoted, 1));
+        }
+    }
+
+    @Test
     void shouldNotLeadNorWriteWhileAnotherStoreHoldsTheLock() {
         Path file = dir.resolve("main.json");
         try (FileStateStore first = FileStateStore.open(file);

@@ -24,7 +24,7 @@ public final class TopologyClient implements AutoCloseable {
     static final Duration RETRY_MIN = Duration.ofMillis(50);
     static final Duration RETRY_MAX = Duration.ofSeconds(1);
     /** A coordinator that returns an unchanged topology early (not holding the poll) is asked again after this. */
-    private static final long EARLY_ANSWER_PAUSE_MS = RETRY_MIN.toMillis();
+    static final Duration EARLY_ANSWER_PAUSE = RETRY_MIN;
     /** Refresh requests closer together than this are served by one request. */
     private static final long REFRESH_GAP_MS = 10;
 
@@ -32,6 +32,7 @@ public final class TopologyClient implements AutoCloseable {
 
     private final List<URI> coordinators;
     private final Duration pollWait;
+    private final long earlyAnswerPauseMs;
     private final CoordinatorHttp http;
     private final CoordinatorOutage outage;
     private final List<TopologyListener> listeners = new CopyOnWriteArrayList<>();
@@ -50,6 +51,11 @@ public final class TopologyClient implements AutoCloseable {
      * @param pollWait        how long a coordinator may hold a long poll, 100 ms to 30 s
      */
     public TopologyClient(final List<URI> coordinators, final Duration connectTimeout, final Duration pollWait) {
+        this(coordinators, connectTimeout, pollWait, EARLY_ANSWER_PAUSE);
+    }
+
+    TopologyClient(final List<URI> coordinators, final Duration connectTimeout, final Duration pollWait,
+        final Duration earlyAnswerPause) {
         if (coordinators.isEmpty()) {
             throw new IllegalArgumentException("at least one coordinator URL is needed");
         }
@@ -58,6 +64,7 @@ public final class TopologyClient implements AutoCloseable {
         }
         this.coordinators = List.copyOf(coordinators);
         this.pollWait = pollWait;
+        this.earlyAnswerPauseMs = earlyAnswerPause.toMillis();
         this.http = new CoordinatorHttp(connectTimeout);
         this.outage = new CoordinatorOutage(this.coordinators, RETRY_MAX.toMillis());
         this.poller = daemon(this::pollUntilClosed, "rdmarepl-topology-poll");
@@ -136,11 +143,13 @@ public final class TopologyClient implements AutoCloseable {
                 outage.recordAnswer(coordinator);
                 failuresInRow = 0;
                 backoff.reset();
-                final boolean newer = offer(answer, coordinator);
+                offer(answer, coordinator);
                 final long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
-                if (!newer && elapsedMs < pollWait.toMillis() / 2) {
+                // judged by the version asked after, not by whether this answer was news: a refresh may have
+                // delivered the same version first, mid-failover, and the next one is then only milliseconds away
+                if (known != null && answer.version() <= known.version() && elapsedMs < pollWait.toMillis() / 2) {
                     // the coordinator did not hold the request: do not turn this thread into a busy loop
-                    Thread.sleep(EARLY_ANSWER_PAUSE_MS);
+                    Thread.sleep(earlyAnswerPauseMs);
                 }
             } catch (final CoordinatorException ex) {
                 outage.recordFailure(ex);

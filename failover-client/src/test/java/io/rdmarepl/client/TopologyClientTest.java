@@ -100,6 +100,27 @@ class TopologyClientTest {
     }
 
     @Test
+    void shouldAskAgainAtOnceWhenARefreshDeliveredTheLongPollsAnswerFirst() {
+        coordinator.publish(1, "HEALTHY", PGA, List.of(PGA));
+        // a pause for early answers longer than the deadline: the client must not take this race for one
+        client = new TopologyClient(List.of(coordinator.url()), Duration.ofMillis(200), Duration.ofSeconds(30),
+            Duration.ofSeconds(60)).start();
+        Await.until("the first topology arrives", DEADLINE, () -> client.current().isPresent());
+
+        // mid-failover: a client that saw its primary fail refreshes, and gets v2 before the held poll does
+        coordinator.publishQuietly(TopologyServer.document(1, "FENCING", null, List.of(PGA)));
+        client.refreshNow();
+        Await.until("the refresh sees v2", DEADLINE, () -> client.current().get().version() == 2);
+        final int requestsBefore = coordinator.requests();
+        coordinator.answerHeldPolls();
+        Await.until("the long poll asks again", DEADLINE, () -> coordinator.requests() > requestsBefore);
+
+        coordinator.publish(2, "HEALTHY", PGB, List.of(PGB));
+        Await.until("the long poll brings v3 (the promotion)", DEADLINE, () -> client.current().get().version() == 3);
+        assertThat(client.current().get().primary()).isEqualTo(PGB);
+    }
+
+    @Test
     void shouldFollowTheNextCoordinatorWhenOneIsDown() throws IOException {
         coordinator.publish(3, "HEALTHY", PGB, List.of(PGB));
 

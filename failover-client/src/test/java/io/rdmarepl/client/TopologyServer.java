@@ -125,6 +125,13 @@ final class TopologyServer implements AutoCloseable {
     }
 
     /**
+     * Answer the held polls now with the current document (e.g. one published quietly).
+     */
+    synchronized void answerHeldPolls() {
+        notifyAll();
+    }
+
+    /**
      * @return how many requests arrived so far.
      */
     int requests() {

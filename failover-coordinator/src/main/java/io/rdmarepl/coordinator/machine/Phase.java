@@ -39,8 +39,9 @@ public enum Phase {
      * new epoch) and the phases an operator's command or a planned handover settle in must be. The failover's way
      * stations need not: lost in a host crash, the coordinator resumes from the durable phase before them, and a
      * durable FENCING would resume no better (a restarted coordinator decides again from SUSPECT either way); each
-     * one spared saves a disk flush on the way to the new primary. A process crash loses none of them (the page
-     * cache keeps what was written).
+     * one spared saves a disk flush on the way to the new primary. The file store even writes them behind, off the
+     * coordinator's thread, so a process crash may lose the last one too: a restart then resumes from the durable
+     * phase before it, as after a host crash.
      */
     public boolean mustBeDurable() {
         return this != SUSPECT && this != FENCING && this != DRAINING && this != PROMOTED;

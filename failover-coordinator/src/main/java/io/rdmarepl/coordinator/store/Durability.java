@@ -5,8 +5,8 @@ public enum Durability {
     /** On disk (or on a quorum's disks): survives a crash and a power loss. */
     SYNCED,
     /**
-     * Readable at once, on disk a little later (with the next synced change at the latest): for a change whose
-     * loss in a crash only repeats work. A store may treat it as {@link #SYNCED}.
+     * On disk a little later (with the next synced change at the latest), possibly written behind the caller: for a
+     * change whose loss in a crash only repeats work. A store may treat it as {@link #SYNCED}.
      */
     LAZY
 }

@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * after taking the lock: a failover's transitions then each cost one write, not a read, a parse and a write.
  *
  * <p>Every write replaces the whole file atomically ({@link AtomicFileWriter}), so a reader or a crash sees
- * either the previous or the next version, never half a document.
+ * either the previous or the next version, never half a document. A {@link Durability#LAZY} write reaches the
+ * file a few milliseconds after {@link #compareAndSet} returns ({@link StateFileWriter}); this store's own
+ * {@link #read()} waits for it, other readers (a following coordinator) see it then.
  */
 public final class FileStateStore implements StateStore {
     private static final Logger LOG = LoggerFactory.getLogger(FileStateStore.class);
@@ -32,6 +34,7 @@ public final class FileStateStore implements StateStore {
     private final Path file;
     private final String source;
     private final LeaderLockFile lock;
+    private final StateFileWriter writer;
     private volatile boolean closed;
     /** The version in the file while this store holds the lock, or {@link #UNKNOWN} until it is read again. */
     private volatile long heldVersion = UNKNOWN;
@@ -41,6 +44,7 @@ public final class FileStateStore implements StateStore {
         this.file = file;
         this.source = "state file " + file;
         this.lock = lock;
+        this.writer = new StateFileWriter(file);
     }
 
     /**
@@ -68,8 +72,17 @@ public final class FileStateStore implements StateStore {
         return file;
     }
 
+    /** The file's content; while this store leads, after its lazy writes reached the file. */
     @Override
     public Versioned<ClusterState> read() {
+        if (lock.isHeld()) {
+            try {
+                writer.flush();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StateStoreException("interrupted while reading " + source);
+            }
+        }
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
@@ -102,7 +115,12 @@ public final class FileStateStore implements StateStore {
         }
         long version = stored + 1;
         try {
-            AtomicFileWriter.replace(file, ClusterStateJson.writeVersioned(version, next), durability == Durability.SYNCED);
+            byte[] content = ClusterStateJson.writeVersioned(version, next);
+            if (durability == Durability.SYNCED) {
+                writer.writeNow(version, content);
+            } else {
+                writer.writeLater(version, content);
+            }
         } catch (IOException e) {
             heldVersion = UNKNOWN; // the rename may or may not have happened: read the file to know
             throw new StateStoreException("cannot write " + source + ": " + e, e);
@@ -139,6 +157,7 @@ public final class FileStateStore implements StateStore {
     @Override
     public void close() {
         closed = true;
+        writer.close(); // what is pending reaches the file while this store still holds the lock
         lock.close();
     }
 }

@@ -17,8 +17,9 @@ public interface StateStore extends AutoCloseable {
     Versioned<ClusterState> read();
 
     /**
-     * Stores {@code next} if the stored version is still {@code expectedVersion}; readers see it at once, and it
-     * is on disk before this returns unless {@code durability} is {@link Durability#LAZY}.
+     * Stores {@code next} if the stored version is still {@code expectedVersion}; it is on disk before this returns
+     * unless {@code durability} is {@link Durability#LAZY}, and other readers see it at once (ZooKeeper) or within
+     * milliseconds (the file store writes a lazy change behind).
      *
      * @return the new version, or {@link #NOTHING_STORED} when another writer came first
      * @throws StateStoreException naming the store when it cannot be written

@@ -48,22 +48,81 @@ class FileStateStoreTest {
     }
 
     @Test
-    void shouldShowALazyWriteToEveryReaderAtOnceAndStillCompareVersions() {
+    void shouldLetALazyWriteReachTheFileSoonAndStillCompareVersions() throws Exception {
         ClusterState first = States.initial("main");
         ClusterState second = States.promotionBy("coord-a", first);
         Path file = dir.resolve("main.json");
 
         try (FileStateStore store = FileStateStore.open(file)) {
             assertThat(store.compareAndSet(NOTHING_STORED, first, Durability.LAZY)).isZero();
+            assertThat(store.read()).as("the writer's own read waits for its lazy write").isEqualTo(new Versioned<>(first, 0));
             try (FileStateStore other = FileStateStore.open(file)) {
                 assertThat(other.read()).isEqualTo(new Versioned<>(first, 0));
             }
             assertThat(store.compareAndSet(NOTHING_STORED, second, Durability.LAZY)).isEqualTo(NOTHING_STORED);
             assertThat(store.compareAndSet(0, second, Durability.LAZY)).isEqualTo(1);
-            assertThat(AtomicFileWriter.tempFileOf(file)).doesNotExist();
         }
+        // close() wrote what was pending before it let go of the lock
         try (FileStateStore reopened = FileStateStore.open(file)) {
             assertThat(reopened.read()).isEqualTo(new Versioned<>(second, 1));
+        }
+        assertThat(AtomicFileWriter.tempFileOf(file)).doesNotExist();
+    }
+
+    @Test
+    void shouldOnlyEverMoveTheFileForwardUnderLazyAndSyncedWrites() throws Exception {
+        Path file = dir.resolve("main.json");
+        int writes = 300;
+        try (FileStateStore writer = FileStateStore.open(file);
+             FileStateStore reader = FileStateStore.open(file)) {
+            writer.compareAndSet(NOTHING_STORED, States.initial("main"));
+            AtomicBoolean writing = new AtomicBoolean(true);
+            CompletableFuture<List<Long>> versionsSeen = CompletableFuture.supplyAsync(() -> {
+                List<Long> seen = new ArrayList<>();
+                while (writing.get()) {
+                    seen.add(reader.read().version());
+                }
+                return seen;
+            });
+
+            Versioned<ClusterState> current = writer.read();
+            for (int i = 0; i < writes; i++) {
+                ClusterState next = States.promotionBy("writer", current.value());
+                // mostly lazy, as a failover's way stations, with a synced one (its epoch) now and then
+                Durability durability = i % 7 == 3 ? Durability.SYNCED : Durability.LAZY;
+                current = new Versioned<>(next, writer.compareAndSet(current.version(), next, durability));
+            }
+            writing.set(false);
+
+            assertThat(versionsSeen.get(10, TimeUnit.SECONDS)).isNotEmpty().isSorted();
+            assertThat(writer.read()).isEqualTo(current);
+            assertThat(reader.read()).isEqualTo(current);
+            assertThat(current.version()).isEqualTo(writes);
+        }
+    }
+
+    @Test
+    void shouldReportALazyWriteThatFailedToTheNextWriteAndReadTheFileAgain() throws Exception {
+        Path file = dir.resolve("main.json");
+        ClusterState initial = States.initial("main");
+        ClusterState promoted = States.promotionBy("coord-a", initial);
+        try (FileStateStore store = FileStateStore.open(file)) {
+            store.compareAndSet(NOTHING_STORED, initial);
+            // a directory where the temp file goes: every replace fails, as on a full or read-only disk
+            Files.createDirectory(AtomicFileWriter.tempFileOf(file));
+
+            assertThat(store.compareAndSet(0, promoted, Durability.LAZY)).isEqualTo(1);
+            assertThat(store.read()).as("read once the lazy write is done: it failed").isEqualTo(new Versioned<>(initial, 0));
+            assertThatThrownBy(() -> store.compareAndSet(1, States.promotionBy("coord-a", promoted), Durability.LAZY))
+                    .isInstanceOf(StateStoreException.class)
+                    .hasMessageStartingWith("cannot write state file " + file + ": ")
+                    .hasMessageContaining("the write of version 1 failed");
+
+            Files.deleteIfExists(AtomicFileWriter.tempFileOf(file)); // the failed write may have removed it already
+            assertThat(store.compareAndSet(1, promoted, Durability.LAZY))
+                    .as("the file still holds version 0: a write expecting version 1 lost").isEqualTo(NOTHING_STORED);
+            assertThat(store.compareAndSet(0, promoted, Durability.LAZY)).isEqualTo(1);
+            assertThat(store.read()).isEqualTo(new Versioned<>(promoted, 1));
         }
     }
 

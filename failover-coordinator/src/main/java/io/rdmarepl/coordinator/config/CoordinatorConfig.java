@@ -50,7 +50,7 @@ public record CoordinatorConfig(
             new String[] {"detect.interval.ms", "5", "how often the coordinator probes the primary and reads the standbys"},
             new String[] {"detect.heartbeat.ms", "20", "the primary is suspect when no standby received a heartbeat for this long..."},
             new String[] {"detect.probe.timeout.ms", "25", "...and its JDBC probe failed or did not answer within this"},
-            new String[] {"detect.probe.failures", "2", "consecutive failed probes before the primary counts as failed"},
+            new String[] {"detect.probe.failures", "2", "consecutive failed probes before the primary counts as failed (one once its shipper saw its postmaster exit)"},
             new String[] {"failover.auto", "true", "fail over on detection; false: only on `rdmarepl failover`"},
             new String[] {"max.lag.bytes", "16777216", "a standby further behind the last shipped frame is not a candidate"},
             new String[] {"fence.command", "", "run (sh -c) to fence an unreachable old primary; $RDMAREPL_MEMBER names it"},

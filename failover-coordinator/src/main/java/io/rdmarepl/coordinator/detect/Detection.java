@@ -8,7 +8,9 @@ import java.util.Collection;
  * row (or did not answer within the timeout) AND no standby received a heartbeat frame for {@code heartbeat}.
  * Either signal alone is a stall, a network blip or a busy primary, and never fails over. The silence only tells a
  * dead primary from a stalled one; when the primary's shipper saw its postmaster exit ({@link PostmasterReport}),
- * that is known already, and the failed probe suffices.
+ * that is known already, and one failed probe suffices: it only confirms that no restarted server answers. Waiting
+ * for {@code probeFailures} would mostly wait out the postmaster's teardown, during which a new connection is
+ * accepted but never answered, so the second probe cannot even start until the first gives up.
  */
 public final class Detection {
     private final Duration heartbeat;
@@ -28,9 +30,10 @@ public final class Detection {
         String freshest = freshestView == null ? null : freshestView.name();
         boolean silent = heartbeatAge > heartbeat.toMillis();
         boolean probeFailed = probe.failures() >= probeFailures;
+        boolean exitConfirmed = postmasterExit != null && probe.failures() >= 1;
         String heard = heartbeatAge == Long.MAX_VALUE ? "no standby reports heartbeats"
                 : "no standby received a heartbeat for " + heartbeatAge + " ms";
-        if (probeFailed && !silent && postmasterExit != null) {
+        if (exitConfirmed && !(probeFailed && silent)) {
             return new Verdict(true, "primary " + primary + " failed " + probe.failures() + " probe(s) in " + probe.failingForMs()
                     + " ms (" + probe.error() + ") and its shipper saw its postmaster exit (" + postmasterExit + ")",
                     probe.failingForMs());

@@ -47,15 +47,16 @@ class DetectionTest {
     }
 
     @Test
-    void aPostmasterSeenToExitNeedsNoSilenceButStillTheFailedProbes() {
+    void aPostmasterSeenToExitNeedsNoSilenceAndOneFailedProbe() {
         String exit = "process 4711 exited (state Z)";
-        Verdict verdict = detection.judge("pga", probe(2, 9), List.of(standby("pgb", 4)), exit);
+        Verdict verdict = detection.judge("pga", probe(1, 9), List.of(standby("pgb", 4)), exit);
         assertThat(verdict.primaryFailed()).isTrue();
-        assertThat(verdict.sentence()).isEqualTo("primary pga failed 2 probe(s) in 9 ms (Connection refused) and its shipper "
+        assertThat(verdict.sentence()).isEqualTo("primary pga failed 1 probe(s) in 9 ms (Connection refused) and its shipper "
                 + "saw its postmaster exit (process 4711 exited (state Z))");
         assertThat(verdict.failedForMs()).isEqualTo(9);
-        assertThat(detection.judge("pga", probe(1, 4), List.of(standby("pgb", 4)), exit).primaryFailed())
-                .as("one failed probe: the exit alone does not fail the primary over").isFalse();
+        assertThat(detection.judge("pga", probe(2, 9), List.of(standby("pgb", 4)), exit).primaryFailed()).isTrue();
+        assertThat(detection.judge("pga", probe(1, 9), List.of(standby("pgb", 4)), null).primaryFailed())
+                .as("one failed probe without the exit is below the threshold").isFalse();
         assertThat(detection.judge("pga", probe(0, 0), List.of(standby("pgb", 4)), exit).primaryFailed())
                 .as("a primary answering its probe (restarted already) is not failed").isFalse();
         assertThat(detection.judge("pga", probe(2, 9), List.of(standby("pgb", 4)), null).primaryFailed())

@@ -326,7 +326,7 @@ final class ApplierAgent {
             if (config.replicaReadOnlyForClients()) {
                 ReadOnlyGuard.writableForClients(connection);
             }
-            Map<String, Long> set = SequencePromoter.promote(connection, sequences, config.sequenceHeadroom());
+            Map<String, Long> set = SequencePromoter.promote(connection, session.ownedSequences(), sequences, config.sequenceHeadroom());
             connection.commit();
             state(ApplierState.PROMOTED, System.nanoTime(), "promoted at applied position " + Lsn.format(appliedLsn)
                     + "; sequences set: " + set);

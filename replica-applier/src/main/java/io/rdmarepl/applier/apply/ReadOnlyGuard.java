@@ -2,7 +2,6 @@ package io.rdmarepl.applier.apply;
 
 import io.rdmarepl.applier.schema.SqlNames;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -24,12 +23,9 @@ final class ReadOnlyGuard {
     }
 
     private static void alter(Connection connection, String action) throws SQLException {
+        // the driver knows the database it connected to: no round trip to ask, on the way to a promotion
+        String database = connection.getCatalog();
         try (Statement statement = connection.createStatement()) {
-            String database;
-            try (ResultSet rows = statement.executeQuery("SELECT current_database()")) {
-                rows.next();
-                database = rows.getString(1);
-            }
             statement.execute("ALTER DATABASE " + SqlNames.quote(database) + " " + action);
         }
     }

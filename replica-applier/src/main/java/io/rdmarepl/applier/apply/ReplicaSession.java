@@ -20,6 +20,7 @@ final class ReplicaSession implements AutoCloseable {
     private PreparedStatement writePosition;
     private PreparedStatement walInsertLsn;
     private PreparedStatement walFlushLsn;
+    private PreparedStatement ownedSequences;
 
     ReplicaSession(DataSource dataSource, AppliedPositionStore positions) {
         this.dataSource = dataSource;
@@ -35,6 +36,8 @@ final class ReplicaSession implements AutoCloseable {
                 writePosition = positions.prepare(c);
                 walInsertLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_insert_lsn()::text");
                 walFlushLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_flush_lsn()::text");
+                ownedSequences = SequencePromoter.prepareOwnedQuery(c);
+                c.commit();
             } catch (SQLException e) {
                 closeQuietly(c);
                 throw e;
@@ -43,6 +46,12 @@ final class ReplicaSession implements AutoCloseable {
             statements.connection(c);
         }
         return connection;
+    }
+
+    /** {@link SequencePromoter}'s query, prepared and run once when this session connected. */
+    PreparedStatement ownedSequences() throws SQLException {
+        connection();
+        return ownedSequences;
     }
 
     StatementCache statements() {

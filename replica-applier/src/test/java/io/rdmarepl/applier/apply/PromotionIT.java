@@ -66,6 +66,21 @@ class PromotionIT {
                 .containsExactly(java.util.List.of("1011", "5011"));
     }
 
+    @Test
+    void shouldFindASequenceCreatedAfterTheApplierConnected() throws Exception {
+        Sql.write(replica, "CREATE TABLE early (id bigint PRIMARY KEY)");
+        try (ApplierFixture f = ApplierFixture.start(replica, "promotion-late", "promote.sequence.headroom", "10")) {
+            f.feeder().send(relation(1, "early", 'd', "id*")).transaction(1, 10, insert(1, i8(1)));
+            f.awaitApplied(10);
+            // the applier's session prepared its query for the owned sequences when it connected, before this
+            Sql.write(replica, "CREATE TABLE late (id serial PRIMARY KEY, v text)");
+            f.feeder().send(relation(2, "late", 'd', "id*", "v")).transaction(2, 20, insert(2, i4(300), text("a")));
+            f.awaitApplied(20);
+
+            assertThat(f.applier().promote(Duration.ofSeconds(10))).containsEntry("public.late_id_seq", 310L);
+        }
+    }
+
     private static void clientInsert(String sql) throws SQLException {
         try (Connection c = replica.connect("postgres"); Statement s = c.createStatement()) {
             s.execute(sql);

@@ -78,7 +78,7 @@ public final class FailoverBenchCommand implements Callable<Integer> {
     String applySynchronousCommit;
 
     @Option(names = "--state-dir", paramLabel = "DIR",
-            description = "Where the coordinator's state file goes (written and fsynced on every transition). Default: the system's temporary directory.")
+            description = "Where the coordinator's state file goes (fsynced at the epoch and at every settled phase). Default: the system's temporary directory.")
     java.nio.file.Path stateDir;
 
     @Option(names = "--no-reference", description = "Skip PostgreSQL's physical standby (pg_ctl promote).")

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every write replaces the whole file atomically ({@link AtomicFileWriter}), so a reader or a crash sees
  * either the previous or the next version, never half a document. A {@link Durability#LAZY} write reaches the
- * file a few milliseconds after {@link #compareAndSet} returns ({@link StateFileWriter}); this store's own
- * {@link #read()} waits for it, other readers (a following coordinator) see it then.
+ * file a few milliseconds after {@link #compareAndSet} returns ({@link StateFileWriter}): other readers (a
+ * following coordinator) see it then, while the leader's own {@link #read()} answers with what it stored last.
  */
 public final class FileStateStore implements StateStore {
     private static final Logger LOG = LoggerFactory.getLogger(FileStateStore.class);
@@ -36,9 +36,11 @@ public final class FileStateStore implements StateStore {
     private final LeaderLockFile lock;
     private final StateFileWriter writer;
     private volatile boolean closed;
-    /** The version in the file while this store holds the lock, or {@link #UNKNOWN} until it is read again. */
-    private volatile long heldVersion = UNKNOWN;
-    private static final long UNKNOWN = Long.MIN_VALUE;
+    /**
+     * What this store stored last while it holds the lock (the file catches up with a lazy write a little later),
+     * or null until the file is read again: before the first write, after a takeover, after a failed write.
+     */
+    private volatile Versioned<ClusterState> stored;
 
     private FileStateStore(Path file, LeaderLockFile lock) {
         this.file = file;
@@ -72,17 +74,17 @@ public final class FileStateStore implements StateStore {
         return file;
     }
 
-    /** The file's content; while this store leads, after its lazy writes reached the file. */
+    /** The file's content; for the leader, what it stored last (a lazy write may not be in the file yet). */
     @Override
     public Versioned<ClusterState> read() {
-        if (lock.isHeld()) {
-            try {
-                writer.flush();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new StateStoreException("interrupted while reading " + source);
-            }
+        Versioned<ClusterState> last = stored;
+        if (last != null && lock.isHeld()) {
+            return last;
         }
+        return readFile();
+    }
+
+    private Versioned<ClusterState> readFile() {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
@@ -108,12 +110,15 @@ public final class FileStateStore implements StateStore {
             throw new StateStoreException(source + " is locked by another coordinator (" + lock.holder() + " holds "
                     + lock.path() + "); only the leader writes");
         }
-        long stored = heldVersion == UNKNOWN ? read().version() : heldVersion;
-        heldVersion = stored;
-        if (stored != expectedVersion) {
+        Versioned<ClusterState> current = stored;
+        if (current == null) {
+            current = readFile();
+            stored = current;
+        }
+        if (current.version() != expectedVersion) {
             return NOTHING_STORED;
         }
-        long version = stored + 1;
+        long version = current.version() + 1;
         try {
             byte[] content = ClusterStateJson.writeVersioned(version, next);
             if (durability == Durability.SYNCED) {
@@ -122,10 +127,10 @@ public final class FileStateStore implements StateStore {
                 writer.writeLater(version, content);
             }
         } catch (IOException e) {
-            heldVersion = UNKNOWN; // the rename may or may not have happened: read the file to know
+            stored = null; // the rename may or may not have happened: read the file to know
             throw new StateStoreException("cannot write " + source + ": " + e, e);
         }
-        heldVersion = version;
+        stored = new Versioned<>(next, version);
         return version;
     }
 
@@ -140,7 +145,7 @@ public final class FileStateStore implements StateStore {
         }
         boolean tookOver = lock.tryAcquire();
         if (tookOver) {
-            heldVersion = UNKNOWN; // the previous leader wrote since this store last knew
+            stored = null; // the previous leader wrote since this store last knew
             LOG.info("took the lock {}: this coordinator now leads {}", lock.path(), file);
         }
         return tookOver;
@@ -154,8 +159,9 @@ public final class FileStateStore implements StateStore {
         return "file " + file + (isLeader() ? " (leader)" : " (follower, locked by " + lock.holder() + ")");
     }
 
+    /** Waits for a write under way (synchronized with {@link #compareAndSet}), then for what is pending. */
     @Override
-    public void close() {
+    public synchronized void close() {
         closed = true;
         writer.close(); // what is pending reaches the file while this store still holds the lock
         lock.close();

@@ -2,6 +2,7 @@ package io.rdmarepl.coordinator.store;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,10 +13,13 @@ import org.slf4j.LoggerFactory;
  * disk otherwise, on the path to the promotion. The file only ever moves forward: a lazy write is skipped when a
  * newer version reached the file first, and of several pending lazy writes only the newest is written.
  *
- * <p>A lazy write that fails is logged and reported to the next write, which then throws.
+ * <p>Every write carries the whole state, so a lazy write that fails (logged) is made good by the next write of
+ * either kind; until then the file holds an older version, as after a crash.
  */
 final class StateFileWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StateFileWriter.class);
+    /** How long {@link #close()} waits for a pending write before it gives up on it (a hung disk). */
+    private static final long CLOSE_WAIT_MS = 30_000;
 
     private record Pending(long version, byte[] content) {
     }
@@ -30,8 +34,6 @@ final class StateFileWriter implements AutoCloseable {
     private Pending pending;
     /** Guarded by this: a write is under way on the writer thread. */
     private boolean writing;
-    /** Guarded by this: why the last lazy write failed, until a caller is told. */
-    private IOException failure;
     /** Guarded by this. */
     private boolean closed;
 
@@ -45,10 +47,9 @@ final class StateFileWriter implements AutoCloseable {
     /**
      * Version {@code version} goes to the file soon, unless a newer one gets there first.
      *
-     * @throws IOException why the previous lazy write failed (this one is not taken)
+     * @throws IOException when this writer is closed
      */
     synchronized void writeLater(long version, byte[] content) throws IOException {
-        throwFailure();
         if (closed) {
             throw new IOException("the state writer is closed");
         }
@@ -58,39 +59,38 @@ final class StateFileWriter implements AutoCloseable {
 
     /**
      * Replaces the file with version {@code version} and fsyncs it before returning; a pending lazy write of an
-     * older version is dropped (this one carries everything it did).
+     * older version is then dropped (this one carries everything it did).
      *
-     * @throws IOException when this write fails, or why the previous lazy write failed
+     * @throws IOException when this write fails (a pending lazy write is kept: it may still land)
      */
     void writeNow(long version, byte[] content) throws IOException {
+        synchronized (io) {
+            AtomicFileWriter.replace(file, content, true);
+            writtenVersion = Math.max(writtenVersion, version);
+        }
         synchronized (this) {
-            throwFailure();
             if (pending != null && pending.version() <= version) {
                 pending = null;
                 notifyAll();
             }
         }
-        synchronized (io) {
-            AtomicFileWriter.replace(file, content, true);
-            writtenVersion = Math.max(writtenVersion, version);
-        }
     }
 
-    /** Returns once every lazy write handed over so far is in the file (or failed). */
-    void flush() throws InterruptedException {
-        synchronized (this) {
-            while (pending != null || writing) {
-                wait();
+    /**
+     * Returns once every lazy write handed over so far is in the file (or failed), or after {@code timeoutMs}.
+     *
+     * @return whether nothing is pending any more
+     */
+    synchronized boolean flush(long timeoutMs) throws InterruptedException {
+        long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (pending != null || writing) {
+            long leftNs = deadlineNs - System.nanoTime();
+            if (leftNs <= 0) {
+                return false;
             }
+            TimeUnit.NANOSECONDS.timedWait(this, leftNs);
         }
-    }
-
-    private void throwFailure() throws IOException {
-        IOException failed = failure;
-        if (failed != null) {
-            failure = null;
-            throw failed;
-        }
+        return true;
     }
 
     private void writeUntilClosed() {
@@ -111,38 +111,48 @@ final class StateFileWriter implements AutoCloseable {
                 pending = null;
                 writing = true;
             }
-            IOException failed = null;
-            synchronized (io) {
-                if (next.version() > writtenVersion) {
-                    try {
+            try {
+                synchronized (io) {
+                    if (next.version() > writtenVersion) {
                         AtomicFileWriter.replace(file, next.content(), false);
                         writtenVersion = next.version();
-                    } catch (IOException e) {
-                        failed = e;
                     }
                 }
-            }
-            synchronized (this) {
-                writing = false;
-                if (failed != null) {
-                    LOG.error("cannot write state file {} (version {}): {}", file, next.version(), failed.getMessage());
-                    failure = new IOException("the write of version " + next.version() + " failed: " + failed.getMessage(), failed);
+            } catch (IOException | RuntimeException e) {
+                LOG.error("cannot write state file {} (version {}, written without fsync): {}; the next write carries it",
+                        file, next.version(), e.getMessage() == null ? e.toString() : e.getMessage());
+            } finally {
+                synchronized (this) {
+                    writing = false;
+                    notifyAll();
                 }
-                notifyAll();
             }
         }
     }
 
-    /** Writes what is pending, then stops the thread. */
+    /**
+     * Writes what is pending, then stops the thread; waits for that even when interrupted (the caller releases
+     * the lock next, and a write landing after that could overwrite the next leader's), up to 30 s.
+     */
     @Override
     public void close() {
         synchronized (this) {
             closed = true;
             notifyAll();
         }
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
+        long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS);
+        boolean interrupted = false;
+        while (thread.isAlive() && deadlineNs - System.nanoTime() > 0) {
+            try {
+                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime())));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (thread.isAlive()) {
+            LOG.error("state file {}: a write did not finish within {} s; closing without it", file, CLOSE_WAIT_MS / 1000);
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
         }
     }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ConnectException;
+import java.net.HttpRetryException;
 import java.net.HttpURLConnection;
 import java.net.Proxy;
 import java.net.SocketTimeoutException;
@@ -21,7 +22,8 @@ import java.time.Duration;
  * through a proxy). The coordinator's watches poll every few milliseconds and a failover is a chain of requests:
  * java.net.http's client hands every exchange to its selector and executor threads and back, which on a busy
  * two-core host cost a few hundred microseconds to milliseconds per request; a blocking exchange costs none of
- * that.
+ * that. Redirects are not followed; a request on a kept connection the role closed meanwhile is sent again once
+ * (the JDK's rule), which every role action allows: each is idempotent.
  */
 public final class RoleClient {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -58,21 +60,29 @@ public final class RoleClient {
 
     private JsonNode send(String method, URI uri, String body, Duration timeout) {
         int timeoutMs = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+        int connectTimeoutMs = Math.min(CONNECT_TIMEOUT_MS, timeoutMs);
         HttpURLConnection connection = null;
+        boolean connected = false;
         try {
             connection = (HttpURLConnection) uri.toURL().openConnection(Proxy.NO_PROXY);
             connection.setRequestMethod(method);
-            connection.setConnectTimeout(Math.min(CONNECT_TIMEOUT_MS, timeoutMs));
+            connection.setConnectTimeout(connectTimeoutMs);
             connection.setReadTimeout(timeoutMs);
             connection.setUseCaches(false);
-            if (body != null) {
-                byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            connection.setInstanceFollowRedirects(false);
+            byte[] bytes = body == null ? null : body.getBytes(StandardCharsets.UTF_8);
+            if (bytes != null) {
                 connection.setRequestProperty("Content-Type", "application/json");
                 if (!token.isEmpty()) {
                     connection.setRequestProperty("Authorization", "Bearer " + token);
                 }
+                // buffered, not streamed: a streamed body makes the JDK drop the answer to a refusal (401) it
+                // cannot resend the body for; these bodies are a few bytes, and the actions are idempotent
                 connection.setDoOutput(true);
-                connection.setFixedLengthStreamingMode(bytes.length);
+            }
+            connection.connect();
+            connected = true;
+            if (bytes != null) {
                 try (OutputStream out = connection.getOutputStream()) {
                     out.write(bytes);
                 }
@@ -86,7 +96,14 @@ public final class RoleClient {
             return JSON.readTree(answer);
         } catch (SocketTimeoutException e) {
             disconnect(connection);
+            if (!connected) {
+                throw new RoleException(method + " " + uri + " unreachable: no connection within " + connectTimeoutMs + " ms");
+            }
             throw new RoleException(method + " " + uri + ": no answer within " + timeoutMs + " ms");
+        } catch (HttpRetryException e) {
+            // the JDK gives up on an answer it would have to resend a streamed body for (authentication)
+            disconnect(connection);
+            throw new RoleException(method + " " + uri + " answered " + e.responseCode() + ": " + e.getReason());
         } catch (ConnectException e) {
             throw new RoleException(method + " " + uri + " unreachable: " + (e.getMessage() == null ? "connection refused" : e.getMessage()));
         } catch (IOException e) {

@@ -46,6 +46,14 @@ class RoleClientTest {
             answer(exchange, 200, "{\"applied_lsn\":\"0/16B3748\"}");
         });
         role.createContext("/promote", exchange -> answer(exchange, 409, "epoch 3 is older than the ring's epoch 4\n"));
+        role.createContext("/fence", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            answer(exchange, 401, "{\"error\":\"missing or wrong control token\"}");
+        });
+        role.createContext("/moved", exchange -> {
+            exchange.getResponseHeaders().set("Location", admin + "/status");
+            answer(exchange, 302, "");
+        });
         role.createContext("/slow", exchange -> {
             try {
                 release.await(10, TimeUnit.SECONDS);
@@ -94,6 +102,16 @@ class RoleClientTest {
                 .hasMessage("POST " + admin + "/promote answered 409: epoch 3 is older than the ring's epoch 4");
         client.status(admin, Duration.ofSeconds(5));
         assertThat(clientPorts).as("the refusal was read to its end: its connection serves the next request").hasSize(1);
+    }
+
+    @Test
+    void shouldNameARefusedTokenAndNotFollowRedirects() {
+        assertThatThrownBy(() -> client.post(admin, "/fence", "{}", Duration.ofSeconds(5)))
+                .isInstanceOf(RoleException.class)
+                .hasMessage("POST " + admin + "/fence answered 401: {\"error\":\"missing or wrong control token\"}");
+        assertThatThrownBy(() -> client.get(admin, "/moved", Duration.ofSeconds(5)))
+                .isInstanceOf(RoleException.class)
+                .hasMessageStartingWith("GET " + admin + "/moved answered 302");
     }
 
     @Test

@@ -31,6 +31,11 @@ public final class PrimaryProbe implements AutoCloseable {
     private volatile String lastError;
     private volatile String lastWalLsn;
     private volatile boolean freshConnections;
+    /**
+     * The start of the attempt {@link #suspect} aborted before it was overdue, or 0: that attempt's failure is the
+     * coordinator's doing, not the server's, and does not count (an overdue one had failed already, and does).
+     */
+    private volatile long abortedEarlyNs;
     /** Written by the probe thread only; read by {@link #suspect} to abort a probe hung on it. */
     private volatile Connection connection;
     private String connectedUrl;
@@ -63,14 +68,20 @@ public final class PrimaryProbe implements AutoCloseable {
      * While {@code postmasterExited} (the primary's shipper saw it exit) every probe opens a new connection: the
      * backend of a kept connection was seen to go on answering for 50 ms after its postmaster started to exit, then
      * to hang, where a new connection fails as soon as the postmaster is gone. A probe hung on the kept connection
-     * when the news comes is aborted, so the next one starts at once instead of after the network timeout. Not on
-     * every doubt: a new connection every few milliseconds costs the primary a backend each time.
+     * when the news comes is aborted, so the next one starts at once instead of after the network timeout; aborted
+     * before its timeout, it does not count as failed (the next probe decides: the failed probe that fails the
+     * primary over must say that no server answers). Not on every doubt: a new connection every few milliseconds
+     * costs the primary a backend each time.
      */
     public void suspect(boolean postmasterExited) {
         boolean news = postmasterExited && !freshConnections;
         freshConnections = postmasterExited;
         Connection kept = connection;
-        if (news && kept != null && attemptStartNs != 0) {
+        long started = attemptStartNs;
+        if (news && kept != null && started != 0) {
+            if (System.nanoTime() - started <= timeoutNs) {
+                abortedEarlyNs = started;
+            }
             try {
                 kept.abort(Runnable::run);
             } catch (SQLException | RuntimeException e) {
@@ -108,6 +119,11 @@ public final class PrimaryProbe implements AutoCloseable {
                 lastError = null;
             } catch (SQLException e) {
                 attemptStartNs = 0;
+                if (abortedEarlyNs == start) {
+                    abortedEarlyNs = 0;
+                    closeConnection();
+                    continue; // the next attempt, on a new connection, says whether the server answers
+                }
                 if (consecutiveFailures == 0) {
                     firstFailureNs = start;
                 }

@@ -46,6 +46,35 @@ class PrimaryProbeIT {
         }
     }
 
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void shouldNotCountAProbeItAbortedBeforeItsTimeoutAsFailed() throws Exception {
+        try (PostgresServer server = PostgresServer.primary(Durability.FAST);
+             Connection admin = server.connect("postgres");
+             PrimaryProbe probe = new PrimaryProbe(server.jdbcUrl("postgres"), PostgresServer.SUPERUSER, "",
+                     Duration.ofMillis(5), Duration.ofSeconds(10))) {
+            await("a first answer", () -> probe.view().walLsn() != null);
+            long backend = probeBackend(admin);
+            signal("STOP", backend);
+            try {
+                await("a probe hung on the frozen backend", () -> probe.view().sinceSuccessMs() > 200);
+                probe.suspect(true);
+                // the aborted probe failed because the coordinator gave it up, not because the server did: the
+                // next one, on a new connection, answers, and no failure may show in between (one would fail
+                // the primary over next to a postmaster exit report)
+                int mostFailures = 0;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (probe.view().sinceSuccessMs() > 100) {
+                    mostFailures = Math.max(mostFailures, probe.view().failures());
+                    assertThat(System.nanoTime() - deadline).as("an answer on a new connection within 20 s").isNegative();
+                }
+                assertThat(mostFailures).as("failures seen between the abort and the next answer").isZero();
+            } finally {
+                signal("CONT", backend);
+            }
+        }
+    }
+
     private static long probeBackend(Connection admin) throws Exception {
         try (Statement statement = admin.createStatement();
              ResultSet rows = statement.executeQuery("SELECT pid FROM pg_stat_activity WHERE application_name = "

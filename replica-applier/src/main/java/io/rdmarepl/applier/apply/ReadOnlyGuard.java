@@ -2,6 +2,7 @@ package io.rdmarepl.applier.apply;
 
 import io.rdmarepl.applier.schema.SqlNames;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -23,9 +24,16 @@ final class ReadOnlyGuard {
     }
 
     private static void alter(Connection connection, String action) throws SQLException {
-        // the driver knows the database it connected to: no round trip to ask, on the way to a promotion
+        // the driver knows the database its URL named: no round trip to ask, on the way to a promotion
         String database = connection.getCatalog();
         try (Statement statement = connection.createStatement()) {
+            if (database == null || database.isEmpty()) {
+                // no database in the URL: the server chose one (the user's name); ask it which
+                try (ResultSet rows = statement.executeQuery("SELECT current_database()")) {
+                    rows.next();
+                    database = rows.getString(1);
+                }
+            }
             statement.execute("ALTER DATABASE " + SqlNames.quote(database) + " " + action);
         }
     }

@@ -7,12 +7,15 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The apply thread's connection to the replica, kept across groups with its prepared statements, and
  * replaced (statements and all) when it breaks.
  */
 final class ReplicaSession implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicaSession.class);
     private final DataSource dataSource;
     private final AppliedPositionStore positions;
     private final StatementCache statements = new StatementCache();
@@ -36,8 +39,7 @@ final class ReplicaSession implements AutoCloseable {
                 writePosition = positions.prepare(c);
                 walInsertLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_insert_lsn()::text");
                 walFlushLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_flush_lsn()::text");
-                ownedSequences = SequencePromoter.prepareOwnedQuery(c);
-                c.commit();
+                ownedSequences = prepareOwnedSequences(c);
             } catch (SQLException e) {
                 closeQuietly(c);
                 throw e;
@@ -48,10 +50,29 @@ final class ReplicaSession implements AutoCloseable {
         return connection;
     }
 
-    /** {@link SequencePromoter}'s query, prepared and run once when this session connected. */
+    /**
+     * {@link SequencePromoter}'s query, prepared and run once when this session connected (or now, if that
+     * failed: applying does not wait on it).
+     */
     PreparedStatement ownedSequences() throws SQLException {
         connection();
+        if (ownedSequences == null) {
+            ownedSequences = SequencePromoter.prepareOwnedQuery(connection);
+        }
         return ownedSequences;
+    }
+
+    private static PreparedStatement prepareOwnedSequences(Connection c) throws SQLException {
+        try {
+            PreparedStatement owned = SequencePromoter.prepareOwnedQuery(c);
+            c.commit();
+            return owned;
+        } catch (SQLException e) {
+            c.rollback();
+            LOG.warn("cannot prepare the owned-sequences query ahead of a promotion ({}); a promotion prepares it then",
+                    e.getMessage());
+            return null;
+        }
     }
 
     StatementCache statements() {

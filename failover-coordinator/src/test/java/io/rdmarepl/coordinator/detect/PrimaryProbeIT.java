@@ -9,6 +9,8 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,55 +22,69 @@ import org.junit.jupiter.api.Timeout;
 class PrimaryProbeIT {
     private static final Duration PROBE_TIMEOUT = Duration.ofMillis(300); // network timeout: 3 s
 
+    private static PostgresServer server;
+    private static Connection admin;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = PostgresServer.primary(Durability.FAST);
+        admin = server.connect("postgres");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        admin.close();
+        server.close();
+    }
+
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void shouldAbortAProbeHungOnItsKeptConnectionWhenThePostmasterIsReportedGone() throws Exception {
-        try (PostgresServer server = PostgresServer.primary(Durability.FAST);
-             Connection admin = server.connect("postgres");
-             PrimaryProbe probe = new PrimaryProbe(server.jdbcUrl("postgres"), PostgresServer.SUPERUSER, "",
-                     Duration.ofMillis(5), PROBE_TIMEOUT)) {
-            await("a first answer", () -> probe.view().walLsn() != null);
-            long backend = probeBackend(admin);
-            signal("STOP", backend);
-            try {
-                await("the frozen probe overdue", () -> probe.view().failures() > 0);
-                assertThat(probe.view().error()).startsWith("no answer within 300 ms");
+        withFrozenProbeBackend(PROBE_TIMEOUT, probe -> {
+            await("the frozen probe overdue", () -> probe.view().failures() > 0);
+            assertThat(probe.view().error()).startsWith("no answer within 300 ms");
 
-                long toldNs = System.nanoTime();
-                probe.suspect(true);
-                await("an answer on a new connection", () -> probe.view().failures() == 0);
-                long recoveredMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - toldNs);
-                assertThat(recoveredMs).as("recovered %d ms after the news, not after the 3 s network timeout", recoveredMs)
-                        .isLessThan(1_500);
-            } finally {
-                signal("CONT", backend);
-            }
-        }
+            long toldNs = System.nanoTime();
+            probe.suspect(true);
+            await("an answer on a new connection", () -> probe.view().failures() == 0);
+            long recoveredMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - toldNs);
+            assertThat(recoveredMs).as("recovered %d ms after the news, not after the 3 s network timeout", recoveredMs)
+                    .isLessThan(1_500);
+        });
     }
 
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void shouldNotCountAProbeItAbortedBeforeItsTimeoutAsFailed() throws Exception {
-        try (PostgresServer server = PostgresServer.primary(Durability.FAST);
-             Connection admin = server.connect("postgres");
-             PrimaryProbe probe = new PrimaryProbe(server.jdbcUrl("postgres"), PostgresServer.SUPERUSER, "",
-                     Duration.ofMillis(5), Duration.ofSeconds(10))) {
+        withFrozenProbeBackend(Duration.ofSeconds(10), probe -> {
+            await("a probe hung on the frozen backend", () -> probe.view().sinceSuccessMs() > 200);
+            probe.suspect(true);
+            // the aborted probe failed because the coordinator gave it up, not because the server did: the next
+            // one, on a new connection, answers, and no failure may show in between (one would fail the primary
+            // over next to a postmaster exit report)
+            int mostFailures = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (probe.view().sinceSuccessMs() > 100) {
+                mostFailures = Math.max(mostFailures, probe.view().failures());
+                assertThat(System.nanoTime() - deadline).as("an answer on a new connection within 20 s").isNegative();
+            }
+            assertThat(mostFailures).as("failures seen between the abort and the next answer").isZero();
+        });
+    }
+
+    private interface ProbeCheck {
+        void run(PrimaryProbe probe) throws Exception;
+    }
+
+    /** A probe of the shared server, its kept connection's backend frozen (SIGSTOP) while {@code check} runs. */
+    private static void withFrozenProbeBackend(Duration probeTimeout, ProbeCheck check) throws Exception {
+        try (PrimaryProbe probe = new PrimaryProbe(server.jdbcUrl("postgres"), PostgresServer.SUPERUSER, "",
+                Duration.ofMillis(5), probeTimeout)) {
             await("a first answer", () -> probe.view().walLsn() != null);
             long backend = probeBackend(admin);
             signal("STOP", backend);
             try {
-                await("a probe hung on the frozen backend", () -> probe.view().sinceSuccessMs() > 200);
-                probe.suspect(true);
-                // the aborted probe failed because the coordinator gave it up, not because the server did: the
-                // next one, on a new connection, answers, and no failure may show in between (one would fail
-                // the primary over next to a postmaster exit report)
-                int mostFailures = 0;
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (probe.view().sinceSuccessMs() > 100) {
-                    mostFailures = Math.max(mostFailures, probe.view().failures());
-                    assertThat(System.nanoTime() - deadline).as("an answer on a new connection within 20 s").isNegative();
-                }
-                assertThat(mostFailures).as("failures seen between the abort and the next answer").isZero();
+                check.run(probe);
             } finally {
                 signal("CONT", backend);
             }

@@ -78,13 +78,7 @@ class FileStateStoreTest {
              FileStateStore reader = FileStateStore.open(file)) {
             writer.compareAndSet(NOTHING_STORED, States.initial("main"));
             AtomicBoolean writing = new AtomicBoolean(true);
-            CompletableFuture<List<Long>> versionsSeen = CompletableFuture.supplyAsync(() -> {
-                List<Long> seen = new ArrayList<>();
-                while (writing.get()) {
-                    seen.add(reader.read().version());
-                }
-                return seen;
-            });
+            CompletableFuture<List<Long>> versionsSeen = versionsReadWhile(reader, writing);
 
             Versioned<ClusterState> current = writer.read();
             for (int i = 0; i < writes; i++) {
@@ -129,6 +123,17 @@ class FileStateStoreTest {
             awaitFile(follower, 2);
             assertThat(follower.read()).isEqualTo(new Versioned<>(again, 2));
         }
+    }
+
+    /** The versions {@code reader} finds in the file, read over and over on another thread while {@code writing}. */
+    private static CompletableFuture<List<Long>> versionsReadWhile(FileStateStore reader, AtomicBoolean writing) {
+        return CompletableFuture.supplyAsync(() -> {
+            List<Long> seen = new ArrayList<>();
+            while (writing.get()) {
+                seen.add(reader.read().version()); // throws if it ever parses half a document
+            }
+            return seen;
+        });
     }
 
     /** Until {@code reader} (not the leader) finds {@code version} in the file: lazy writes land a little later. */
@@ -216,13 +221,7 @@ class FileStateStoreTest {
              FileStateStore reader = FileStateStore.open(file)) {
             writer.compareAndSet(NOTHING_STORED, States.initial("main"));
             AtomicBoolean writing = new AtomicBoolean(true);
-            CompletableFuture<List<Long>> versionsSeen = CompletableFuture.supplyAsync(() -> {
-                List<Long> seen = new ArrayList<>();
-                while (writing.get()) {
-                    seen.add(reader.read().version()); // throws if it ever parses half a document
-                }
-                return seen;
-            });
+            CompletableFuture<List<Long>> versionsSeen = versionsReadWhile(reader, writing);
 
             Versioned<ClusterState> current = writer.read();
             for (int i = 0; i < writes; i++) {

@@ -164,11 +164,28 @@ public final class Generators {
             }
             Arbitrary<Value> element = Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(1, Arbitraries.just(Value.NULL)),
-                net.jqwik.api.Tuple.of(4, small ? smallScalar(tag) : scalar(tag)));
+                net.jqwik.api.Tuple.of(4, small ? smallScalar(tag) : arrayElement(tag)));
             Arbitrary<int[]> lowerBounds = Arbitraries.integers().between(-5, 5).array(int[].class).ofSize(dims.length);
             return Combinators.combine(lowerBounds, element.list().ofSize(count))
                 .as((lb, elements) -> new Value.Array(tag, dims, lb, elements));
         });
+    }
+
+    /**
+     * An array element: any scalar but the very large ones (200 kB byteas, 20,000-digit numerics), which columns
+     * carry. Up to 64 of those in one array make a record past the 4 MB frame, and jqwik's edge cases, kept in
+     * memory for a whole property, combine them until a 1 GB test heap runs out.
+     */
+    private static Arbitrary<Value> arrayElement(ValueTag tag) {
+        switch (tag) {
+            case BYTEA: return Arbitraries.bytes().array(byte[].class).ofMaxSize(300).map(Value.Bytea::new);
+            case NUMERIC: return Arbitraries.oneOf(
+                Combinators.combine(Arbitraries.bigIntegers().between(BigInteger.TEN.pow(300).negate(), BigInteger.TEN.pow(300)),
+                    Arbitraries.integers().between(-1000, 1000)).as((u, s) -> (Value) new Value.Numeric(new BigDecimal(u, s))),
+                Arbitraries.of(NumericSpecial.NAN, NumericSpecial.POSITIVE_INFINITY, NumericSpecial.NEGATIVE_INFINITY)
+                    .map(Value.NonFiniteNumeric::new));
+            default: return scalar(tag);
+        }
     }
 
     /** Valid UTF-16 text (no unpaired surrogates, no NUL), often with non-BMP characters. */

@@ -33,15 +33,15 @@ public final class Detection {
         boolean exitConfirmed = postmasterExit != null && probe.failures() >= 1;
         String heard = heartbeatAge == Long.MAX_VALUE ? "no standby reports heartbeats"
                 : "no standby received a heartbeat for " + heartbeatAge + " ms";
-        if (exitConfirmed && !(probeFailed && silent)) {
-            return new Verdict(true, "primary " + primary + " failed " + probe.failures() + " probe(s) in " + probe.failingForMs()
-                    + " ms (" + probe.error() + ") and its shipper saw its postmaster exit (" + postmasterExit + ")",
-                    probe.failingForMs());
-        }
         if (probeFailed && silent) {
             long failedFor = Math.max(probe.failingForMs(), heartbeatAge == Long.MAX_VALUE ? 0 : heartbeatAge - heartbeat.toMillis());
             return new Verdict(true, "primary " + primary + " failed " + probe.failures() + " probe(s) in " + probe.failingForMs()
                     + " ms (" + probe.error() + ") and " + heard, failedFor);
+        }
+        if (exitConfirmed) {
+            return new Verdict(true, "primary " + primary + " failed " + probe.failures() + " probe(s) in " + probe.failingForMs()
+                    + " ms (" + probe.error() + ") and its shipper saw its postmaster exit (" + postmasterExit + ")",
+                    probe.failingForMs());
         }
         if (probeFailed) {
             return new Verdict(false, "primary " + primary + " failed " + probe.failures() + " probe(s) (" + probe.error()

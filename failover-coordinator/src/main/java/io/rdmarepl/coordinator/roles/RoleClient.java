@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ConnectException;
-import java.net.HttpRetryException;
 import java.net.HttpURLConnection;
 import java.net.Proxy;
 import java.net.SocketTimeoutException;
@@ -100,10 +99,6 @@ public final class RoleClient {
                 throw new RoleException(method + " " + uri + " unreachable: no connection within " + connectTimeoutMs + " ms");
             }
             throw new RoleException(method + " " + uri + ": no answer within " + timeoutMs + " ms");
-        } catch (HttpRetryException e) {
-            // the JDK gives up on an answer it would have to resend a streamed body for (authentication)
-            disconnect(connection);
-            throw new RoleException(method + " " + uri + " answered " + e.responseCode() + ": " + e.getReason());
         } catch (ConnectException e) {
             throw new RoleException(method + " " + uri + " unreachable: " + (e.getMessage() == null ? "connection refused" : e.getMessage()));
         } catch (IOException e) {

@@ -32,8 +32,6 @@ final class StateFileWriter implements AutoCloseable {
     private long writtenVersion = Long.MIN_VALUE;
     /** Guarded by this. */
     private Pending pending;
-    /** Guarded by this: a write is under way on the writer thread. */
-    private boolean writing;
     /** Guarded by this. */
     private boolean closed;
 
@@ -71,26 +69,8 @@ final class StateFileWriter implements AutoCloseable {
         synchronized (this) {
             if (pending != null && pending.version() <= version) {
                 pending = null;
-                notifyAll();
             }
         }
-    }
-
-    /**
-     * Returns once every lazy write handed over so far is in the file (or failed), or after {@code timeoutMs}.
-     *
-     * @return whether nothing is pending any more
-     */
-    synchronized boolean flush(long timeoutMs) throws InterruptedException {
-        long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        while (pending != null || writing) {
-            long leftNs = deadlineNs - System.nanoTime();
-            if (leftNs <= 0) {
-                return false;
-            }
-            TimeUnit.NANOSECONDS.timedWait(this, leftNs);
-        }
-        return true;
     }
 
     private void writeUntilClosed() {
@@ -109,7 +89,6 @@ final class StateFileWriter implements AutoCloseable {
                 }
                 next = pending;
                 pending = null;
-                writing = true;
             }
             try {
                 synchronized (io) {
@@ -121,11 +100,6 @@ final class StateFileWriter implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 LOG.error("cannot write state file {} (version {}, written without fsync): {}; the next write carries it",
                         file, next.version(), e.getMessage() == null ? e.toString() : e.getMessage());
-            } finally {
-                synchronized (this) {
-                    writing = false;
-                    notifyAll();
-                }
             }
         }
     }

@@ -128,11 +128,11 @@ public final class ZooKeeperStateStore implements StateStore {
 
     /**
      * Creates the znode when {@code expectedVersion} is {@link #NOTHING_STORED}, otherwise writes it on the
-     * condition that its version is still {@code expectedVersion}. Does not check {@link #isLeader()}.
+     * condition that its version is still {@code expectedVersion}. Does not check {@link #isLeader()}. Every
+     * ZooKeeper write is on a quorum's disks before it is acknowledged: {@code durability} changes nothing.
      *
      * @return the znode's new version, or {@link #NOTHING_STORED} when it already exists, has another version or
      * was deleted
-     * Every ZooKeeper write is on a quorum's disks before it is acknowledged: {@code durability} changes nothing.
      *
      * @throws IllegalArgumentException when {@code expectedVersion} can be no znode's version
      */

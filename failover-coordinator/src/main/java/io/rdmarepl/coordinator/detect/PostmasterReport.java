@@ -11,9 +11,13 @@ import java.util.concurrent.locks.LockSupport;
  * primary's postmaster exit. That is a fact read from /proc beside the primary, not a missed answer, so it stands
  * in for the heartbeat silence that otherwise tells a dead primary from a stalled one (the probe must still fail:
  * see {@link Detection#judge}). Nothing known (no shipper, a shipper that cannot watch, no answer) counts as "not
- * exited": detection then waits for the silence as before.
+ * exited": detection then waits for the silence as before. A shipper that says it watches no postmaster (the
+ * primary on another host or behind a pooler) is asked again only every {@link #NOT_WATCHING_PAUSE}, not 200
+ * times a second for an answer that cannot change until its next reconnection.
  */
 public final class PostmasterReport implements AutoCloseable {
+    static final Duration NOT_WATCHING_PAUSE = Duration.ofSeconds(1);
+
     private final RoleClient roles;
     private final long intervalNs;
     private final Duration timeout;
@@ -38,11 +42,15 @@ public final class PostmasterReport implements AutoCloseable {
 
     /** The shipper admin endpoint of the current primary, or null to read none. */
     public void target(URI shipperAdmin) {
-        if (shipperAdmin == null || !shipperAdmin.equals(target)) {
+        boolean other = shipperAdmin == null || !shipperAdmin.equals(target);
+        if (other) {
             exitedReportNs = 0;
             exit = null;
         }
         target = shipperAdmin;
+        if (other) {
+            LockSupport.unpark(thread); // it may be waiting out a pause meant for the previous shipper
+        }
     }
 
     /** The primary's shipper reported, recently, that the primary's postmaster exited. */
@@ -60,19 +68,18 @@ public final class PostmasterReport implements AutoCloseable {
         while (running) {
             long start = System.nanoTime();
             URI shipper = target;
-            if (shipper != null) {
-                read(shipper);
-            }
-            long sleep = intervalNs - (System.nanoTime() - start);
+            boolean watching = shipper == null || read(shipper);
+            long sleep = (watching ? intervalNs : NOT_WATCHING_PAUSE.toNanos()) - (System.nanoTime() - start);
             LockSupport.parkNanos(Math.max(sleep, 1));
         }
     }
 
-    private void read(URI shipper) {
+    /** @return false when the shipper answered that it watches no postmaster */
+    private boolean read(URI shipper) {
         try {
             var answer = roles.get(shipper, "/primary", timeout);
             if (!shipper.equals(target)) {
-                return; // retargeted meanwhile: this answer is about the old primary
+                return true; // retargeted meanwhile: this answer is about the old primary
             }
             if (answer.path("postmaster_exited").asBoolean(false)) {
                 exit = answer.path("postmaster").path("watch").asText("exited");
@@ -80,8 +87,10 @@ public final class PostmasterReport implements AutoCloseable {
             } else {
                 exitedReportNs = 0;
             }
+            return answer.path("postmaster").path("pid").canConvertToLong();
         } catch (RoleException e) {
             // a shipper that does not answer says nothing; the last "exited" ages out by itself
+            return true;
         }
     }
 

@@ -11,6 +11,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,6 +26,10 @@ class PostmasterReportTest {
     private static final String EXITED = "{\"shipping\":true,\"alive\":false,\"postmaster_exited\":true,"
             + "\"postmaster\":{\"pid\":4711,\"exited\":true,\"watch\":\"exited: process 4711 exited (state Z)\"}}";
 
+    private static final String NOT_WATCHING = "{\"shipping\":true,\"alive\":true,\"postmaster_exited\":false,"
+            + "\"postmaster\":{\"pid\":null,\"exited\":false,\"watch\":\"none: the primary's backend process 88 is not visible from this host\"}}";
+
+    private final AtomicInteger requests = new AtomicInteger();
     private volatile String answer = RUNNING;
     private volatile int status = 200;
     private HttpServer shipper;
@@ -35,6 +40,7 @@ class PostmasterReportTest {
     void start() throws IOException {
         shipper = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
         shipper.createContext("/primary", exchange -> {
+            requests.incrementAndGet();
             byte[] body = answer.getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(status, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
@@ -93,6 +99,21 @@ class PostmasterReportTest {
         Thread.sleep(50);
         assertThat(report.postmasterExited()).isFalse();
         assertThat(report.exit()).isNull();
+    }
+
+    @Test
+    void shouldAskAShipperThatWatchesNoPostmasterOnlyNowAndThen() throws InterruptedException {
+        answer = NOT_WATCHING;
+        report.target(admin);
+        await("a first answer", () -> requests.get() > 0);
+        Thread.sleep(300);
+        // every 5 ms it would be about 60
+        assertThat(requests.get()).as("requests in 300 ms to a shipper that cannot watch").isLessThanOrEqualTo(2);
+        assertThat(report.postmasterExited()).isFalse();
+
+        answer = RUNNING;
+        report.target(URI.create(admin + "/"));
+        await("read at the interval again once a shipper watches", () -> requests.get() > 10);
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {

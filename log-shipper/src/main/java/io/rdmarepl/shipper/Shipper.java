@@ -216,6 +216,12 @@ public final class Shipper implements AutoCloseable {
         return primary;
     }
 
+    /** {@link #primary()} once the watched postmaster has exited or {@code wait} has passed, whichever is first. */
+    public Map<String, Object> primary(Duration wait) throws InterruptedException {
+        liveness.awaitPostmasterExit(wait);
+        return primary();
+    }
+
     /** Everything {@code /status} shows. */
     public Map<String, Object> status() {
         Map<String, Object> status = new LinkedHashMap<>();

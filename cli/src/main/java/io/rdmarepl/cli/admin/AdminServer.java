@@ -142,6 +142,28 @@ public final class AdminServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * A whole-number query parameter, {@code defaultValue} when absent.
+     *
+     * @throws IllegalArgumentException (answered 400) naming the parameter when it is not a number in {@code min..max}
+     */
+    public static long longParameter(Map<String, String> query, String name, long defaultValue, long min, long max) {
+        String value = query.get(name);
+        if (value == null || value.isEmpty()) {
+            return defaultValue;
+        }
+        long parsed;
+        try {
+            parsed = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number, got " + value);
+        }
+        if (parsed < min || parsed > max) {
+            throw new IllegalArgumentException(name + " must be " + min + ".." + max + ", got " + value);
+        }
+        return parsed;
+    }
+
     private static Map<String, String> parameters(String query) {
         Map<String, String> parameters = new java.util.LinkedHashMap<>();
         if (query == null || query.isEmpty()) {

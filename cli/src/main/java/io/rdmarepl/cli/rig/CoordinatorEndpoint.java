@@ -24,7 +24,8 @@ public final class CoordinatorEndpoint {
     public static AdminServer adminServer(Coordinator coordinator, CoordinatorConfig settings, PrometheusMeterRegistry registry) {
         // threads 0: one per request in flight, since every following client holds a long poll
         return new AdminServer(settings.adminAddress(), settings.adminToken(), coordinator::healthy, coordinator::status, registry, 0)
-                .query("/topology", q -> coordinator.topology().await(longParam(q, "after", -1), longParam(q, "wait_ms", 0)))
+                .query("/topology", q -> coordinator.topology().await(
+                        AdminServer.longParameter(q, "after", -1, -1, Long.MAX_VALUE), AdminServer.longParameter(q, "wait_ms", 0, 0, Long.MAX_VALUE)))
                 .query("/history", q -> Map.of("history", coordinator.history().stream().map(h -> Map.of(
                         "at_ms", h.atMs(), "from", h.from(), "to", h.to(), "reason", h.reason(), "epoch", h.epoch())).toList()))
                 .control("/failover", body -> {
@@ -52,17 +53,5 @@ public final class CoordinatorEndpoint {
             throw new IllegalArgumentException("the request needs \"" + field + "\"");
         }
         return value;
-    }
-
-    private static long longParam(Map<String, String> query, String name, long defaultValue) {
-        String value = query.get(name);
-        if (value == null || value.isEmpty()) {
-            return defaultValue;
-        }
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number, got " + value);
-        }
     }
 }

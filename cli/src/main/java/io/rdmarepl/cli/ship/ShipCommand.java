@@ -44,6 +44,8 @@ public final class ShipCommand implements Callable<Integer> {
 
     /** How long SIGTERM waits for the standbys to acknowledge what was shipped, so the slot confirms it. */
     static final java.time.Duration DRAIN_TIMEOUT = java.time.Duration.ofSeconds(5);
+    /** The longest {@code GET /primary?wait_ms=} hold: a held request keeps a thread. */
+    static final long MAX_PRIMARY_WAIT_MS = 10_000;
 
     @Override
     public Integer call() throws Exception {
@@ -97,7 +99,8 @@ public final class ShipCommand implements Callable<Integer> {
     /**
      * The shipper's admin endpoint, not started yet: {@code /health} (200 unless a shipper ships and is unhealthy),
      * {@code /status} ({@code role_state}, {@code activation} and the shipper's own status), {@code /primary} (is the
-     * primary alive, did its postmaster exit: polled by the coordinator while it detects), {@code /metrics}, and
+     * primary alive, did its postmaster exit; with {@code ?wait_ms=N} held until the postmaster exits or N ms pass,
+     * the coordinator's long poll), {@code /metrics}, and
      * the token-guarded control actions the coordinator calls: {@code POST /activate} (start shipping from a fresh
      * slot with an initial copy), {@code POST /fence} (stop shipping and heartbeats), {@code POST /retire} (this
      * member is a standby now: drop the slot) and {@code POST /lease} (renew the lease, {@code fence.lease.ms}).
@@ -113,7 +116,7 @@ public final class ShipCommand implements Callable<Integer> {
                     String reason = ControlBody.reason(body);
                     return role.fence("fenced through the admin endpoint" + (reason.isEmpty() ? "" : ": " + reason));
                 })
-                .query("/primary", parameters -> role.primary())
+                .query("/primary", q -> role.primary(java.time.Duration.ofMillis(AdminServer.longParameter(q, "wait_ms", 0, 0, MAX_PRIMARY_WAIT_MS))))
                 .control("/retire", body -> role.retire())
                 .control("/lease", body -> {
                     role.renewLease();

@@ -27,10 +27,11 @@ import org.junit.jupiter.api.Test;
 class ShipperEndpointTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final List<String> calls = new CopyOnWriteArrayList<>();
+    private final Stand stand = new Stand();
     private final ShipperConfig config = config();
     private final ShipperRole role = ShipperRole.waiting(config, settings -> {
         calls.add("start " + settings.snapshotMode());
-        return new Stand();
+        return stand;
     }, () -> {
         calls.add("drop " + config.slotName());
         return true;
@@ -61,6 +62,15 @@ class ShipperEndpointTest {
         assertThat(json(get("/status")).path("role_state").asText()).isEqualTo("shipping");
         assertThat(json(get("/status")).path("copy_lsn").asText()).isEqualTo("0/3000060");
         assertThat(json(get("/primary"))).isEqualTo(JSON.readTree("{\"shipping\":true,\"alive\":true,\"postmaster_exited\":false}"));
+        assertThat(stand.lastPrimaryWait).as("no wait_ms: answered at once").isEqualTo(Duration.ZERO);
+        assertThat(get("/primary?wait_ms=250").statusCode()).isEqualTo(200);
+        assertThat(stand.lastPrimaryWait).as("the coordinator's long poll").isEqualTo(Duration.ofMillis(250));
+        HttpResponse<String> notANumber = get("/primary?wait_ms=soon");
+        assertThat(notANumber.statusCode()).isEqualTo(400);
+        assertThat(json(notANumber).path("error").asText()).isEqualTo("wait_ms must be a whole number, got soon");
+        HttpResponse<String> tooLong = get("/primary?wait_ms=60000");
+        assertThat(tooLong.statusCode()).isEqualTo(400);
+        assertThat(json(tooLong).path("error").asText()).isEqualTo("wait_ms must be 0..10000, got 60000");
 
         assertConflict(post("/activate", ""), "already shipping");
         assertConflict(post("/retire", ""), "fence it first");
@@ -133,6 +143,7 @@ class ShipperEndpointTest {
     /** Stands in for a started shipper: copied already, at 0/3000060. */
     private static final class Stand implements RunningShipper {
         private volatile String fencedReason;
+        private volatile Duration lastPrimaryWait;
 
         @Override
         public void fence(String reason) {
@@ -159,7 +170,8 @@ class ShipperEndpointTest {
         }
 
         @Override
-        public Map<String, Object> primary() {
+        public Map<String, Object> primary(Duration wait) {
+            lastPrimaryWait = wait;
             Map<String, Object> primary = new LinkedHashMap<>();
             primary.put("alive", true);
             primary.put("postmaster_exited", false);

@@ -9,7 +9,8 @@ import java.util.Collection;
  * Everything that watches the primary, together: its JDBC probe ({@link PrimaryProbe}), what its shipper says of
  * its postmaster ({@link PostmasterReport}), and the rule that turns those and the standbys' heartbeats into a
  * {@link Verdict} ({@link Detection}). The coordinator points it at the current primary and asks for a verdict
- * every cycle.
+ * every cycle, and sooner when {@code wake} runs: the report of the postmaster's exit starts the probe that
+ * confirms it at once, and a failed probe wakes the coordinator, so the news crosses no polling interval.
  */
 public final class FailureDetector implements AutoCloseable {
     private final Detection detection;
@@ -19,12 +20,16 @@ public final class FailureDetector implements AutoCloseable {
     /**
      * @param probeTimeout  a probe unanswered this long counts as failed
      * @param heartbeat     the heartbeat silence that, with the failed probes, fails the primary
+     * @param wake          asks the coordinator for a verdict now (any thread)
      */
     public FailureDetector(String primaryJdbcUrl, String user, String password, RoleClient roles, Duration interval,
-                           Duration probeTimeout, int probeFailures, Duration heartbeat) {
+                           Duration probeTimeout, int probeFailures, Duration heartbeat, Runnable wake) {
         this.detection = new Detection(heartbeat, probeFailures);
-        this.probe = new PrimaryProbe(primaryJdbcUrl, user, password, interval, probeTimeout);
-        this.postmasterReport = new PostmasterReport(roles, interval);
+        this.probe = new PrimaryProbe(primaryJdbcUrl, user, password, interval, probeTimeout, wake);
+        this.postmasterReport = new PostmasterReport(roles, interval, () -> {
+            probe.suspect(true);
+            wake.run();
+        });
     }
 
     /** Probe {@code jdbcUrl} from now on (the primary changed); a no-op when it already does. */

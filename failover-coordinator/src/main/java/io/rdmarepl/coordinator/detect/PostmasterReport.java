@@ -7,18 +7,30 @@ import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Reads the primary's shipper {@code GET /primary} every interval on its own thread: whether the shipper saw the
- * primary's postmaster exit. That is a fact read from /proc beside the primary, not a missed answer, so it stands
- * in for the heartbeat silence that otherwise tells a dead primary from a stalled one (the probe must still fail:
- * see {@link Detection#judge}). Nothing known (no shipper, a shipper that cannot watch, no answer) counts as "not
- * exited": detection then waits for the silence as before. A shipper that says it watches no postmaster (the
- * primary on another host or behind a pooler) is asked again only every {@link #NOT_WATCHING_PAUSE}, not 200
- * times a second for an answer that cannot change until its next reconnection.
+ * Asks the primary's shipper, on its own thread, whether it saw the primary's postmaster exit. That is a fact read
+ * from /proc beside the primary, not a missed answer, so it stands in for the heartbeat silence that otherwise
+ * tells a dead primary from a stalled one (the probe must still fail: see {@link Detection#judge}). Nothing known
+ * (no shipper, a shipper that cannot watch, no answer) counts as "not exited": detection then waits for the silence
+ * as before.
+ *
+ * <p>A long poll, {@code GET /primary?wait_ms=}{@link #LONG_POLL}: the shipper holds the request until the
+ * postmaster exits, so the news arrives the moment the shipper has it and {@code onExit} runs at once (the
+ * detector starts the probe that confirms it and wakes the coordinator), where polling every interval added up to
+ * an interval on a busy host, and 200 requests a second. While the exit stands it is read again every interval
+ * (the answer comes at once), so an old report ages out. A shipper that says it watches no postmaster (the primary
+ * on another host or behind a pooler) is asked again only every {@link #NOT_WATCHING_PAUSE}; one that answers
+ * without holding (an older shipper) every interval, as before.
  */
 public final class PostmasterReport implements AutoCloseable {
     static final Duration NOT_WATCHING_PAUSE = Duration.ofSeconds(1);
+    /**
+     * How long the shipper holds a request: a retarget (the primary changed) waits for the held one to end, so
+     * this bounds how late the new primary's watch starts to count.
+     */
+    static final Duration LONG_POLL = Duration.ofMillis(500);
 
     private final RoleClient roles;
+    private final Runnable onExit;
     private final long intervalNs;
     private final Duration timeout;
     private final long staleNs;
@@ -29,10 +41,15 @@ public final class PostmasterReport implements AutoCloseable {
     private volatile long exitedReportNs;
     private volatile String exit;
 
-    public PostmasterReport(RoleClient roles, Duration interval) {
+    /**
+     * @param onExit run on this reader's thread when a report says the postmaster exited, after {@link #exit()}
+     *               says so too
+     */
+    public PostmasterReport(RoleClient roles, Duration interval, Runnable onExit) {
         this.roles = roles;
+        this.onExit = onExit;
         this.intervalNs = interval.toNanos();
-        this.timeout = Duration.ofMillis(Math.max(50, interval.toMillis() * 10));
+        this.timeout = LONG_POLL.plusMillis(Math.max(50, interval.toMillis() * 10));
         // an old report is no report: the shipper may have reconnected to a restarted primary since
         this.staleNs = Math.max(Duration.ofMillis(100).toNanos(), intervalNs * 20);
         this.thread = new Thread(this::run, "rdmarepl-postmaster-report");
@@ -69,21 +86,28 @@ public final class PostmasterReport implements AutoCloseable {
             long start = System.nanoTime();
             URI shipper = target;
             boolean watching = shipper == null || read(shipper);
+            // a held answer that said "not exited" is followed by the next request at once; anything else by a pause
             long sleep = (watching ? intervalNs : NOT_WATCHING_PAUSE.toNanos()) - (System.nanoTime() - start);
-            LockSupport.parkNanos(Math.max(sleep, 1));
+            if (sleep > 0) {
+                LockSupport.parkNanos(sleep);
+            }
         }
     }
 
     /** @return false when the shipper answered that it watches no postmaster */
     private boolean read(URI shipper) {
         try {
-            var answer = roles.get(shipper, "/primary", timeout);
+            var answer = roles.get(shipper, "/primary?wait_ms=" + LONG_POLL.toMillis(), timeout);
             if (!shipper.equals(target)) {
                 return true; // retargeted meanwhile: this answer is about the old primary
             }
             if (answer.path("postmaster_exited").asBoolean(false)) {
+                boolean news = exitedReportNs == 0;
                 exit = answer.path("postmaster").path("watch").asText("exited");
                 exitedReportNs = System.nanoTime();
+                if (news) {
+                    onExit.run();
+                }
             } else {
                 exitedReportNs = 0;
             }

@@ -15,10 +15,12 @@ import java.util.concurrent.locks.LockSupport;
  * Probes the primary over JDBC on its own thread: {@code SELECT pg_current_wal_lsn()} every interval on a kept
  * connection, reconnecting after a failure. The decision loop never waits for it: it reads {@link #view}, where a
  * probe still unanswered after the timeout already counts as failed. While the primary's shipper reports its
- * postmaster exited ({@link #suspect}) each probe opens a new connection instead.
+ * postmaster exited ({@link #suspect}) each probe opens a new connection instead. A failed probe runs
+ * {@code onFailure} (the coordinator decides at once instead of at its next cycle).
  */
 public final class PrimaryProbe implements AutoCloseable {
     private final Properties credentials;
+    private final Runnable onFailure;
     private final long intervalNs;
     private final long timeoutNs;
     private final Thread thread;
@@ -40,8 +42,12 @@ public final class PrimaryProbe implements AutoCloseable {
     private volatile Connection connection;
     private String connectedUrl;
 
-    public PrimaryProbe(String jdbcUrl, String user, String password, Duration interval, Duration timeout) {
+    /**
+     * @param onFailure run on the probe's thread after each failed probe is counted
+     */
+    public PrimaryProbe(String jdbcUrl, String user, String password, Duration interval, Duration timeout, Runnable onFailure) {
         this.jdbcUrl = jdbcUrl;
+        this.onFailure = onFailure;
         this.credentials = new Properties();
         credentials.setProperty("user", user);
         credentials.setProperty("password", password);
@@ -70,10 +76,10 @@ public final class PrimaryProbe implements AutoCloseable {
      * to hang, where a new connection fails as soon as the postmaster is gone. A probe hung on the kept connection
      * when the news comes is aborted, so the next one starts at once instead of after the network timeout; aborted
      * before its timeout, it does not count as failed (the next probe decides: the failed probe that fails the
-     * primary over must say that no server answers). Not on every doubt: a new connection every few milliseconds
-     * costs the primary a backend each time.
+     * primary over must say that no server answers). A probe waiting for its next turn starts at once. Not on every
+     * doubt: a new connection every few milliseconds costs the primary a backend each time.
      */
-    public void suspect(boolean postmasterExited) {
+    public synchronized void suspect(boolean postmasterExited) {
         boolean news = postmasterExited && !freshConnections;
         freshConnections = postmasterExited;
         Connection kept = connection;
@@ -87,6 +93,9 @@ public final class PrimaryProbe implements AutoCloseable {
             } catch (SQLException | RuntimeException e) {
                 // it is broken already: the probe thread's attempt fails either way
             }
+        }
+        if (news) {
+            LockSupport.unpark(thread);
         }
     }
 
@@ -130,6 +139,7 @@ public final class PrimaryProbe implements AutoCloseable {
                 lastError = e.getMessage();
                 consecutiveFailures++;
                 closeConnection();
+                onFailure.run();
             }
             long sleep = intervalNs - (System.nanoTime() - start);
             if (sleep > 0) {

@@ -81,7 +81,7 @@ public final class Coordinator implements AutoCloseable {
         this.detector = new FailureDetector(config.member(firstPrimary).map(MemberConfig::jdbcUrl).orElseThrow(
                 () -> new IllegalArgumentException("the stored primary " + firstPrimary + " is not in members")),
                 config.databaseUser(), config.databasePassword(), roles, config.detectInterval(), config.detectProbeTimeout(),
-                config.detectProbeFailures(), config.detectHeartbeat());
+                config.detectProbeFailures(), config.detectHeartbeat(), this::wake);
         for (MemberConfig member : config.members()) {
             member.applierAdmin().ifPresent(uri -> watches.put(member.name(),
                     new StandbyWatch(member.name(), uri, roles, config.detectInterval())));
@@ -182,6 +182,14 @@ public final class Coordinator implements AutoCloseable {
             throw e;
         } catch (TimeoutException e) {
             throw new Refused("the coordinator did not finish the request in time; see rdmarepl status and history");
+        }
+    }
+
+    /** Runs the next cycle now rather than at the end of the interval (any thread; before start, a no-op). */
+    private void wake() {
+        Thread decider = thread;
+        if (decider != null) {
+            LockSupport.unpark(decider);
         }
     }
 

@@ -18,7 +18,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The report against a real HTTP server playing a shipper's {@code GET /primary}, whose answer the test sets. */
+/**
+ * The report against a real HTTP server playing a shipper's {@code GET /primary}, whose answer the test sets; when
+ * {@link #holds}, the server holds a "running" answer for the request's {@code wait_ms} or until the answer changes,
+ * as the shipper does.
+ */
 @Timeout(30)
 class PostmasterReportTest {
     private static final String RUNNING = "{\"shipping\":true,\"alive\":true,\"postmaster_exited\":false,"
@@ -30,6 +34,10 @@ class PostmasterReportTest {
             + "\"postmaster\":{\"pid\":null,\"exited\":false,\"watch\":\"none: the primary's backend process 88 is not visible from this host\"}}";
 
     private final AtomicInteger requests = new AtomicInteger();
+    private final AtomicInteger exitsReported = new AtomicInteger();
+    private final Object changed = new Object();
+    private volatile boolean holds;
+    private volatile String lastQuery;
     private volatile String answer = RUNNING;
     private volatile int status = 200;
     private HttpServer shipper;
@@ -41,15 +49,32 @@ class PostmasterReportTest {
         shipper = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
         shipper.createContext("/primary", exchange -> {
             requests.incrementAndGet();
+            lastQuery = exchange.getRequestURI().getQuery();
+            if (holds) {
+                long waitMs = Long.parseLong(lastQuery.replace("wait_ms=", ""));
+                long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+                synchronized (changed) {
+                    for (long leftNs = deadlineNs - System.nanoTime(); answer.equals(RUNNING) && leftNs > 0; leftNs = deadlineNs - System.nanoTime()) {
+                        try {
+                            TimeUnit.NANOSECONDS.timedWait(changed, leftNs);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            break;
+                        }
+                    }
+                }
+            }
             byte[] body = answer.getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(status, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
             }
         });
+        // a thread per request: held requests must not hold up the next one
+        shipper.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
         shipper.start();
         admin = URI.create("http://127.0.0.1:" + shipper.getAddress().getPort());
-        report = new PostmasterReport(new RoleClient("token"), Duration.ofMillis(5));
+        report = new PostmasterReport(new RoleClient("token"), Duration.ofMillis(5), exitsReported::incrementAndGet);
     }
 
     @AfterEach
@@ -77,6 +102,30 @@ class PostmasterReportTest {
         await("the exit reported again", report::postmasterExited);
         report.target(null);
         assertThat(report.postmasterExited()).as("another primary (none): the old report is dropped at once").isFalse();
+    }
+
+    @Test
+    void shouldHoldARequestUntilThePostmasterExitsAndReportTheExitAtOnce() throws InterruptedException {
+        holds = true;
+        report.target(admin);
+        await("a first request", () -> requests.get() > 0);
+        Thread.sleep(1_000);
+        assertThat(lastQuery).isEqualTo("wait_ms=" + PostmasterReport.LONG_POLL.toMillis());
+        // polled every 5 ms it would be about 200
+        assertThat(requests.get()).as("requests in a second to a shipper holding them").isLessThanOrEqualTo(4);
+        assertThat(exitsReported.get()).isZero();
+
+        long exitNs = System.nanoTime();
+        synchronized (changed) {
+            answer = EXITED;
+            changed.notifyAll();
+        }
+        await("the exit reported", () -> exitsReported.get() > 0);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - exitNs)).as("heard when the held answer came, not at its wait's end")
+                .isLessThan(PostmasterReport.LONG_POLL.toMillis());
+        assertThat(report.postmasterExited()).isTrue();
+        Thread.sleep(50);
+        assertThat(exitsReported.get()).as("the news runs onExit once, not at every confirming read").isEqualTo(1);
     }
 
     @Test

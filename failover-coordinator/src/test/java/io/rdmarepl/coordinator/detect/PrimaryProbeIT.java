@@ -72,6 +72,29 @@ class PrimaryProbeIT {
         });
     }
 
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void shouldTellOfEachFailureAndProbeAtOnceWhenThePostmasterIsReportedGone() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        java.util.concurrent.atomic.AtomicInteger told = new java.util.concurrent.atomic.AtomicInteger();
+        try (PrimaryProbe probe = new PrimaryProbe("jdbc:postgresql://127.0.0.1:" + closedPort + "/postgres", PostgresServer.SUPERUSER,
+                "", Duration.ofSeconds(5), PROBE_TIMEOUT, told::incrementAndGet)) {
+            await("the first probe refused", () -> told.get() == 1);
+            assertThat(probe.view().failures()).isEqualTo(1);
+            Thread.sleep(100);
+            assertThat(told.get()).as("the next probe waits for its interval (5 s)").isEqualTo(1);
+
+            long toldNs = System.nanoTime();
+            probe.suspect(true);
+            await("a second probe, without waiting out the interval", () -> told.get() == 2);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - toldNs)).isLessThan(2_000);
+            assertThat(probe.view().failures()).isEqualTo(2);
+        }
+    }
+
     private interface ProbeCheck {
         void run(PrimaryProbe probe) throws Exception;
     }
@@ -79,7 +102,7 @@ class PrimaryProbeIT {
     /** A probe of the shared server, its kept connection's backend frozen (SIGSTOP) while {@code check} runs. */
     private static void withFrozenProbeBackend(Duration probeTimeout, ProbeCheck check) throws Exception {
         try (PrimaryProbe probe = new PrimaryProbe(server.jdbcUrl("postgres"), PostgresServer.SUPERUSER, "",
-                Duration.ofMillis(5), probeTimeout)) {
+                Duration.ofMillis(5), probeTimeout, () -> { })) {
             await("a first answer", () -> probe.view().walLsn() != null);
             long backend = probeBackend(admin);
             signal("STOP", backend);

@@ -35,6 +35,8 @@ public final class PrimaryLiveness implements AutoCloseable {
     private Connection connection;
     private volatile PostmasterWatch postmaster;
     private volatile String postmasterWhyNot = "not looked for yet";
+    /** Notified when the watch sees the postmaster exit, and on close: wakes {@link #awaitPostmasterExit}. */
+    private final Object exitSignal = new Object();
 
     public PrimaryLiveness(ShipperConfig config, Duration interval) {
         this.config = config;
@@ -65,6 +67,21 @@ public final class PrimaryLiveness implements AutoCloseable {
     public boolean postmasterExited() {
         PostmasterWatch watch = postmaster;
         return watch != null && watch.exited();
+    }
+
+    /**
+     * Waits until the watched postmaster exits, at most {@code wait}; returns at once when it has exited already or
+     * none is watched. The coordinator holds {@code GET /primary?wait_ms=...} on this: it hears of the exit the
+     * moment the watch sees it, instead of polling for it every few milliseconds.
+     */
+    public void awaitPostmasterExit(Duration wait) throws InterruptedException {
+        long deadlineNs = System.nanoTime() + wait.toNanos();
+        synchronized (exitSignal) {
+            for (long leftNs = wait.toNanos(); leftNs > 0 && running && postmaster != null && !postmasterExited();
+                 leftNs = deadlineNs - System.nanoTime()) {
+                TimeUnit.NANOSECONDS.timedWait(exitSignal, leftNs);
+            }
+        }
     }
 
     /** For /status and /primary: the watched postmaster's pid, whether it exited, or why none is watched. */
@@ -117,12 +134,19 @@ public final class PrimaryLiveness implements AutoCloseable {
             long start = System.nanoTime();
             PostmasterWatch watch = postmaster;
             if (watch != null && !watch.exited() && watch.check()) {
+                signalExitWaiters();
                 LOG.warn("the primary's postmaster exited ({}): heartbeats stop", watch.exit());
             }
             long sleep = intervalNs - (System.nanoTime() - start);
             if (sleep > 0) {
                 LockSupport.parkNanos(sleep);
             }
+        }
+    }
+
+    private void signalExitWaiters() {
+        synchronized (exitSignal) {
+            exitSignal.notifyAll();
         }
     }
 
@@ -154,5 +178,6 @@ public final class PrimaryLiveness implements AutoCloseable {
         running = false;
         thread.interrupt();
         watchThread.interrupt();
+        signalExitWaiters();
     }
 }

@@ -19,8 +19,8 @@ public interface RunningShipper {
 
     boolean healthy();
 
-    /** {@link Shipper#primary()}: is the primary alive, did its postmaster exit. */
-    default Map<String, Object> primary() {
+    /** {@link Shipper#primary(Duration)}: is the primary alive, did its postmaster exit (waiting up to {@code wait} for it). */
+    default Map<String, Object> primary(Duration wait) throws InterruptedException {
         return Map.of();
     }
 
@@ -63,8 +63,8 @@ public interface RunningShipper {
             }
 
             @Override
-            public Map<String, Object> primary() {
-                return shipper.primary();
+            public Map<String, Object> primary(Duration wait) throws InterruptedException {
+                return shipper.primary(wait);
             }
 
             @Override

@@ -222,15 +222,17 @@ public final class ShipperRole implements AutoCloseable {
     }
 
     /**
-     * The running shipper's {@link RunningShipper#primary()}, with {@code shipping} true; without one, only
-     * {@code shipping} false (nothing is known of the primary).
+     * The running shipper's {@link RunningShipper#primary(Duration)}, with {@code shipping} true; without one, only
+     * {@code shipping} false (nothing is known of the primary), at once.
+     *
+     * @param wait how long to hold the answer for the primary's postmaster to exit (a long poll); zero for none
      */
-    public Map<String, Object> primary() {
+    public Map<String, Object> primary(Duration wait) throws InterruptedException {
         RunningShipper running = running();
         Map<String, Object> primary = new LinkedHashMap<>();
         primary.put("shipping", running != null);
         if (running != null) {
-            primary.putAll(running.primary());
+            primary.putAll(running.primary(wait));
         }
         return primary;
     }

@@ -1,0 +1,68 @@
+package io.rdmarepl.shipper.capture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.testsupport.Durability;
+import io.rdmarepl.testsupport.PostgresServer;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The long poll the coordinator holds on {@code GET /primary?wait_ms=}: {@link PrimaryLiveness#awaitPostmasterExit}
+ * waits out its time while the primary runs, and returns as soon as the watch sees the SIGKILLed postmaster exit.
+ */
+class PrimaryLivenessIT {
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void theWaitEndsAtTheTimeWhileThePrimaryRunsAndAtItsPostmastersExit() throws Exception {
+        try (PostgresServer primary = PostgresServer.primary(Durability.FAST);
+             PrimaryLiveness liveness = new PrimaryLiveness(config(primary), Duration.ofMillis(5))) {
+            long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (liveness.postmasterStatus().get("pid") == null && System.nanoTime() < deadlineNs) {
+                Thread.sleep(5);
+            }
+            assertThat(liveness.postmasterStatus()).containsEntry("pid", primary.pid()).containsEntry("exited", false);
+
+            long startNs = System.nanoTime();
+            liveness.awaitPostmasterExit(Duration.ofMillis(300));
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs)).as("held for its wait").isGreaterThanOrEqualTo(300);
+            assertThat(liveness.postmasterExited()).isFalse();
+
+            CompletableFuture<Long> heldForMs = CompletableFuture.supplyAsync(() -> {
+                long heldNs = System.nanoTime();
+                try {
+                    liveness.awaitPostmasterExit(Duration.ofSeconds(20));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - heldNs);
+            });
+            Thread.sleep(200);
+            assertThat(heldForMs).as("still held while the primary runs").isNotDone();
+            ProcessHandle.of(primary.pid()).orElseThrow().destroyForcibly();
+            assertThat(heldForMs.get(10, TimeUnit.SECONDS)).as("answered at the exit, not at the 20 s wait").isLessThan(10_000);
+            assertThat(liveness.postmasterExited()).isTrue();
+            assertThat(liveness.alive()).isFalse();
+
+            startNs = System.nanoTime();
+            liveness.awaitPostmasterExit(Duration.ofSeconds(20));
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs)).as("exited already: no wait").isLessThan(1_000);
+        }
+    }
+
+    private static ShipperConfig config(PostgresServer primary) {
+        Properties p = new Properties();
+        p.setProperty("database.host", PostgresServer.HOST);
+        p.setProperty("database.port", Integer.toString(primary.port()));
+        p.setProperty("database.user", PostgresServer.SUPERUSER);
+        p.setProperty("standbys", "a");
+        p.setProperty("standby.a.uri", "shm:///dev/shm/rdmarepl-liveness-it");
+        return ShipperConfig.load(p);
+    }
+}

@@ -46,6 +46,7 @@ import java.util.Set;
  *                              shipper and {@code kept} (what the promotion keeps of what clients were told), when present
  * @param lostDetail            sync mode diagnosis: each lost id (at most 20) with when its acknowledgement came relative
  *                              to the kill; empty when nothing was lost
+ * @param killedAtMs            when the SIGKILL was sent, wall clock (epoch ms): to find the trial in logs and traces
  */
 public record FailoverOutcome(
         boolean promoted,
@@ -79,7 +80,8 @@ public record FailoverOutcome(
         int acknowledgedByOldAfterKill,
         Map<String, Object> commitLatencyUs,
         Map<String, Object> coordinatorSays,
-        List<String> lostDetail) {
+        List<String> lostDetail,
+        long killedAtMs) {
 
     /** Sync mode: a commit returned only once the replica held it. */
     public boolean sync() {
@@ -104,6 +106,7 @@ public record FailoverOutcome(
         m.put("pass", pass());
         m.put("mode", mode);
         m.put("writers", writers);
+        m.put("killed_at", java.time.Instant.ofEpochMilli(killedAtMs).toString());
         if (sync()) {
             m.put("sync_at_kill", syncAtKill);
         }

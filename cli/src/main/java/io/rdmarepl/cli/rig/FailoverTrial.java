@@ -199,7 +199,8 @@ public final class FailoverTrial {
                 oldAfterKill,
                 latency(client.latenciesUs(primary.port(), killNs)),
                 coordinatorSays,
-                lostDetail);
+                lostDetail,
+                killWallMs);
     }
 
     /** {@code count}, {@code median}, {@code p99}, {@code max} of latencies in µs (nearest rank); empty when there are none. */

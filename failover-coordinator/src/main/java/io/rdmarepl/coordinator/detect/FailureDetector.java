@@ -49,6 +49,11 @@ public final class FailureDetector implements AutoCloseable {
         return detection.judge(primary, probe.view(), standbys, postmasterExit);
     }
 
+    /** What the primary's shipper said, recently, of its postmaster's exit; null when it saw none. */
+    public String postmasterExit() {
+        return postmasterReport.exit();
+    }
+
     /** What the probe knows now: its failures, and the primary's WAL position when it last answered. */
     public ProbeView probeView() {
         return probe.view();

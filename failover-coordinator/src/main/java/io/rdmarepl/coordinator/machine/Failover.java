@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An unplanned failover, start to end, on the coordinator's thread: choose the standby, fence the old primary
- * (FENCING), drain the standby's ring (DRAINING), refuse a sync promise the standby cannot keep, bump the epoch
+ * (FENCING; without trying SQL when its shipper saw its postmaster exit), drain the standby's ring (DRAINING), refuse a sync promise the standby cannot keep, bump the epoch
  * (PROMOTING, the one durable write on the way), promote the applier (PROMOTED). A step that fails puts the
  * cluster back in SUSPECT with the reason and refuses; the report says how long each step took.
  */
@@ -73,8 +73,9 @@ final class Failover {
         coordinator.transition(Phase.FENCING, reason + ": failing over to " + chosen.name());
         long fenceStartNs = System.nanoTime();
         String fenced;
+        String exit = detector.postmasterExit();
         try {
-            fenced = fencer.fence(oldPrimary);
+            fenced = exit != null ? fencer.fenceExited(oldPrimary, exit) : fencer.fence(oldPrimary);
         } catch (FenceException e) {
             coordinator.transition(Phase.SUSPECT, e.getMessage());
             throw new Refused(e.getMessage());

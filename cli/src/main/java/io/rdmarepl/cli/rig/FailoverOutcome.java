@@ -46,7 +46,9 @@ import java.util.Set;
  *                              shipper and {@code kept} (what the promotion keeps of what clients were told), when present
  * @param lostDetail            sync mode diagnosis: each lost id (at most 20) with when its acknowledgement came relative
  *                              to the kill; empty when nothing was lost
- * @param killedAtMs            when the SIGKILL was sent, wall clock (epoch ms): to find the trial in logs and traces
+ * @param killedAtMs            when the SIGKILL was sent, wall clock (epoch ms): to find the trial in logs
+ * @param killedAtMonotonicNs   the same on CLOCK_MONOTONIC (Linux: System.nanoTime()), what {@code perf} stamps
+ *                              events with: to find the trial in a scheduler trace
  */
 public record FailoverOutcome(
         boolean promoted,
@@ -81,7 +83,8 @@ public record FailoverOutcome(
         Map<String, Object> commitLatencyUs,
         Map<String, Object> coordinatorSays,
         List<String> lostDetail,
-        long killedAtMs) {
+        long killedAtMs,
+        long killedAtMonotonicNs) {
 
     /** Sync mode: a commit returned only once the replica held it. */
     public boolean sync() {
@@ -107,6 +110,7 @@ public record FailoverOutcome(
         m.put("mode", mode);
         m.put("writers", writers);
         m.put("killed_at", java.time.Instant.ofEpochMilli(killedAtMs).toString());
+        m.put("killed_at_monotonic_ns", killedAtMonotonicNs);
         if (sync()) {
             m.put("sync_at_kill", syncAtKill);
         }

@@ -200,7 +200,8 @@ public final class FailoverTrial {
                 latency(client.latenciesUs(primary.port(), killNs)),
                 coordinatorSays,
                 lostDetail,
-                killWallMs);
+                killWallMs,
+                killNs);
     }
 
     /** {@code count}, {@code median}, {@code p99}, {@code max} of latencies in µs (nearest rank); empty when there are none. */

@@ -46,6 +46,8 @@ public final class ShipCommand implements Callable<Integer> {
     static final java.time.Duration DRAIN_TIMEOUT = java.time.Duration.ofSeconds(5);
     /** The longest {@code GET /primary?wait_ms=} hold: a held request keeps a thread. */
     static final long MAX_PRIMARY_WAIT_MS = 10_000;
+    /** Requests held at once; one per coordinator is what they need. */
+    static final int MAX_HELD_PRIMARY_REQUESTS = 8;
 
     @Override
     public Integer call() throws Exception {
@@ -108,6 +110,7 @@ public final class ShipCommand implements Callable<Integer> {
      * {@code admin.token}.
      */
     public static AdminServer adminServer(ShipperConfig settings, ShipperRole role, PrometheusMeterRegistry registry) {
+        java.util.concurrent.Semaphore holds = new java.util.concurrent.Semaphore(MAX_HELD_PRIMARY_REQUESTS);
         // a thread per request: an activation may take a while (a slot let go of, standbys connected), and /status,
         // /health and the coordinator's lease renewals must be answered meanwhile
         return new AdminServer(settings.adminAddress(), settings.adminToken(), role::healthy, role::status, registry, 0)
@@ -116,7 +119,7 @@ public final class ShipCommand implements Callable<Integer> {
                     String reason = ControlBody.reason(body);
                     return role.fence("fenced through the admin endpoint" + (reason.isEmpty() ? "" : ": " + reason));
                 })
-                .query("/primary", q -> role.primary(java.time.Duration.ofMillis(AdminServer.longParameter(q, "wait_ms", 0, 0, MAX_PRIMARY_WAIT_MS))))
+                .query("/primary", q -> primary(role, AdminServer.longParameter(q, "wait_ms", 0, 0, MAX_PRIMARY_WAIT_MS), holds))
                 .control("/retire", body -> role.retire())
                 .control("/lease", body -> {
                     role.renewLease();
@@ -124,6 +127,22 @@ public final class ShipCommand implements Callable<Integer> {
                     answer.put("lease_ms", settings.fenceLeaseMs());
                     return answer;
                 });
+    }
+
+    /**
+     * {@code GET /primary}, held up to {@code waitMs} while fewer than {@link #MAX_HELD_PRIMARY_REQUESTS} are held:
+     * the endpoint needs no token, and each held request keeps a thread; past the cap it is answered at once.
+     */
+    static java.util.Map<String, Object> primary(ShipperRole role, long waitMs, java.util.concurrent.Semaphore holds)
+            throws InterruptedException {
+        if (waitMs == 0 || !holds.tryAcquire()) {
+            return role.primary(java.time.Duration.ZERO);
+        }
+        try {
+            return role.primary(java.time.Duration.ofMillis(waitMs));
+        } finally {
+            holds.release();
+        }
     }
 
     /** Stops the command as SIGTERM would (tests). */

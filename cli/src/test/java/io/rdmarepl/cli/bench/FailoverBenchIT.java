@@ -54,6 +54,12 @@ class FailoverBenchIT {
         assertThat(trial.get("new_primary").asText()).isEqualTo("pgb");
         assertThat(trial.get("missing_on_new_primary").asInt()).isZero();
         assertThat(trial.get("acknowledged").get("new_primary").asInt()).isPositive();
+        assertThat(trial.get("killed_at_monotonic_ns").asLong()).isPositive();
+        if (trial.get("history").get(0).get("reason").asText().contains("its shipper saw its postmaster exit")) {
+            // the shipper runs beside the primary here and watches its postmaster: the failover trusts what it saw
+            assertThat(trial.get("message").asText()).as("fenced without trying SQL").contains("pga's postmaster exited (its shipper saw: process ")
+                    .doesNotContain("pga unreachable");
+        }
 
         JsonNode reference = report.get("reference");
         assertThat(reference.get("name").asText()).isEqualTo("postgresql physical standby, pg_ctl promote");

@@ -22,7 +22,7 @@ class FailoverBenchReportTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> trial = (Map<String, Object>) ((List<?>) report.toMap().get("per_trial")).get(0);
         assertThat(trial).containsEntry("mode", "sync").containsKey("sync_at_kill").doesNotContainKey("lost_detail")
-                .containsEntry("killed_at", "2025-12-03T22:13:20Z");
+                .containsEntry("killed_at", "2025-12-03T22:13:20Z").containsEntry("killed_at_monotonic_ns", 36_037_693_100_381L);
         assertThat(report.table()).contains("SYNC mode").contains("ACKNOWLEDGED TRANSACTIONS LOST: 0 of 120").endsWith("PASS\n");
     }
 
@@ -60,6 +60,6 @@ class FailoverBenchReportTest {
                 List.of(Map.of("after_kill_ms", 110L, "to", "SUSPECT", "reason", "r"), Map.of("after_kill_ms", 230L, "to", "PROMOTED", "reason", "r")),
                 0, lost == 0 ? Set.of() : Set.of(7L), Set.of(), mode, 4, syncAtKill, 4, 300, 5, 0,
                 Map.of("count", 120, "median", 20_000L, "p99", 90_000L, "max", 95_000L), Map.of("replication_mode", mode),
-                lost == 0 ? List.of() : List.of("id 7 acknowledged 3.0 ms before the kill after 20.0 ms"), 1_764_800_000_000L);
+                lost == 0 ? List.of() : List.of("id 7 acknowledged 3.0 ms before the kill after 20.0 ms"), 1_764_800_000_000L, 36_037_693_100_381L);
     }
 }

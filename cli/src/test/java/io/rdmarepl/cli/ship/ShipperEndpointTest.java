@@ -90,6 +90,21 @@ class ShipperEndpointTest {
     }
 
     @Test
+    void holdsAtMostEightPrimaryRequestsAndAnswersTheNextAtOnce() throws Exception {
+        assertThat(post("/activate", "{\"epoch\": 3}").statusCode()).isEqualTo(200);
+        List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> answers = new java.util.ArrayList<>();
+        for (int i = 0; i < ShipCommand.MAX_HELD_PRIMARY_REQUESTS + 1; i++) {
+            answers.add(client.sendAsync(HttpRequest.newBuilder(uri("/primary?wait_ms=1500")).GET().build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+        for (var answer : answers) {
+            assertThat(answer.get(10, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        assertThat(stand.primaryWaits).filteredOn(w -> w.equals(Duration.ofMillis(1500))).hasSize(ShipCommand.MAX_HELD_PRIMARY_REQUESTS);
+        assertThat(stand.primaryWaits).filteredOn(Duration.ZERO::equals).as("the one past the cap, answered at once").hasSize(1);
+    }
+
+    @Test
     void refusesAMalformedEpoch() throws Exception {
         for (String body : List.of("{\"epoch\": 0}", "{\"epoch\": -2}", "{\"epoch\": \"7\"}", "{\"epoch\": 1.5}", "7", "not json")) {
             HttpResponse<String> answer = post("/activate", body);
@@ -144,6 +159,7 @@ class ShipperEndpointTest {
     private static final class Stand implements RunningShipper {
         private volatile String fencedReason;
         private volatile Duration lastPrimaryWait;
+        private final List<Duration> primaryWaits = new CopyOnWriteArrayList<>();
 
         @Override
         public void fence(String reason) {
@@ -170,8 +186,10 @@ class ShipperEndpointTest {
         }
 
         @Override
-        public Map<String, Object> primary(Duration wait) {
+        public Map<String, Object> primary(Duration wait) throws InterruptedException {
             lastPrimaryWait = wait;
+            primaryWaits.add(wait);
+            Thread.sleep(wait.toMillis()); // held as long as asked: the postmaster never exits here
             Map<String, Object> primary = new LinkedHashMap<>();
             primary.put("alive", true);
             primary.put("postmaster_exited", false);

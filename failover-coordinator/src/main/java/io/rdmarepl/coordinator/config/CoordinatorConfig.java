@@ -53,7 +53,7 @@ public record CoordinatorConfig(
             new String[] {"detect.probe.failures", "2", "consecutive failed probes before the primary counts as failed (one once its shipper saw its postmaster exit)"},
             new String[] {"failover.auto", "true", "fail over on detection; false: only on `rdmarepl failover`"},
             new String[] {"max.lag.bytes", "16777216", "a standby further behind the last shipped frame is not a candidate"},
-            new String[] {"fence.command", "", "run (sh -c) to fence an unreachable old primary; $RDMAREPL_MEMBER names it"},
+            new String[] {"fence.command", "", "run (sh -c) to fence an old primary that is unreachable or whose postmaster exited; $RDMAREPL_MEMBER names it"},
             new String[] {"fence.command.timeout.ms", "10000", "how long fence.command may take; failing or timing out stops the failover"},
             new String[] {"state.store", "file", "file (one coordinator) or zookeeper (several; leader election)"},
             new String[] {"state.file", "rdmarepl-state.json", "the state file (state.store=file); written atomically and fsynced"},

@@ -16,6 +16,7 @@ public final class FailureDetector implements AutoCloseable {
     private final Detection detection;
     private final PrimaryProbe probe;
     private final PostmasterReport postmasterReport;
+    private final Runnable wake;
 
     /**
      * @param probeTimeout  a probe unanswered this long counts as failed
@@ -26,10 +27,14 @@ public final class FailureDetector implements AutoCloseable {
                            Duration probeTimeout, int probeFailures, Duration heartbeat, Runnable wake) {
         this.detection = new Detection(heartbeat, probeFailures);
         this.probe = new PrimaryProbe(primaryJdbcUrl, user, password, interval, probeTimeout, wake);
-        this.postmasterReport = new PostmasterReport(roles, interval, () -> {
-            probe.suspect(true);
-            wake.run();
-        });
+        this.wake = wake;
+        this.postmasterReport = new PostmasterReport(roles, interval, this::postmasterExitReported);
+    }
+
+    /** On the report's thread, at the news: the confirming probe starts now, and the coordinator decides on it. */
+    private void postmasterExitReported() {
+        probe.suspect(postmasterReport::postmasterExited);
+        wake.run();
     }
 
     /** Probe {@code jdbcUrl} from now on (the primary changed); a no-op when it already does. */
@@ -44,8 +49,8 @@ public final class FailureDetector implements AutoCloseable {
 
     /** The verdict on {@code primary} now, given what the standbys report. */
     public Verdict judge(String primary, Collection<StandbyView> standbys) {
+        probe.suspect(postmasterReport::postmasterExited);
         String postmasterExit = postmasterReport.exit();
-        probe.suspect(postmasterExit != null);
         return detection.judge(primary, probe.view(), standbys, postmasterExit);
     }
 

@@ -1,5 +1,6 @@
 package io.rdmarepl.coordinator.detect;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmarepl.coordinator.roles.RoleClient;
 import io.rdmarepl.coordinator.roles.RoleException;
 import java.net.URI;
@@ -29,8 +30,12 @@ public final class PostmasterReport implements AutoCloseable {
      */
     static final Duration LONG_POLL = Duration.ofMillis(500);
 
+    private static final String WATCH_PREFIX = "exited: ";
+
     private final RoleClient roles;
     private final Runnable onExit;
+    /** Guards the target and the report about it together: an answer about a previous target is never credited to the next. */
+    private final Object lock = new Object();
     private final long intervalNs;
     private final Duration timeout;
     private final long staleNs;
@@ -59,12 +64,15 @@ public final class PostmasterReport implements AutoCloseable {
 
     /** The shipper admin endpoint of the current primary, or null to read none. */
     public void target(URI shipperAdmin) {
-        boolean other = shipperAdmin == null || !shipperAdmin.equals(target);
-        if (other) {
-            exitedReportNs = 0;
-            exit = null;
+        boolean other;
+        synchronized (lock) {
+            other = shipperAdmin == null || !shipperAdmin.equals(target);
+            if (other) {
+                exitedReportNs = 0;
+                exit = null;
+            }
+            target = shipperAdmin;
         }
-        target = shipperAdmin;
         if (other) {
             LockSupport.unpark(thread); // it may be waiting out a pause meant for the previous shipper
         }
@@ -78,7 +86,9 @@ public final class PostmasterReport implements AutoCloseable {
 
     /** What the shipper said of the exit (e.g. "process 4711 exited (state Z)"), or null. */
     public String exit() {
-        return postmasterExited() ? exit : null;
+        synchronized (lock) {
+            return postmasterExited() ? exit : null;
+        }
     }
 
     private void run() {
@@ -98,24 +108,36 @@ public final class PostmasterReport implements AutoCloseable {
     private boolean read(URI shipper) {
         try {
             var answer = roles.get(shipper, "/primary?wait_ms=" + LONG_POLL.toMillis(), timeout);
-            if (!shipper.equals(target)) {
-                return true; // retargeted meanwhile: this answer is about the old primary
-            }
-            if (answer.path("postmaster_exited").asBoolean(false)) {
-                boolean news = exitedReportNs == 0;
-                exit = answer.path("postmaster").path("watch").asText("exited");
-                exitedReportNs = System.nanoTime();
-                if (news) {
-                    onExit.run();
+            boolean news = false;
+            synchronized (lock) {
+                if (!shipper.equals(target)) {
+                    return true; // retargeted meanwhile: this answer is about the old primary
                 }
-            } else {
-                exitedReportNs = 0;
+                if (answer.path("postmaster_exited").asBoolean(false)) {
+                    news = exitedReportNs == 0;
+                    exit = exitOf(answer.path("postmaster"));
+                    exitedReportNs = System.nanoTime();
+                } else {
+                    exitedReportNs = 0;
+                }
+            }
+            if (news) {
+                onExit.run(); // outside the lock: it reads this report back
             }
             return answer.path("postmaster").path("pid").canConvertToLong();
         } catch (RoleException e) {
             // a shipper that does not answer says nothing; the last "exited" ages out by itself
             return true;
         }
+    }
+
+    /** The shipper's {@code exit}; from a shipper without it, its {@code watch} ("exited: ...") without the prefix. */
+    private static String exitOf(JsonNode postmaster) {
+        if (postmaster.path("exit").isTextual()) {
+            return postmaster.path("exit").asText();
+        }
+        String watch = postmaster.path("watch").asText("exited");
+        return watch.startsWith(WATCH_PREFIX) ? watch.substring(WATCH_PREFIX.length()) : watch;
     }
 
     @Override

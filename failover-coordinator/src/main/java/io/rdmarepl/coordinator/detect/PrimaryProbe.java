@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -62,11 +63,14 @@ public final class PrimaryProbe implements AutoCloseable {
     }
 
     /** Probe another server from now on (the primary changed); its history starts afresh. */
-    public void retarget(String url) {
+    public synchronized void retarget(String url) {
         if (!url.equals(jdbcUrl)) {
             jdbcUrl = url;
             consecutiveFailures = 0;
             lastSuccessNs = System.nanoTime();
+            // what was reported of the old primary's postmaster says nothing of this one
+            freshConnections = false;
+            abortedEarlyNs = 0;
         }
     }
 
@@ -79,9 +83,11 @@ public final class PrimaryProbe implements AutoCloseable {
      * primary over must say that no server answers). A probe waiting for its next turn starts at once. Not on every
      * doubt: a new connection every few milliseconds costs the primary a backend each time.
      */
-    public synchronized void suspect(boolean postmasterExited) {
-        boolean news = postmasterExited && !freshConnections;
-        freshConnections = postmasterExited;
+    public synchronized void suspect(BooleanSupplier postmasterExited) {
+        // read under the lock: a caller that looked a moment earlier must not undo news another caller brought since
+        boolean exited = postmasterExited.getAsBoolean();
+        boolean news = exited && !freshConnections;
+        freshConnections = exited;
         Connection kept = connection;
         long started = attemptStartNs;
         if (news && kept != null && started != 0) {

@@ -73,7 +73,8 @@ final class Failover {
         coordinator.transition(Phase.FENCING, reason + ": failing over to " + chosen.name());
         long fenceStartNs = System.nanoTime();
         String fenced;
-        String exit = detector.postmasterExit();
+        // only when the primary failed: an operator's forced failover of an answering primary is fenced in SQL
+        String exit = verdict.primaryFailed() ? detector.postmasterExit() : null;
         try {
             fenced = exit != null ? fencer.fenceExited(oldPrimary, exit) : fencer.fence(oldPrimary);
         } catch (FenceException e) {

@@ -27,8 +27,11 @@ import org.junit.jupiter.api.Timeout;
 class PostmasterReportTest {
     private static final String RUNNING = "{\"shipping\":true,\"alive\":true,\"postmaster_exited\":false,"
             + "\"postmaster\":{\"pid\":4711,\"exited\":false,\"watch\":\"watching\"}}";
-    private static final String EXITED = "{\"shipping\":true,\"alive\":false,\"postmaster_exited\":true,"
-            + "\"postmaster\":{\"pid\":4711,\"exited\":true,\"watch\":\"exited: process 4711 exited (state Z)\"}}";
+    private static final String EXITED = "{\"shipping\":true,\"alive\":false,\"postmaster_exited\":true,\"postmaster\":"
+            + "{\"pid\":4711,\"exited\":true,\"watch\":\"exited: process 4711 exited (state Z)\",\"exit\":\"process 4711 exited (state Z)\"}}";
+    /** From a shipper that does not send {@code exit} yet. */
+    private static final String EXITED_WATCH_ONLY = "{\"shipping\":true,\"alive\":false,\"postmaster_exited\":true,"
+            + "\"postmaster\":{\"pid\":4711,\"exited\":true,\"watch\":\"exited: process 4711 is gone\"}}";
 
     private static final String NOT_WATCHING = "{\"shipping\":true,\"alive\":true,\"postmaster_exited\":false,"
             + "\"postmaster\":{\"pid\":null,\"exited\":false,\"watch\":\"none: the primary's backend process 88 is not visible from this host\"}}";
@@ -92,7 +95,7 @@ class PostmasterReportTest {
 
         report.target(admin);
         await("the exit reported", report::postmasterExited);
-        assertThat(report.exit()).isEqualTo("exited: process 4711 exited (state Z)");
+        assertThat(report.exit()).isEqualTo("process 4711 exited (state Z)");
 
         answer = RUNNING;
         await("a running postmaster reported again (the primary restarted)", () -> !report.postmasterExited());
@@ -130,9 +133,10 @@ class PostmasterReportTest {
 
     @Test
     void shouldLetAnExitReportAgeOutWhenTheShipperStopsAnswering() throws InterruptedException {
-        answer = EXITED;
+        answer = EXITED_WATCH_ONLY;
         report.target(admin);
         await("the exit reported", report::postmasterExited);
+        assertThat(report.exit()).as("the watch's words without its prefix").isEqualTo("process 4711 is gone");
         status = 503;
         long silentFromNs = System.nanoTime();
         await("the report ages out", () -> !report.postmasterExited());

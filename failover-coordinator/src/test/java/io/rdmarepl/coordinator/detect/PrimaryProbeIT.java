@@ -45,7 +45,7 @@ class PrimaryProbeIT {
             assertThat(probe.view().error()).startsWith("no answer within 300 ms");
 
             long toldNs = System.nanoTime();
-            probe.suspect(true);
+            probe.suspect(() -> true);
             await("an answer on a new connection", () -> probe.view().failures() == 0);
             long recoveredMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - toldNs);
             assertThat(recoveredMs).as("recovered %d ms after the news, not after the 3 s network timeout", recoveredMs)
@@ -58,7 +58,7 @@ class PrimaryProbeIT {
     void shouldNotCountAProbeItAbortedBeforeItsTimeoutAsFailed() throws Exception {
         withFrozenProbeBackend(Duration.ofSeconds(10), probe -> {
             await("a probe hung on the frozen backend", () -> probe.view().sinceSuccessMs() > 200);
-            probe.suspect(true);
+            probe.suspect(() -> true);
             // the aborted probe failed because the coordinator gave it up, not because the server did: the next
             // one, on a new connection, answers, and no failure may show in between (one would fail the primary
             // over next to a postmaster exit report)
@@ -88,7 +88,7 @@ class PrimaryProbeIT {
             assertThat(told.get()).as("the next probe waits for its interval (5 s)").isEqualTo(1);
 
             long toldNs = System.nanoTime();
-            probe.suspect(true);
+            probe.suspect(() -> true);
             await("a second probe, without waiting out the interval", () -> told.get() == 2);
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - toldNs)).isLessThan(2_000);
             assertThat(probe.view().failures()).isEqualTo(2);

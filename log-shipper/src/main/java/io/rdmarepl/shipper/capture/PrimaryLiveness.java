@@ -84,13 +84,14 @@ public final class PrimaryLiveness implements AutoCloseable {
         }
     }
 
-    /** For /status and /primary: the watched postmaster's pid, whether it exited, or why none is watched. */
+    /** For /status and /primary: the watched postmaster's pid, whether it exited and how, or why none is watched. */
     public Map<String, Object> postmasterStatus() {
         PostmasterWatch watch = postmaster;
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("pid", watch == null ? null : watch.pid());
         status.put("exited", watch != null && watch.exited());
         status.put("watch", watch == null ? "none: " + postmasterWhyNot : watch.exited() ? "exited: " + watch.exit() : "watching");
+        status.put("exit", watch == null ? null : watch.exit());
         return status;
     }
 

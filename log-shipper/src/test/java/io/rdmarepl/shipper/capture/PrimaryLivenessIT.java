@@ -49,6 +49,7 @@ class PrimaryLivenessIT {
             assertThat(heldForMs.get(10, TimeUnit.SECONDS)).as("answered at the exit, not at the 20 s wait").isLessThan(10_000);
             assertThat(liveness.postmasterExited()).isTrue();
             assertThat(liveness.alive()).isFalse();
+            assertThat((String) liveness.postmasterStatus().get("exit")).startsWith("process " + primary.pid() + " ");
 
             startNs = System.nanoTime();
             liveness.awaitPostmasterExit(Duration.ofSeconds(20));

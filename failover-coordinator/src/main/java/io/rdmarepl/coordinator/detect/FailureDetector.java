@@ -26,14 +26,15 @@ public final class FailureDetector implements AutoCloseable {
     public FailureDetector(String primaryJdbcUrl, String user, String password, RoleClient roles, Duration interval,
                            Duration probeTimeout, int probeFailures, Duration heartbeat, Runnable wake) {
         this.detection = new Detection(heartbeat, probeFailures);
-        this.probe = new PrimaryProbe(primaryJdbcUrl, user, password, interval, probeTimeout, wake);
         this.wake = wake;
+        // the report's thread calls back only once it has a target (readShipper): the probe exists by then
         this.postmasterReport = new PostmasterReport(roles, interval, this::postmasterExitReported);
+        this.probe = new PrimaryProbe(primaryJdbcUrl, user, password, interval, probeTimeout, postmasterReport::postmasterExited, wake);
     }
 
     /** On the report's thread, at the news: the confirming probe starts now, and the coordinator decides on it. */
     private void postmasterExitReported() {
-        probe.suspect(postmasterReport::postmasterExited);
+        probe.suspect();
         wake.run();
     }
 
@@ -49,7 +50,6 @@ public final class FailureDetector implements AutoCloseable {
 
     /** The verdict on {@code primary} now, given what the standbys report. */
     public Verdict judge(String primary, Collection<StandbyView> standbys) {
-        probe.suspect(postmasterReport::postmasterExited);
         String postmasterExit = postmasterReport.exit();
         return detection.judge(primary, probe.view(), standbys, postmasterExit);
     }

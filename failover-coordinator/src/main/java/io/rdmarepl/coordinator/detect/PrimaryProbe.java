@@ -8,19 +8,21 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.Executor;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * Probes the primary over JDBC on its own thread: {@code SELECT pg_current_wal_lsn()} every interval on a kept
  * connection, reconnecting after a failure. The decision loop never waits for it: it reads {@link #view}, where a
  * probe still unanswered after the timeout already counts as failed. While the primary's shipper reports its
- * postmaster exited ({@link #suspect}) each probe opens a new connection instead. A failed probe runs
- * {@code onFailure} (the coordinator decides at once instead of at its next cycle).
+ * postmaster exited ({@code postmasterExited}) each probe opens a new connection instead, and the report's news
+ * ({@link #suspect}) starts one at once. A failed probe runs {@code onFailure} (the coordinator decides at once
+ * instead of at its next cycle).
  */
 public final class PrimaryProbe implements AutoCloseable {
     private final Properties credentials;
+    private final BooleanSupplier postmasterExited;
     private final Runnable onFailure;
     private final long intervalNs;
     private final long timeoutNs;
@@ -33,7 +35,6 @@ public final class PrimaryProbe implements AutoCloseable {
     private volatile int consecutiveFailures;
     private volatile String lastError;
     private volatile String lastWalLsn;
-    private volatile boolean freshConnections;
     /**
      * The start of the attempt {@link #suspect} aborted before it was overdue, or 0: that attempt's failure is the
      * coordinator's doing, not the server's, and does not count (an overdue one had failed already, and does).
@@ -44,10 +45,14 @@ public final class PrimaryProbe implements AutoCloseable {
     private String connectedUrl;
 
     /**
-     * @param onFailure run on the probe's thread after each failed probe is counted
+     * @param postmasterExited whether the primary's shipper reports, now, that its postmaster exited (read before
+     *                         every probe)
+     * @param onFailure        run on the probe's thread after each failed probe is counted
      */
-    public PrimaryProbe(String jdbcUrl, String user, String password, Duration interval, Duration timeout, Runnable onFailure) {
+    public PrimaryProbe(String jdbcUrl, String user, String password, Duration interval, Duration timeout,
+                        BooleanSupplier postmasterExited, Runnable onFailure) {
         this.jdbcUrl = jdbcUrl;
+        this.postmasterExited = postmasterExited;
         this.onFailure = onFailure;
         this.credentials = new Properties();
         credentials.setProperty("user", user);
@@ -63,34 +68,27 @@ public final class PrimaryProbe implements AutoCloseable {
     }
 
     /** Probe another server from now on (the primary changed); its history starts afresh. */
-    public synchronized void retarget(String url) {
+    public void retarget(String url) {
         if (!url.equals(jdbcUrl)) {
             jdbcUrl = url;
             consecutiveFailures = 0;
             lastSuccessNs = System.nanoTime();
-            // what was reported of the old primary's postmaster says nothing of this one
-            freshConnections = false;
-            abortedEarlyNs = 0;
         }
     }
 
     /**
-     * While {@code postmasterExited} (the primary's shipper saw it exit) every probe opens a new connection: the
-     * backend of a kept connection was seen to go on answering for 50 ms after its postmaster started to exit, then
-     * to hang, where a new connection fails as soon as the postmaster is gone. A probe hung on the kept connection
-     * when the news comes is aborted, so the next one starts at once instead of after the network timeout; aborted
-     * before its timeout, it does not count as failed (the next probe decides: the failed probe that fails the
-     * primary over must say that no server answers). A probe waiting for its next turn starts at once. Not on every
-     * doubt: a new connection every few milliseconds costs the primary a backend each time.
+     * The news that the primary's shipper saw its postmaster exit (from then on {@code postmasterExited} says so,
+     * and every probe opens a new connection: the backend of a kept connection was seen to go on answering for 50 ms
+     * after its postmaster started to exit, then to hang, where a new connection fails as soon as the postmaster is
+     * gone). A probe hung on the kept connection now is aborted, so the next one starts at once instead of after the
+     * network timeout; aborted before its timeout, it does not count as failed (the next probe decides: the failed
+     * probe that fails the primary over must say that no server answers). A probe waiting for its turn starts at
+     * once. Not on every doubt: a new connection every few milliseconds costs the primary a backend each time.
      */
-    public synchronized void suspect(BooleanSupplier postmasterExited) {
-        // read under the lock: a caller that looked a moment earlier must not undo news another caller brought since
-        boolean exited = postmasterExited.getAsBoolean();
-        boolean news = exited && !freshConnections;
-        freshConnections = exited;
+    public void suspect() {
         Connection kept = connection;
         long started = attemptStartNs;
-        if (news && kept != null && started != 0) {
+        if (kept != null && started != 0) {
             if (System.nanoTime() - started <= timeoutNs) {
                 abortedEarlyNs = started;
             }
@@ -100,9 +98,7 @@ public final class PrimaryProbe implements AutoCloseable {
                 // it is broken already: the probe thread's attempt fails either way
             }
         }
-        if (news) {
-            LockSupport.unpark(thread);
-        }
+        LockSupport.unpark(thread);
     }
 
     /** What the probe knows now. */
@@ -122,7 +118,7 @@ public final class PrimaryProbe implements AutoCloseable {
         while (running) {
             long start = System.nanoTime();
             attemptStartNs = start;
-            if (freshConnections) {
+            if (postmasterExited.getAsBoolean()) {
                 closeConnection();
             }
             try {

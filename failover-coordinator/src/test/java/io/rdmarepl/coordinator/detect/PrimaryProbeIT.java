@@ -23,6 +23,8 @@ class PrimaryProbeIT {
     private static final Duration PROBE_TIMEOUT = Duration.ofMillis(300); // network timeout: 3 s
 
     private static PostgresServer server;
+    /** What the primary's shipper reports of its postmaster, as the probe reads it. */
+    private final java.util.concurrent.atomic.AtomicBoolean exited = new java.util.concurrent.atomic.AtomicBoolean();
     private static Connection admin;
 
     @BeforeAll
@@ -45,7 +47,7 @@ class PrimaryProbeIT {
             assertThat(probe.view().error()).startsWith("no answer within 300 ms");
 
             long toldNs = System.nanoTime();
-            probe.suspect(() -> true);
+            reportExit(probe);
             await("an answer on a new connection", () -> probe.view().failures() == 0);
             long recoveredMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - toldNs);
             assertThat(recoveredMs).as("recovered %d ms after the news, not after the 3 s network timeout", recoveredMs)
@@ -58,7 +60,7 @@ class PrimaryProbeIT {
     void shouldNotCountAProbeItAbortedBeforeItsTimeoutAsFailed() throws Exception {
         withFrozenProbeBackend(Duration.ofSeconds(10), probe -> {
             await("a probe hung on the frozen backend", () -> probe.view().sinceSuccessMs() > 200);
-            probe.suspect(() -> true);
+            reportExit(probe);
             // the aborted probe failed because the coordinator gave it up, not because the server did: the next
             // one, on a new connection, answers, and no failure may show in between (one would fail the primary
             // over next to a postmaster exit report)
@@ -81,18 +83,24 @@ class PrimaryProbeIT {
         }
         java.util.concurrent.atomic.AtomicInteger told = new java.util.concurrent.atomic.AtomicInteger();
         try (PrimaryProbe probe = new PrimaryProbe("jdbc:postgresql://127.0.0.1:" + closedPort + "/postgres", PostgresServer.SUPERUSER,
-                "", Duration.ofSeconds(5), PROBE_TIMEOUT, told::incrementAndGet)) {
+                "", Duration.ofSeconds(5), PROBE_TIMEOUT, exited::get, told::incrementAndGet)) {
             await("the first probe refused", () -> told.get() == 1);
             assertThat(probe.view().failures()).isEqualTo(1);
             Thread.sleep(100);
             assertThat(told.get()).as("the next probe waits for its interval (5 s)").isEqualTo(1);
 
             long toldNs = System.nanoTime();
-            probe.suspect(() -> true);
+            reportExit(probe);
             await("a second probe, without waiting out the interval", () -> told.get() == 2);
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - toldNs)).isLessThan(2_000);
             assertThat(probe.view().failures()).isEqualTo(2);
         }
+    }
+
+    /** What the shipper's report does when it brings the news: says so from now on, and tells the probe. */
+    private void reportExit(PrimaryProbe probe) {
+        exited.set(true);
+        probe.suspect();
     }
 
     private interface ProbeCheck {
@@ -100,9 +108,9 @@ class PrimaryProbeIT {
     }
 
     /** A probe of the shared server, its kept connection's backend frozen (SIGSTOP) while {@code check} runs. */
-    private static void withFrozenProbeBackend(Duration probeTimeout, ProbeCheck check) throws Exception {
+    private void withFrozenProbeBackend(Duration probeTimeout, ProbeCheck check) throws Exception {
         try (PrimaryProbe probe = new PrimaryProbe(server.jdbcUrl("postgres"), PostgresServer.SUPERUSER, "",
-                Duration.ofMillis(5), probeTimeout, () -> { })) {
+                Duration.ofMillis(5), probeTimeout, exited::get, () -> { })) {
             await("a first answer", () -> probe.view().walLsn() != null);
             long backend = probeBackend(admin);
             signal("STOP", backend);

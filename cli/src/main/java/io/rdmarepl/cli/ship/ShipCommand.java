@@ -12,9 +12,13 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -43,7 +47,7 @@ public final class ShipCommand implements Callable<Integer> {
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     /** How long SIGTERM waits for the standbys to acknowledge what was shipped, so the slot confirms it. */
-    static final java.time.Duration DRAIN_TIMEOUT = java.time.Duration.ofSeconds(5);
+    static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(5);
     /** The longest {@code GET /primary?wait_ms=} hold: a held request keeps a thread. */
     static final long MAX_PRIMARY_WAIT_MS = 10_000;
     /** Requests held at once; one per coordinator is what they need. */
@@ -110,7 +114,7 @@ public final class ShipCommand implements Callable<Integer> {
      * {@code admin.token}.
      */
     public static AdminServer adminServer(ShipperConfig settings, ShipperRole role, PrometheusMeterRegistry registry) {
-        java.util.concurrent.Semaphore holds = new java.util.concurrent.Semaphore(MAX_HELD_PRIMARY_REQUESTS);
+        Semaphore holds = new Semaphore(MAX_HELD_PRIMARY_REQUESTS);
         // a thread per request: an activation may take a while (a slot let go of, standbys connected), and /status,
         // /health and the coordinator's lease renewals must be answered meanwhile
         return new AdminServer(settings.adminAddress(), settings.adminToken(), role::healthy, role::status, registry, 0)
@@ -123,7 +127,7 @@ public final class ShipCommand implements Callable<Integer> {
                 .control("/retire", body -> role.retire())
                 .control("/lease", body -> {
                     role.renewLease();
-                    java.util.Map<String, Object> answer = new java.util.LinkedHashMap<>(role.guarantee());
+                    Map<String, Object> answer = new LinkedHashMap<>(role.guarantee());
                     answer.put("lease_ms", settings.fenceLeaseMs());
                     return answer;
                 });
@@ -133,13 +137,13 @@ public final class ShipCommand implements Callable<Integer> {
      * {@code GET /primary}, held up to {@code waitMs} while fewer than {@link #MAX_HELD_PRIMARY_REQUESTS} are held:
      * the endpoint needs no token, and each held request keeps a thread; past the cap it is answered at once.
      */
-    static java.util.Map<String, Object> primary(ShipperRole role, long waitMs, java.util.concurrent.Semaphore holds)
+    static Map<String, Object> primary(ShipperRole role, long waitMs, Semaphore holds)
             throws InterruptedException {
         if (waitMs == 0 || !holds.tryAcquire()) {
-            return role.primary(java.time.Duration.ZERO);
+            return role.primary(Duration.ZERO);
         }
         try {
-            return role.primary(java.time.Duration.ofMillis(waitMs));
+            return role.primary(Duration.ofMillis(waitMs));
         } finally {
             holds.release();
         }

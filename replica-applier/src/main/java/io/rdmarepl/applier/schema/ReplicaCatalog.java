@@ -8,7 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Reads a table's shape from the replica's catalog (pg_class, pg_attribute, pg_index). */
+/**
+ * Reads a table's shape from the replica's catalog (pg_class, pg_attribute, pg_index).
+ *
+ * <p>Each column's cast type is {@code format_type(atttypid, -1)}: the type with no modifier at all ({@code bpchar},
+ * {@code "bit"}, {@code bpchar[]}). {@code format_type(atttypid, NULL)} writes {@code character} and {@code bit}, which
+ * SQL reads as {@code character(1)} and {@code bit(1)}: a value cast to them is cut to one character or bit before the
+ * column sees it. Casting to the column's full type ({@code character(5)}) would cut silently too when the replica's
+ * column is narrower than the primary's; without a modifier the column's own assignment rules apply, and a value
+ * that does not fit is refused with an error (apply pauses) instead of being shortened.
+ */
 public final class ReplicaCatalog {
     private static final String TABLE_SQL = """
             SELECT c.oid, c.relkind FROM pg_catalog.pg_class c
@@ -16,7 +25,7 @@ public final class ReplicaCatalog {
              WHERE n.nspname = ? AND c.relname = ? AND c.relkind IN ('r', 'p')""";
     private static final String COLUMNS_SQL = """
             SELECT a.attname,
-                   pg_catalog.format_type(a.atttypid, NULL),
+                   pg_catalog.format_type(a.atttypid, -1),
                    a.attgenerated <> '',
                    a.attidentity <> '',
                    a.attidentity = 'a',

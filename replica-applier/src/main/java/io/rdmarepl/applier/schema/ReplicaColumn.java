@@ -3,7 +3,8 @@ package io.rdmarepl.applier.schema;
 /**
  * A column of the replica's table, as its catalog says.
  *
- * @param castType       the type to cast bound values to, without modifier ({@code numeric}, {@code integer[]}, {@code public.mood})
+ * @param castType       the type to cast bound values to, without any modifier ({@code numeric}, {@code bpchar},
+ *                       {@code "bit"}, {@code integer[]}, {@code public.mood}): never {@code character}, which means {@code character(1)}
  * @param generated      a generated column: never written
  * @param identityAlways GENERATED ALWAYS AS IDENTITY: inserts need OVERRIDING SYSTEM VALUE
  * @param sequence       the sequence behind a serial or identity column (schema-qualified, quoted as needed), or null

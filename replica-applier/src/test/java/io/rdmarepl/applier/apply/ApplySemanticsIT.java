@@ -71,6 +71,29 @@ class ApplySemanticsIT {
     }
 
     @Test
+    void shouldFindUpdateAndDeleteRowsByCharAndBitKeysWithoutCuttingThem() throws Exception {
+        Sql.write(replica, "CREATE TABLE padded (code char(4) PRIMARY KEY, flags bit(8), note char(10));"
+                + " CREATE TABLE bitkeyed (k bit(8) PRIMARY KEY, v int)");
+        Value ab = text("ab  ");
+        Value ac = text("ac  ");
+        Value a = text("a   ");
+        Value bits = new Value.TextFallback(1560, "10100001");
+        try (ApplierFixture f = ApplierFixture.start(replica, "padded")) {
+            f.feeder().send(relation(1, "padded", 'd', "code*", "flags", "note"))
+                    .send(relation(2, "bitkeyed", 'd', "k*", "v"))
+                    .transaction(1, 10, insert(1, a, bits, text("first")), insert(1, ab, bits, text("second")),
+                            insert(1, ac, bits, text("third")), insert(2, bits, i4(1)),
+                            insert(2, new Value.TextFallback(1560, "10100000"), i4(2)))
+                    .transaction(2, 20, update(1, ab, bits, text("second v2")))
+                    .transaction(3, 30, deleteKey(1, ac, nul(), nul()), deleteKey(2, bits, nul()));
+            f.awaitApplied(30);
+        }
+        assertThat(Sql.rows(replica, "SELECT code || '|', flags, note || '|' FROM padded ORDER BY code"))
+                .containsExactly(List.of("a|", "10100001", "first|"), List.of("ab|", "10100001", "second v2|"));
+        assertThat(Sql.rows(replica, "SELECT k, v FROM bitkeyed")).containsExactly(List.of("10100000", "2"));
+    }
+
+    @Test
     void shouldNeverWriteGeneratedColumnsAndOverrideIdentityAlways() throws Exception {
         Sql.write(replica, "CREATE TABLE gen (id int GENERATED ALWAYS AS IDENTITY PRIMARY KEY, price numeric, qty int,"
                 + " total numeric GENERATED ALWAYS AS (price * qty) STORED)");

@@ -80,7 +80,7 @@ final class ApplierAgent {
         this.sequences = sequences;
         this.metrics = metrics;
         this.relations = new RelationCache(sequences);
-        this.applier = new GroupApplier(relations, session, metrics, config.batchMaxRows());
+        this.applier = new GroupApplier(relations, session, metrics, config.batchMaxRows(), config.pauseOnDivergence());
         this.assembler = new TxAssembler(log, start.commitLsn());
         this.frames = new MessageAssembler(assembler);
         this.durability = new DurabilityTracker(start.commitLsn());

@@ -15,6 +15,7 @@ final class BatchingStatement implements AutoCloseable {
     private int pending;
     private int[] recordOffsets = new int[16];
     private int firstMissingOffset = -1;
+    private int flushed;
 
     BatchingStatement(Connection connection, StatementShape shape) throws SQLException {
         this.shape = shape;
@@ -53,6 +54,7 @@ final class BatchingStatement implements AutoCloseable {
         }
         int rows = pending;
         pending = 0;
+        flushed = rows;
         firstMissingOffset = -1;
         int[] counts = statement.executeBatch();
         int missing = 0;
@@ -66,6 +68,15 @@ final class BatchingStatement implements AutoCloseable {
             }
         }
         return missing;
+    }
+
+    /** The record offsets of the rows the last {@link #flush()} sent (the first {@link #flushedRows()}). */
+    int[] recordOffsets() {
+        return recordOffsets;
+    }
+
+    int flushedRows() {
+        return flushed;
     }
 
     /** After a {@link #flush()} that found rows missing: the record offset of the first, else -1. */

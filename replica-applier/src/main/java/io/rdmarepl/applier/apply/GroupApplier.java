@@ -120,6 +120,12 @@ final class GroupApplier implements RecordHandler {
                     "INSERT into " + table + " met a row that is already on the replica (" + SqlErrors.detail(e)
                             + "): the replica differs from the primary; repair the row, or set apply.on.divergence=log"
                             + " to let the insert overwrite it");
+        } else if (cause instanceof SQLException e && SqlErrors.classify(e) == FailureCategory.SCHEMA && open != null) {
+            session.rollback();
+            String refused = refusedValue();
+            String where = " (applying " + open.shape().kind().displayName() + " to " + table + ")";
+            failure = new ApplyFailure(FailureCategory.SCHEMA, failedTx, failedLsn, table, null, SqlErrors.sqlState(e),
+                    (refused == null ? SqlErrors.message(e) : refused) + where);
         } else if (cause instanceof SQLException e) {
             FailureCategory category = SqlErrors.classify(e);
             String where = table == null ? "" : " (applying " + open.shape().kind().displayName() + " to " + table + ")";
@@ -136,6 +142,17 @@ final class GroupApplier implements RecordHandler {
         }
         open = null;
         return new Outcome(committed, rows, missingRows, failure);
+    }
+
+    /** Which column's value the replica refused (the batch rolled back), or null when no single value is to blame. */
+    private String refusedValue() {
+        try {
+            TableMapping m = mappingOfRow(open.recordOffsets()[0]);
+            return ValueProbe.refusedValue(session.connection(), log.buffer(), open.recordOffsets(), open.flushedRows(), end,
+                    m, open.shape());
+        } catch (SQLException | SchemaMismatchException | RuntimeException probeFailed) {
+            return null;
+        }
     }
 
     private void commit(int lastTx) throws SQLException {
@@ -305,7 +322,7 @@ final class GroupApplier implements RecordHandler {
         StatementShape shape = s.shape();
         String key;
         try {
-            key = RowKeyText.of(log.buffer(), s.firstMissingOffset(), end, mappingOf(s.firstMissingOffset()), shape);
+            key = RowKeyText.of(log.buffer(), s.firstMissingOffset(), end, mappingOfRow(s.firstMissingOffset()), shape);
         } catch (RuntimeException | SQLException | SchemaMismatchException e) {
             key = "(key not readable: " + e.getMessage() + ")";
         }
@@ -317,9 +334,14 @@ final class GroupApplier implements RecordHandler {
     }
 
     /** The mapping of the row change at {@code offset} (its relation id read again). */
-    private TableMapping mappingOf(int offset) throws SQLException, SchemaMismatchException {
+    private TableMapping mappingOfRow(int offset) throws SQLException, SchemaMismatchException {
         int[] relationId = {-1};
         new RecordDecoder().decode(log.buffer(), offset, end - offset, new RecordHandler() {
+            @Override
+            public void onInsert(RowChangeView insert) {
+                relationId[0] = insert.relationId();
+            }
+
             @Override
             public void onUpdate(RowChangeView update) {
                 relationId[0] = update.relationId();

@@ -352,6 +352,26 @@ class ApplySemanticsIT {
     }
 
     @Test
+    void shouldPauseNamingTheColumnTypeAndValueANarrowerReplicaColumnRefuses() throws Exception {
+        Sql.write(replica, "CREATE TABLE narrow (id int PRIMARY KEY, note text, code char(3))");
+        try (ApplierFixture f = ApplierFixture.start(replica, "narrow")) {
+            f.feeder().send(relation(1, "narrow", 'd', "id*", "note", "code"))
+                    .transaction(1, 0x10, insert(1, i4(1), text("fits"), text("abc")))
+                    .transaction(2, 0x20, insert(1, i4(2), text("fine"), text("abc")), insert(1, i4(3), text("too wide"),
+                            text("abcdef")));
+            ApplierStatus paused = Await.until("apply paused on the value the column refuses", DEADLINE, f::status,
+                    s -> s.state() == ApplierState.PAUSED_SCHEMA);
+            assertThat(paused.lastError()).contains("0/20", "column \"code\" (character(3)) refused 'abcdef': ",
+                    "value too long for type character(3)", "\"public\".\"narrow\"");
+            assertThat(paused.appliedLsn()).isEqualTo(0x10);
+            Sql.write(replica, "ALTER TABLE narrow ALTER COLUMN code TYPE char(6)");
+            f.awaitApplied(0x20);
+        }
+        assertThat(Sql.rows(replica, "SELECT id, code FROM narrow ORDER BY id"))
+                .containsExactly(List.of("1", "abc   "), List.of("2", "abc   "), List.of("3", "abcdef"));
+    }
+
+    @Test
     void shouldRefuseAndCountAFrameOfAStaleEpoch() throws Exception {
         Sql.write(replica, "CREATE TABLE fenced (id int PRIMARY KEY)");
         try (ApplierFixture f = ApplierFixture.start(replica, "epoch")) {

@@ -10,6 +10,7 @@ import io.rdmarepl.format.codec.RecordDecoder;
 import io.rdmarepl.format.codec.RecordHandler;
 import io.rdmarepl.format.codec.RelationView;
 import io.rdmarepl.format.codec.RowChangeView;
+import io.rdmarepl.format.codec.SequenceView;
 import io.rdmarepl.format.codec.TruncateView;
 import io.rdmarepl.format.codec.TupleView;
 import java.sql.SQLException;
@@ -27,6 +28,7 @@ final class GroupApplier implements RecordHandler {
     private final RelationCache relations;
     private final ReplicaSession session;
     private final ApplierMetrics metrics;
+    private final ShippedSequences sequences;
     private final int batchMaxRows;
     private final long[] noToast = ShapeKey.empty();
     private long[] newToast = ShapeKey.empty();
@@ -44,10 +46,12 @@ final class GroupApplier implements RecordHandler {
     private int rows;
     private long missingRows;
 
-    GroupApplier(RelationCache relations, ReplicaSession session, ApplierMetrics metrics, int batchMaxRows) {
+    GroupApplier(RelationCache relations, ReplicaSession session, ApplierMetrics metrics, ShippedSequences sequences,
+                 int batchMaxRows) {
         this.relations = relations;
         this.session = session;
         this.metrics = metrics;
+        this.sequences = sequences;
         this.batchMaxRows = batchMaxRows;
     }
 
@@ -226,6 +230,16 @@ final class GroupApplier implements RecordHandler {
                 statement.execute(sql.toString());
             }
             rows++;
+        } catch (SQLException | SchemaMismatchException e) {
+            throw new Abort(e);
+        }
+    }
+
+    @Override
+    public void onSequence(SequenceView sequence) {
+        try {
+            flush();
+            sequences.set(sequence, session);
         } catch (SQLException | SchemaMismatchException e) {
             throw new Abort(e);
         }

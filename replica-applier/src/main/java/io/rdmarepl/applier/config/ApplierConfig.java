@@ -43,6 +43,7 @@ public record ApplierConfig(
         long durablePollMs,
         long feedbackIntervalMs,
         long sequenceHeadroom,
+        long sequenceSyncIntervalMs,
         String adminBind,
         int adminPort,
         String adminToken,
@@ -115,6 +116,7 @@ public record ApplierConfig(
         long durablePoll = r.longValue(APPLY_DURABLE_POLL_MS, 1, 60_000);
         long feedbackMs = r.longValue(APPLY_FEEDBACK_INTERVAL_MS, 1, 60_000);
         long headroom = r.longValue(PROMOTE_SEQUENCE_HEADROOM, 0, Long.MAX_VALUE / 4);
+        long sequenceSyncMs = r.longValue(PROMOTE_SEQUENCE_SYNC_INTERVAL_MS, 10, 3_600_000);
         String adminBind = r.nonEmpty(ADMIN_BIND);
         int adminPort = r.intValue(ADMIN_PORT, 0, 65_535);
         String adminToken = r.string(ADMIN_TOKEN);
@@ -122,7 +124,7 @@ public record ApplierConfig(
         r.throwIfInvalid();
         return new ApplierConfig(source, activation, ringUri, capacity, epoch, url, user, password, poolSize, connectTimeoutMs,
                 readOnly, role, syncCommit, batchRows, groupTx, groupBytes, groupMs, pollFrames, parkUs, retryInitial,
-                retryMax, durablePoll, feedbackMs, headroom, adminBind, adminPort, adminToken, r.resolved());
+                retryMax, durablePoll, feedbackMs, headroom, sequenceSyncMs, adminBind, adminPort, adminToken, r.resolved());
     }
 
     /**
@@ -138,7 +140,7 @@ public record ApplierConfig(
         return new ApplierConfig(sourceName, activation, ringUri, ringCapacityBytes, epoch, replicaJdbcUrl, replicaUser,
                 replicaPassword, replicaPoolSize, replicaConnectTimeoutMs, replicaReadOnlyForClients, sessionReplicationRole,
                 synchronousCommit, batchMaxRows, groupMaxTransactions, groupMaxBytes, groupMaxMs, pollMaxFrames, idleMaxParkUs,
-                retryInitialMs, retryMaxMs, durablePollMs, feedbackIntervalMs, sequenceHeadroom, adminBind, adminPort,
+                retryInitialMs, retryMaxMs, durablePollMs, feedbackIntervalMs, sequenceHeadroom, sequenceSyncIntervalMs, adminBind, adminPort,
                 adminToken, Map.copyOf(shown));
     }
 

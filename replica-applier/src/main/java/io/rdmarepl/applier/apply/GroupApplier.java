@@ -11,6 +11,7 @@ import io.rdmarepl.format.codec.RecordHandler;
 import io.rdmarepl.format.codec.RelationView;
 import io.rdmarepl.format.codec.RowChangeView;
 import io.rdmarepl.format.codec.TransactionDescriptor;
+import io.rdmarepl.format.codec.SequenceView;
 import io.rdmarepl.format.codec.TruncateView;
 import io.rdmarepl.format.codec.TupleView;
 import java.sql.SQLException;
@@ -31,6 +32,7 @@ final class GroupApplier implements RecordHandler {
     private final RelationCache relations;
     private final ReplicaSession session;
     private final ApplierMetrics metrics;
+    private final ShippedSequences sequences;
     private final int batchMaxRows;
     private final boolean pauseOnDivergence;
     private final long[] noToast = ShapeKey.empty();
@@ -52,11 +54,12 @@ final class GroupApplier implements RecordHandler {
     private int rows;
     private long missingRows;
 
-    GroupApplier(RelationCache relations, ReplicaSession session, ApplierMetrics metrics, int batchMaxRows,
-                 boolean pauseOnDivergence) {
+    GroupApplier(RelationCache relations, ReplicaSession session, ApplierMetrics metrics, ShippedSequences sequences,
+                 int batchMaxRows, boolean pauseOnDivergence) {
         this.relations = relations;
         this.session = session;
         this.metrics = metrics;
+        this.sequences = sequences;
         this.batchMaxRows = batchMaxRows;
         this.pauseOnDivergence = pauseOnDivergence;
     }
@@ -265,6 +268,16 @@ final class GroupApplier implements RecordHandler {
                 statement.execute(sql.toString());
             }
             rows++;
+        } catch (SQLException | SchemaMismatchException e) {
+            throw new Abort(e);
+        }
+    }
+
+    @Override
+    public void onSequence(SequenceView sequence) {
+        try {
+            flush();
+            sequences.set(sequence, session);
         } catch (SQLException | SchemaMismatchException e) {
             throw new Abort(e);
         }

@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The sidecar beside the primary, assembled: preflight checks, the standbys' rings, the Disruptor
- * fan-out and the Debezium capture feeding it, and the reading of the primary's sequences beside it. {@link #close()} stops capture first, then lets the
- * standby handlers drain what was handed to them.
+ * fan-out, the Debezium capture feeding it and the reading of the primary's sequences beside it
+ * ({@link SequenceSync}). {@link #close()} stops capture first, then lets the standby handlers drain what was
+ * handed to them.
  */
 public final class Shipper implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Shipper.class);

@@ -10,7 +10,8 @@ import java.sql.SQLException;
  * Applies Sequence records: sets the replica's sequence to exactly the primary's state
  * ({@code setval(seq, last_value, is_called)}), in stream order, and remembers the reading for promotion. A
  * sequence the replica lacks pauses apply like a missing table. {@code setval} is not transactional: a group
- * rolled back after it keeps the state, and applying the group again sets the same state.
+ * rolled back after it keeps the state, and applying the group again sets the same state. Allocates (the names for
+ * JDBC, a reading): a sequence's state comes at most once per sync interval, not per row.
  */
 final class ShippedSequences {
     private final SequenceReadings readings;

@@ -50,7 +50,6 @@ final class TxAssembler implements MessageHandler, RecordHandler {
     private long heartbeatTimeUs;
     private long heartbeatLsn;
     private long receivedTransactions;
-    private long sequenceRecords;
 
     TxAssembler(GroupLog log, long appliedLsn, long appliedTxId) {
         this.log = log;
@@ -163,7 +162,6 @@ final class TxAssembler implements MessageHandler, RecordHandler {
      */
     @Override
     public void onSequence(SequenceView sequence) {
-        sequenceRecords++;
         if (inTransaction) {
             if (!skipping) {
                 append();
@@ -244,8 +242,4 @@ final class TxAssembler implements MessageHandler, RecordHandler {
         return receivedTransactions;
     }
 
-    /** Sequence records received (applied or waiting in the log). */
-    long sequenceRecords() {
-        return sequenceRecords;
-    }
 }

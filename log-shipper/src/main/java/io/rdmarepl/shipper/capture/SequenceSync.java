@@ -41,6 +41,14 @@ public final class SequenceSync implements AutoCloseable {
     static final Duration STATEMENT_TIMEOUT = Duration.ofSeconds(5);
     /** Longest a marker waits for its fresh reading (one under way may have to finish first). */
     private static final Duration MARKER_WAIT = STATEMENT_TIMEOUT.multipliedBy(3);
+    /**
+     * How often the sync thread looks whether a reading is due. A reading is due an interval after the last good one,
+     * and, until the first good one or after a failed one, at most {@link #RETRY_MS} after the last attempt: a primary
+     * not captured yet at start, or briefly unreadable, must not leave the standbys without sequences for a whole
+     * (possibly long) interval.
+     */
+    private static final long TICK_MS = 50;
+    private static final long RETRY_MS = 1_000;
 
     private final ShipperConfig config;
     private final SequenceBoard board;
@@ -56,6 +64,8 @@ public final class SequenceSync implements AutoCloseable {
     private volatile String lastError;
     private volatile long lastSyncMs;
     private volatile long syncs;
+    private long lastAttemptMs; // the sync thread's only
+    private long lastGoodMs;
     private volatile long shipped;
 
     /**
@@ -70,7 +80,8 @@ public final class SequenceSync implements AutoCloseable {
 
     /** Takes the first reading now, then one every interval. */
     public SequenceSync start() {
-        thread.scheduleWithFixedDelay(this::tick, 0, config.sequenceSyncInterval().toMillis(), TimeUnit.MILLISECONDS);
+        long tickMs = Math.min(TICK_MS, config.sequenceSyncInterval().toMillis());
+        thread.scheduleWithFixedDelay(this::tick, 0, tickMs, TimeUnit.MILLISECONDS);
         return this;
     }
 
@@ -104,8 +115,16 @@ public final class SequenceSync implements AutoCloseable {
 
     private void tick() {
         try {
-            if (capturing.getAsBoolean()) {
-                read("every " + config.sequenceSyncInterval().toMillis() + " ms");
+            long nowMs = System.currentTimeMillis();
+            long intervalMs = config.sequenceSyncInterval().toMillis();
+            boolean due = lastGoodMs == 0 || lastError != null
+                    ? nowMs - lastAttemptMs >= Math.min(intervalMs, RETRY_MS)
+                    : nowMs - lastGoodMs >= intervalMs;
+            if (due && capturing.getAsBoolean()) {
+                lastAttemptMs = nowMs;
+                if (read("within " + Math.min(intervalMs, RETRY_MS) + " ms")) {
+                    lastGoodMs = nowMs;
+                }
             }
         } catch (RuntimeException e) { // an exception would cancel the schedule: log it and go on
             LOG.error("reading the primary's sequences failed unexpectedly", e);

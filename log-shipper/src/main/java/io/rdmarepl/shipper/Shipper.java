@@ -2,7 +2,8 @@ package io.rdmarepl.shipper;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.rdmarepl.format.Lsn;
-import io.rdmarepl.shipper.capture.CaptureEngine;
+import io.rdmarepl.shipper.capture.Capture;
+import io.rdmarepl.shipper.capture.DebeziumCapture;
 import io.rdmarepl.shipper.capture.ChangeEncoding;
 import io.rdmarepl.shipper.capture.EngineProperties;
 import io.rdmarepl.shipper.capture.PrimaryPreflight;
@@ -46,9 +47,7 @@ public final class Shipper implements AutoCloseable {
     private final ShipperConfig config;
     private final ShipMetrics metrics;
     private final ShipPipeline pipeline;
-    private final TransactionAssembler assembler;
-    private volatile CaptureEngine capture;
-    private final String snapshotMode;
+    private volatile Capture capture;
     private volatile String fencedReason;
     private final PrimaryLiveness liveness;
     private final Lease lease;
@@ -76,13 +75,13 @@ public final class Shipper implements AutoCloseable {
             throw e;
         }
         try {
-            this.snapshotMode = SnapshotStart.debeziumMode(config, pipeline.acks().acknowledged());
+            String snapshotMode = SnapshotStart.debeziumMode(config, pipeline.acks().acknowledged());
             this.sync = new SyncGate(config.sync(), config.sync().enabled() ? new SynchronousStandbyNames(config) : null,
                     pipeline.acks(), () -> closed.get() || fencedReason != null);
-            this.assembler = new TransactionAssembler(encoding, pipeline, EngineProperties.TOPIC_PREFIX, MAX_TRANSACTION_BYTES,
-                    () -> PublishedTables.of(config), config.snapshotChunkBytes(), "initial".equals(snapshotMode), sync,
-                    sequences::beforeMarker);
-            this.capture = new CaptureEngine(EngineProperties.of(config, valueSettings, snapshotMode), assembler).start();
+            TransactionAssembler assembler = new TransactionAssembler(encoding, pipeline, EngineProperties.TOPIC_PREFIX,
+                    MAX_TRANSACTION_BYTES, () -> PublishedTables.of(config), config.snapshotChunkBytes(),
+                    "initial".equals(snapshotMode), sync, sequences::beforeMarker);
+            this.capture = new DebeziumCapture(EngineProperties.of(config, valueSettings, snapshotMode), assembler, snapshotMode);
             sequences.start();
             sync.enableInBackground(config.connectTimeout());
             metrics.syncGauges(sync);
@@ -129,9 +128,9 @@ public final class Shipper implements AutoCloseable {
         return new Shipper(config, encoding, valueSettings, registry);
     }
 
-    /** Debezium runs and the shipper is not fenced: heartbeats tell the standbys the primary is alive. */
+    /** Capture runs and the shipper is not fenced: heartbeats tell the standbys the primary is alive. */
     private boolean capturing() {
-        CaptureEngine engine = capture;
+        Capture engine = capture;
         return engine != null && !engine.isStopped() && fencedReason == null && liveness.alive();
     }
 
@@ -146,7 +145,7 @@ public final class Shipper implements AutoCloseable {
         }
         fencedReason = reason;
         LOG.warn("fenced: {}; shipping stopped", reason);
-        CaptureEngine engine = capture;
+        Capture engine = capture;
         if (engine == null) {
             return;
         }
@@ -241,16 +240,17 @@ public final class Shipper implements AutoCloseable {
         status.put("fenced_reason", fencedReason);
         status.put("source", config.sourceName());
         status.put("slot", config.slotName());
-        status.put("snapshot", snapshotMode);
-        status.put("initial_copy", assembler.copying());
-        long copyLsn = assembler.copyLsn();
+        status.put("capture_engine", capture.engine());
+        status.put("snapshot", capture.snapshotMode());
+        status.put("initial_copy", capture.copying());
+        long copyLsn = capture.copyLsn();
         status.put("copy_lsn", copyLsn == 0 ? null : Lsn.format(copyLsn));
-        status.put("transactions_shipped", assembler.transactionsShipped());
-        status.put("last_shipped_lsn", Lsn.format(assembler.lastShippedLsn()));
+        status.put("transactions_shipped", capture.transactionsShipped());
+        status.put("last_shipped_lsn", Lsn.format(capture.lastShippedLsn()));
         status.put("acknowledged_lsn", Lsn.format(pipeline.acks().acknowledged()));
         status.put("sync", sync.status());
         status.put("sequences", sequences.status());
-        status.put("records_awaiting_acknowledgement", assembler.pendingAcknowledgements());
+        status.put("records_awaiting_acknowledgement", capture.pendingAcknowledgements());
         status.put("slot_retained_wal_bytes", slotRetainedWalBytes());
         status.put("primary_postmaster", liveness.postmasterStatus());
         status.put("standbys", metrics.standbyStatus());
@@ -279,9 +279,9 @@ public final class Shipper implements AutoCloseable {
      */
     public void close(Duration drainTimeout) {
         sync.beforeStop();
-        assembler.drain();
+        capture.drain();
         long deadlineNs = System.nanoTime() + drainTimeout.toNanos();
-        while (!assembler.drained() && !capture.isStopped() && pipeline.failure() == null && System.nanoTime() - deadlineNs < 0) {
+        while (!capture.drained() && !capture.isStopped() && pipeline.failure() == null && System.nanoTime() - deadlineNs < 0) {
             try {
                 Thread.sleep(10);
             } catch (InterruptedException e) {
@@ -289,12 +289,12 @@ public final class Shipper implements AutoCloseable {
                 break;
             }
         }
-        if (assembler.drained()) {
+        if (capture.drained()) {
             LOG.info("stopping: every shipped transaction acknowledged and confirmed to the slot (up to {})",
                     Lsn.format(pipeline.acks().acknowledged()));
         } else {
             LOG.warn("stopping with {} record(s) not yet acknowledged by the standbys: the slot re-sends them after the restart",
-                    assembler.pendingAcknowledgements());
+                    capture.pendingAcknowledgements());
         }
         close();
     }

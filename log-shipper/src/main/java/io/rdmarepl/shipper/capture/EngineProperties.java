@@ -33,6 +33,10 @@ public final class EngineProperties {
         p.setProperty("database.port", Integer.toString(config.databasePort()));
         p.setProperty("database.user", config.databaseUser());
         p.setProperty("database.password", config.databasePassword());
+        p.setProperty("database.sslmode", config.sslMode());
+        if (!config.sslRootCert().isEmpty()) {
+            p.setProperty("database.sslrootcert", config.sslRootCert());
+        }
         p.setProperty("database.dbname", config.databaseName());
         // the replication connection shows as rdmarepl_<source.name>: synchronous_standby_names names it in sync mode
         p.setProperty("database.connection.factory.class", StreamingConnectionName.class.getName());

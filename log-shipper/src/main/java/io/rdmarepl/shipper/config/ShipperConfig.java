@@ -24,6 +24,9 @@ public record ShipperConfig(
         String databaseName,
         String databaseUser,
         String databasePassword,
+        String sslMode,
+        String sslRootCert,
+        String captureEngine,
         String slotName,
         String publicationName,
         List<String> publicationTables,
@@ -52,6 +55,9 @@ public record ShipperConfig(
             new String[] {"database.name", "postgres", "database to capture"},
             new String[] {"database.user", "postgres", "user with REPLICATION and SELECT on the captured tables"},
             new String[] {"database.password", "", "its password (masked in every message)"},
+            new String[] {"database.sslmode", "prefer", "TLS to the primary, for the replication connection and every SQL connection: disable, prefer, require, verify-ca or verify-full (as libpq)"},
+            new String[] {"database.sslrootcert", "", "PEM file of the certificate authority that signed the primary's certificate (verify-ca, verify-full)"},
+            new String[] {"capture.engine", "debezium", "pgoutput: the shipper reads the replication stream itself (one thread on the socket, acknowledgements confirmed to the slot the moment the standbys hold them); debezium: Debezium's embedded engine"},
             new String[] {"slot.name", "rdmarepl", "logical replication slot (pgoutput), created if missing"},
             new String[] {"publication.name", "rdmarepl", "publication, created if missing"},
             new String[] {"publication.tables", "", "comma-separated schema.table list; empty = all tables"},
@@ -90,6 +96,14 @@ public record ShipperConfig(
         String database = p.string("database.name", "postgres");
         String user = p.string("database.user", "postgres");
         String password = p.string("database.password", "");
+        String sslMode = p.oneOf("database.sslmode", "prefer", Set.of("disable", "prefer", "require", "verify-ca", "verify-full"));
+        String sslRootCert = p.string("database.sslrootcert", "");
+        if (sslMode.startsWith("verify") && sslRootCert.isEmpty()) {
+            p.problem("database.sslrootcert", "", "must name the certificate authority's PEM file when database.sslmode is " + sslMode);
+        } else if (!sslRootCert.isEmpty() && !java.nio.file.Files.isReadable(java.nio.file.Path.of(sslRootCert))) {
+            p.problem("database.sslrootcert", sslRootCert, "is not a readable file");
+        }
+        String engine = p.oneOf("capture.engine", "debezium", Set.of("pgoutput", "debezium"));
         String slot = p.string("slot.name", "rdmarepl");
         if (!slot.matches("[a-z0-9_]{1,63}")) {
             p.problem("slot.name", slot, "must be 1-63 lower-case letters, digits or underscores");
@@ -158,14 +172,15 @@ public record ShipperConfig(
         }
         p.rejectUnknown(Set.of("debezium."));
         p.throwIfAny("shipper configuration");
-        return new ShipperConfig(sourceName, host, port, database, user, password, slot, publication, tables, snapshot,
+        return new ShipperConfig(sourceName, host, port, database, user, password, sslMode, sslRootCert, engine, slot, publication, tables, snapshot,
                 chunkBytes, List.copyOf(standbys), heartbeat, sequenceSync, poll, batch, queue, events, connect, lease, admin, token, activation,
                 sync, Map.copyOf(debezium));
     }
 
     /** This configuration with another {@code snapshot.mode} (an activation always copies from a fresh slot). */
     public ShipperConfig withSnapshotMode(String mode) {
-        return new ShipperConfig(sourceName, databaseHost, databasePort, databaseName, databaseUser, databasePassword, slotName,
+        return new ShipperConfig(sourceName, databaseHost, databasePort, databaseName, databaseUser, databasePassword, sslMode,
+                sslRootCert, captureEngine, slotName,
                 publicationName, publicationTables, mode, snapshotChunkBytes, standbys, heartbeatInterval, sequenceSyncInterval,
                 pollInterval, maxBatchSize,
                 maxQueueSize, disruptorSize, connectTimeout, fenceLeaseMs, adminAddress, adminToken, activation, sync, debezium);
@@ -176,13 +191,17 @@ public record ShipperConfig(
         return databaseUser + "@" + databaseHost + ":" + databasePort + "/" + databaseName;
     }
 
+    /** The primary's JDBC URL, TLS as {@code database.sslmode} and {@code database.sslrootcert} say. */
     public String jdbcUrl() {
-        return "jdbc:postgresql://" + databaseHost + ":" + databasePort + "/" + databaseName;
+        String url = "jdbc:postgresql://" + databaseHost + ":" + databasePort + "/" + databaseName + "?sslmode=" + sslMode;
+        return sslRootCert.isEmpty() ? url : url + "&sslrootcert=" + java.net.URLEncoder.encode(sslRootCert,
+                java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** The resolved configuration for the start-up log line, secrets masked. */
     public String describe() {
-        return "source=" + sourceName + " database=" + databaseUser + "@" + databaseHost + ":" + databasePort + "/" + databaseName
+        return "source=" + sourceName + " engine=" + captureEngine + " database=" + databaseUser + "@" + databaseHost + ":"
+                + databasePort + "/" + databaseName + " sslmode=" + sslMode
                 + " slot=" + slotName + " publication=" + publicationName + " tables=" + (publicationTables.isEmpty() ? "all" : publicationTables)
                 + " snapshot=" + snapshotMode + " standbys=" + standbys + " heartbeat=" + heartbeatInterval.toMillis() + "ms sequences every "
                 + sequenceSyncInterval.toMillis() + "ms poll="

@@ -1,0 +1,41 @@
+package io.rdmarepl.shipper.capture;
+
+/**
+ * A capture engine: reads the primary's change stream and hands whole transactions, in commit order, to the ship
+ * pipeline; confirms to the replication slot only what the required standbys hold. Two engines sit behind it:
+ * {@code pgoutput} (the shipper owns the replication connection) and {@code debezium} (Debezium's embedded engine).
+ */
+public interface Capture extends AutoCloseable {
+    /** {@code pgoutput} or {@code debezium}, as {@code capture.engine} names it. */
+    String engine();
+
+    /** What this run does first: {@code initial} (copy the published tables, then stream) or {@code no_data}. */
+    String snapshotMode();
+
+    /** Why capture stopped for good, or null while it runs (or after a clean stop). */
+    String failure();
+
+    boolean isStopped();
+
+    /** An initial copy is being shipped, or still to come. */
+    boolean copying();
+
+    /** The LSN of the last initial copy once known, or 0 when none was taken. */
+    long copyLsn();
+
+    long transactionsShipped();
+
+    long lastShippedLsn();
+
+    /** Shipped positions not yet confirmed to the slot (engine-specific unit: records or transactions). */
+    int pendingAcknowledgements();
+
+    /** Ship nothing new from now on; {@link #drained()} tells when every shipped transaction is confirmed to the slot. */
+    void drain();
+
+    boolean drained();
+
+    /** Stops capture at once; idempotent. */
+    @Override
+    void close();
+}

@@ -34,8 +34,8 @@ enum ColumnKind {
     }
 
     /** Encoded length of a value of {@code textLength} text bytes. */
-    int encodedLength(int textLength) {
-        return this == TEXT ? ValueDescriptor.FALLBACK_BYTES_OFFSET + textLength : encodedLength;
+    long encodedLength(int textLength) {
+        return this == TEXT ? ValueDescriptor.FALLBACK_BYTES_OFFSET + (long) textLength : encodedLength;
     }
 
     /** The kind of a built-in type OID: native for bool, int2, int4, int8, text for everything else. */

@@ -27,7 +27,7 @@ public final class PgOutputException extends RuntimeException {
         return lsn;
     }
 
-    /** {@code schema.table}, {@code relation OID n} when only the OID is known, or null. */
+    /** {@code schema.table}, {@code OID n} when only the OID is known, or null. */
     public String relation() {
         return relation;
     }

@@ -147,6 +147,20 @@ class PgOutputDecoderTest {
     }
 
     @Test
+    void shouldReadStreamAbortsWithAndWithoutTheParallelFieldsAndRefuseOtherLengths() {
+        feed(streamStart(950, true));
+        feed(ordersRelation(950));
+        feed(insert(950, ORDERS, "1", "never", "1"));
+        feed(streamStop());
+        feed(PgOutputMessages.of('A').i32(950).i32(950).i64(0x9000).i64(77).bytes()); // proto 4, streaming 'parallel'
+
+        assertThat(decoder.streamedTransactionsInProgress()).isZero();
+        assertThat(sink.shipped).isEmpty();
+        assertThatThrownBy(() -> feed(PgOutputMessages.of('A').i32(950).i32(950).i32(0).bytes(), 0x9_0000_0000L))
+            .hasMessage("pgoutput Stream Abort at LSN 9/0: a Stream Abort has 9 or 25 bytes, this one 13");
+    }
+
+    @Test
     void shouldFailNamingTheLimitWhenATransactionOutgrowsIt() {
         PgOutputDecoder small = new PgOutputDecoder(BUILT_IN::get, sink, 4096);
         feedTo(small, begin(0x2000_0000L, 1, 701), lsn);

@@ -11,7 +11,6 @@ import io.rdmarepl.format.record.Tuple;
 import io.rdmarepl.format.record.Value;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;
-import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -38,25 +37,14 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class PgOutputDecoderIT {
     private static final String SLOT = "pgdecode";
-    private static final String CHANGES = "SELECT lsn::text, data FROM pg_logical_slot_get_binary_changes('" + SLOT
-        + "', NULL, NULL, 'proto_version', '4', 'publication_names', 'pgdecode_pub', 'messages', 'true',"
-        + " 'streaming', 'on')";
     private static final String INTERVAL_AT_LIMITS = "178000000 years 11 mons 2147483647 days 2562047788:00:54.775807";
-    private static final int INT4 = 23;
     private static final int TEXT = 25;
 
     private static PostgresServer server;
     private static Connection sql;
     private static Connection catalog;
 
-    private final List<Integer> namedTypes = new ArrayList<>();
-
-    /** What one read of the slot gave: the messages' type bytes (and stream aborts' xids), and the decoded result. */
-    private record Decoded(String types, List<int[]> streamAborts, CollectingSink sink) {
-        List<CollectingSink.Shipped> shipped() {
-            return sink.shipped;
-        }
-    }
+    private PgOutputSlot slot;
 
     @BeforeAll
     static void start() throws SQLException {
@@ -101,11 +89,8 @@ class PgOutputDecoderIT {
 
     @BeforeEach
     void drainSlot() throws SQLException {
-        try (Statement s = sql.createStatement(); ResultSet rs = s.executeQuery(CHANGES)) {
-            while (rs.next()) {
-                // what an earlier test left behind
-            }
-        }
+        slot = new PgOutputSlot(sql, catalog, SLOT, "pgdecode_pub");
+        slot.drain(); // what an earlier test left behind
     }
 
     @Test
@@ -119,7 +104,7 @@ class PgOutputDecoderIT {
             DELETE FROM pgd.types WHERE id = 2;
             """.formatted(INTERVAL_AT_LIMITS));
 
-        Decoded decoded = readSlot();
+        PgOutputSlot.Decoded decoded = slot.read();
 
         assertThat(decoded.shipped()).hasSize(4);
         List<ChangeRecord> first = decoded.shipped().get(0).body();
@@ -137,7 +122,7 @@ class PgOutputDecoderIT {
         assertThat(column(relation, "c_varchar")).isEqualTo(new Column("c_varchar", 1043, "character varying", 16, false));
         assertThat(column(relation, "c_mood").typeName()).as("named by pgoutput's Type message").isEqualTo("pgd.mood");
         assertThat(column(relation, "c_posint").typeName()).as("a domain: its base type").isEqualTo("int4");
-        assertThat(namedTypes).as("the lookup is asked only about built-in types, once each")
+        assertThat(slot.namedTypes()).as("the lookup is asked only about built-in types, once each")
             .allMatch(t -> t < 10_000).doesNotHaveDuplicates();
 
         List<Value> row = ((ChangeRecord.Insert) first.get(1)).newTuple().values();
@@ -185,7 +170,7 @@ class PgOutputDecoderIT {
             """);
         String big = queryText("SELECT big FROM pgd.toasty WHERE id = 1");
 
-        Decoded decoded = readSlot();
+        PgOutputSlot.Decoded decoded = slot.read();
 
         assertThat(big).hasSize(6400);
         assertThat(decoded.shipped()).hasSize(2);
@@ -203,7 +188,7 @@ class PgOutputDecoderIT {
             UPDATE pgd.types SET id = 21 WHERE id = 20;
             """);
 
-        Decoded decoded = readSlot();
+        PgOutputSlot.Decoded decoded = slot.read();
 
         ChangeRecord.Update update = (ChangeRecord.Update) decoded.shipped().get(1).changes().get(0);
         assertThat(update.oldTupleKind()).isEqualTo(OldTupleKind.KEY);
@@ -221,7 +206,7 @@ class PgOutputDecoderIT {
             DELETE FROM pgd.full_t;
             """);
 
-        Decoded decoded = readSlot();
+        PgOutputSlot.Decoded decoded = slot.read();
 
         ChangeRecord.Relation relation = (ChangeRecord.Relation) decoded.shipped().get(0).body().get(0);
         assertThat(relation.replicaIdentity()).isEqualTo('f');
@@ -244,7 +229,7 @@ class PgOutputDecoderIT {
             TRUNCATE pgd.other, pgd.big;
             """);
 
-        Decoded decoded = readSlot();
+        PgOutputSlot.Decoded decoded = slot.read();
 
         assertThat(decoded.shipped()).hasSize(4);
         List<ChangeRecord> cascade = decoded.shipped().get(2).body();
@@ -274,7 +259,7 @@ class PgOutputDecoderIT {
             s.execute("SELECT pg_logical_emit_message(false, '" + CatchUpMarkers.PREFIX + "', 'no transaction')");
         }
 
-        Decoded decoded = readSlot();
+        PgOutputSlot.Decoded decoded = slot.read();
 
         assertThat(decoded.types()).contains("M");
         assertThat(decoded.shipped()).hasSize(1);
@@ -302,7 +287,7 @@ class PgOutputDecoderIT {
             sql.setAutoCommit(true);
         }
 
-        Decoded decoded = readSlot();
+        PgOutputSlot.Decoded decoded = slot.read();
 
         assertThat(decoded.shipped()).hasSize(1);
         assertThat(ids(decoded.shipped().get(0))).containsExactly(-2, -4);
@@ -329,7 +314,7 @@ class PgOutputDecoderIT {
             a.commit();
         }
 
-        Decoded decoded = readSlot();
+        PgOutputSlot.Decoded decoded = slot.read();
 
         assertThat(decoded.types()).as("message types").contains("S", "E", "c", "A");
         assertThat(decoded.streamAborts()).as("a subtransaction's abort and a whole transaction's")
@@ -349,28 +334,6 @@ class PgOutputDecoderIT {
         assertThat(Lsn.compare(decoded.shipped().get(0).commitLsn(), decoded.shipped().get(1).commitLsn())).isNegative();
     }
 
-    /** Reads everything the slot has with a new decoder (a new session: pgoutput describes every relation again). */
-    private Decoded readSlot() throws SQLException {
-        CollectingSink sink = new CollectingSink();
-        PgOutputDecoder decoder = new PgOutputDecoder(this::typeName, sink, PgOutputDecoder.DEFAULT_MAX_TRANSACTION_BYTES);
-        StringBuilder types = new StringBuilder();
-        List<int[]> aborts = new ArrayList<>();
-        try (Statement s = sql.createStatement(); ResultSet rs = s.executeQuery(CHANGES)) {
-            while (rs.next()) {
-                long lsn = Lsn.parse(rs.getString(1));
-                byte[] data = rs.getBytes(2);
-                types.append((char) data[0]);
-                ByteBuffer message = ByteBuffer.wrap(data);
-                if (data[0] == PgOutputDescriptor.STREAM_ABORT) {
-                    aborts.add(new int[] {message.getInt(1), message.getInt(5)});
-                }
-                decoder.decode(message, 0, data.length, lsn, lsn);
-            }
-        }
-        assertThat(decoder.streamedTransactionsInProgress()).isZero();
-        return new Decoded(types.toString(), aborts, sink);
-    }
-
     /**
      * The text bound as the applier binds a TEXT_FALLBACK value (a String parameter cast to the column's type without
      * modifier, ValueBinder and ReplicaCatalog), read back as text.
@@ -383,20 +346,6 @@ class PgOutputDecoderIT {
                 rs.next();
                 return rs.getString(1);
             }
-        }
-    }
-
-    /** The integrator's lookup, as a catalog query. */
-    private String typeName(int oid) {
-        namedTypes.add(oid);
-        try (PreparedStatement s = catalog.prepareStatement("SELECT pg_catalog.format_type(?::oid, NULL)")) {
-            s.setLong(1, Integer.toUnsignedLong(oid));
-            try (ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return rs.getString(1);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -137,7 +137,7 @@ public final class PgOutputDecoder {
             default -> throw context.fail("a two-phase message, sent only when two_phase is requested, which this"
                 + " decoder never does");
         }
-        reader.expectEnd();
+        reader.expectEnd(); // the others check before they change anything; Origin changes nothing
     }
 
     /** Forgets every transaction in progress (keeps what it knows of relations): call when the session restarts. */
@@ -163,6 +163,7 @@ public final class PgOutputDecoder {
         }
         reader.readLong("commit time");
         int xid = reader.readInt("xid");
+        reader.expectEnd();
         current = buffers.acquire(xid, false);
         state = IN_TRANSACTION;
     }
@@ -175,6 +176,7 @@ public final class PgOutputDecoder {
         long commitLsn = reader.readLong("commit LSN");
         long endLsn = reader.readLong("end LSN");
         long commitTime = reader.readLong("commit time");
+        reader.expectEnd();
         if (commitLsn != finalLsn) {
             throw context.fail("commit LSN " + Lsn.format(commitLsn) + " is not the final LSN " + Lsn.format(finalLsn)
                 + " its Begin announced");
@@ -194,6 +196,7 @@ public final class PgOutputDecoder {
         reader.readLong("message LSN");
         reader.readString("prefix");
         reader.skip(reader.readInt("content length"), "content");
+        reader.expectEnd();
         if ((flags & MESSAGE_TRANSACTIONAL_FLAG) != 0) {
             TransactionBuffer txn = openTransaction();
             if (reader.stringEquals(MARKER_PREFIX)) {
@@ -206,6 +209,7 @@ public final class PgOutputDecoder {
         expectIdle();
         int xid = reader.readInt("xid");
         byte first = reader.readByte("first segment");
+        reader.expectEnd();
         if (first != 0 && first != 1) {
             throw context.fail("first-segment flag " + TupleCodec.byteText(first) + " is neither 0 nor 1");
         }
@@ -222,6 +226,7 @@ public final class PgOutputDecoder {
     }
 
     private void streamStop() {
+        reader.expectEnd();
         if (state != IN_STREAM) {
             throw context.fail("Stream Stop without a Stream Start" + describeState());
         }
@@ -236,6 +241,7 @@ public final class PgOutputDecoder {
         long commitLsn = reader.readLong("commit LSN");
         long endLsn = reader.readLong("end LSN");
         long commitTime = reader.readLong("commit time");
+        reader.expectEnd();
         TransactionBuffer txn = buffers.streamed(xid);
         if (txn == null) {
             throw context.fail("commit of streamed transaction " + Integer.toUnsignedLong(xid)
@@ -256,6 +262,7 @@ public final class PgOutputDecoder {
             reader.readLong("abort LSN");
             reader.readLong("abort time");
         }
+        reader.expectEnd();
         TransactionBuffer txn = buffers.streamed(xid);
         if (txn == null) {
             return; // nothing of it was received, so there is nothing to take back

@@ -17,7 +17,8 @@ import java.nio.charset.StandardCharsets;
  * <ul>
  *   <li>A transaction is framed as the change stream wants it: Begin (carrying the commit LSN), then its Relation,
  *       Insert, Update, Delete and Truncate records, then Commit. A Relation record goes before a relation's first
- *       change whenever the stream has not received its current description. A transaction that changed nothing
+ *       change whenever the stream has not received its current description (a streamed transaction, which may
+ *       commit after others that changed it, always carries its own). A transaction that changed nothing
  *       published is not shipped ({@link TransactionSink#onEmptyTransaction}), unless it wrote a transactional logical
  *       decoding message with the catch-up marker prefix ({@link CatchUpMarkers#PREFIX}): then it is shipped, empty if
  *       need be, and the sink is told it holds a marker. Other messages, and non-transactional ones, are ignored; so

@@ -262,6 +262,22 @@ public abstract sealed class ValueWriter extends EncodingCursor permits RowWrite
         return self();
     }
 
+    /**
+     * Any other type, as PostgreSQL's text form already encoded as UTF-8: the {@code length} bytes of {@code source}
+     * from {@code index} (absolute, the source's position untouched) are copied as they are, not re-validated.
+     * Allocation-free: the way to pass a value received as bytes (a pgoutput TupleData column) without a String.
+     */
+    public RowWriter putTextFallback(int typeOid, ByteBuffer source, int index, int length) {
+        Objects.checkFromIndexSize(index, length, source.limit());
+        slot(ValueTag.TEXT_FALLBACK);
+        int at = reserve(ValueDescriptor.FALLBACK_BYTES_OFFSET + (long) length);
+        buffer.put(at, (byte) ValueTag.TEXT_FALLBACK.code());
+        buffer.putInt(at + ValueDescriptor.FALLBACK_TYPE_OID_OFFSET, typeOid);
+        buffer.putInt(at + ValueDescriptor.FALLBACK_LENGTH_OFFSET, length);
+        buffer.put(at + ValueDescriptor.FALLBACK_BYTES_OFFSET, source, index, length);
+        return self();
+    }
+
     private String describeNext(ValueTag tag) {
         slot(tag);
         return kind.displayName() + " record " + describeField();

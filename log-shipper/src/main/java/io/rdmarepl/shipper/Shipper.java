@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.rdmarepl.format.Lsn;
 import io.rdmarepl.shipper.capture.Capture;
 import io.rdmarepl.shipper.capture.DebeziumCapture;
+import io.rdmarepl.shipper.capture.pgoutput.PgOutputCapture;
 import io.rdmarepl.shipper.capture.ChangeEncoding;
 import io.rdmarepl.shipper.capture.EngineProperties;
 import io.rdmarepl.shipper.capture.PrimaryPreflight;
@@ -78,10 +79,18 @@ public final class Shipper implements AutoCloseable {
             String snapshotMode = SnapshotStart.debeziumMode(config, pipeline.acks().acknowledged());
             this.sync = new SyncGate(config.sync(), config.sync().enabled() ? new SynchronousStandbyNames(config) : null,
                     pipeline.acks(), () -> closed.get() || fencedReason != null);
-            TransactionAssembler assembler = new TransactionAssembler(encoding, pipeline, EngineProperties.TOPIC_PREFIX,
-                    MAX_TRANSACTION_BYTES, () -> PublishedTables.of(config), config.snapshotChunkBytes(),
-                    "initial".equals(snapshotMode), sync, sequences::beforeMarker);
-            this.capture = new DebeziumCapture(EngineProperties.of(config, valueSettings, snapshotMode), assembler, snapshotMode);
+            if ("pgoutput".equals(config.captureEngine())) {
+                this.capture = new PgOutputCapture(config, pipeline, snapshotMode, sequences::beforeMarker);
+                if (config.sync().enabled()) {
+                    startSyncWatch();
+                }
+            } else {
+                TransactionAssembler assembler = new TransactionAssembler(encoding, pipeline, EngineProperties.TOPIC_PREFIX,
+                        MAX_TRANSACTION_BYTES, () -> PublishedTables.of(config), config.snapshotChunkBytes(),
+                        "initial".equals(snapshotMode), sync, sequences::beforeMarker);
+                this.capture = new DebeziumCapture(EngineProperties.of(config, valueSettings, snapshotMode), assembler,
+                        snapshotMode);
+            }
             sequences.start();
             sync.enableInBackground(config.connectTimeout());
             metrics.syncGauges(sync);
@@ -126,6 +135,25 @@ public final class Shipper implements AutoCloseable {
     public static Shipper start(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings,
                                 MeterRegistry registry) {
         return new Shipper(config, encoding, valueSettings, registry);
+    }
+
+    /**
+     * Sync mode on the native engine: the primary's commits wait in its walsender until the slot is confirmed, which
+     * happens the moment the standbys acknowledge; capture never waits. This thread only applies the degrade policy
+     * (and its restoration), watching how long shipped transactions stay unacknowledged.
+     */
+    private void startSyncWatch() {
+        Thread watch = new Thread(() -> {
+            while (!closed.get() && fencedReason == null) {
+                long shipped = capture.lastShippedLsn();
+                if (Lsn.compare(pipeline.acks().acknowledged(), shipped) < 0 || sync.state() == SyncGate.State.DEGRADED) {
+                    sync.afterBatch(shipped);
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+            }
+        }, "rdmarepl-sync-watch");
+        watch.setDaemon(true);
+        watch.start();
     }
 
     /** Capture runs and the shipper is not fenced: heartbeats tell the standbys the primary is alive. */

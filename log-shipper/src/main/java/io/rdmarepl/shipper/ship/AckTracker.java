@@ -22,6 +22,8 @@ public final class AckTracker {
     private volatile long awaited;
     private volatile Runnable onAwaiting = () -> {
     };
+    private volatile java.util.function.LongConsumer onAcknowledged = lsn -> {
+    };
 
     /** Every required standby must hold a transaction; durable is enough. */
     public AckTracker(List<Boolean> required) {
@@ -74,6 +76,7 @@ public final class AckTracker {
         long reached = scratch[n - quorum];
         if (Long.compareUnsigned(reached, acknowledged) > 0) {
             acknowledged = reached;
+            onAcknowledged.accept(reached);
         }
     }
 
@@ -94,6 +97,14 @@ public final class AckTracker {
     /** Run by {@link #awaiting}: wakes the handlers blocked until their next heartbeat. */
     void onAwaiting(Runnable wake) {
         this.onAwaiting = wake;
+    }
+
+    /**
+     * Called, on the standby handler's thread that moved it, each time {@link #acknowledged()} moves: a capture engine
+     * that confirms to the slot itself does so at once, without waiting for its reading thread.
+     */
+    public void onAcknowledged(java.util.function.LongConsumer listener) {
+        this.onAcknowledged = listener;
     }
 
     /** Every transaction with a commit LSN at or below this is held by the quorum of required standbys. */

@@ -36,6 +36,10 @@ final class ChangeDecoder {
 
     void insert(TransactionBuffer txn, int tag) {
         RelationEntry relation = relation();
+        if (relation.ignored()) {
+            reader.position(reader.end());
+            return;
+        }
         expectTupleType(TUPLE_NEW, "'N' (new tuple)");
         int newStart = reader.position();
         long size = ROW_HEADER_LENGTH + tuples.measure(reader, relation, "new tuple");
@@ -50,6 +54,10 @@ final class ChangeDecoder {
 
     void update(TransactionBuffer txn, int tag) {
         RelationEntry relation = relation();
+        if (relation.ignored()) {
+            reader.position(reader.end());
+            return;
+        }
         byte type = reader.readByte("tuple type");
         OldTupleKind old = OldTupleKind.NONE;
         int oldStart = -1;
@@ -82,6 +90,10 @@ final class ChangeDecoder {
 
     void delete(TransactionBuffer txn, int tag) {
         RelationEntry relation = relation();
+        if (relation.ignored()) {
+            reader.position(reader.end());
+            return;
+        }
         byte type = reader.readByte("tuple type");
         if (type != TUPLE_OLD_KEY && type != TUPLE_OLD_ROW) {
             throw context.fail("expected 'K' (old key) or 'O' (old row), got " + TupleCodec.byteText(type));
@@ -112,11 +124,19 @@ final class ChangeDecoder {
             truncateIds = Arrays.copyOf(truncateIds, Math.max(count, 2 * truncateIds.length));
             truncated = Arrays.copyOf(truncated, truncateIds.length);
         }
+        int kept = 0;
         for (int i = 0; i < count; i++) {
-            truncated[i] = relation();
-            truncateIds[i] = truncated[i].oid();
+            RelationEntry relation = relation();
+            if (!relation.ignored()) {
+                truncated[kept] = relation;
+                truncateIds[kept++] = relation.oid();
+            }
         }
         reader.expectEnd();
+        count = kept;
+        if (count == 0) {
+            return;
+        }
         for (int i = 0; i < count; i++) {
             context.relation(truncated[i]);
             txn.includeRelation(truncated[i], tag, context);

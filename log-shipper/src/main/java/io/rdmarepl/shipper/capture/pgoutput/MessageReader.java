@@ -48,6 +48,11 @@ final class MessageReader {
         position = index;
     }
 
+    /** Absolute index just past the message. */
+    int end() {
+        return end;
+    }
+
     int remaining() {
         return end - position;
     }

@@ -151,6 +151,14 @@ public final class PgOutputDecoder {
         state = IDLE;
     }
 
+    /**
+     * Between transactions, with no streamed one open: everything received so far is either handed to the sink or
+     * belongs to a transaction that will never be shipped, so a later position may be confirmed.
+     */
+    public boolean idle() {
+        return state == IDLE && buffers.streamingCount() == 0;
+    }
+
     /** Streamed transactions whose commit or abort has not arrived yet. */
     public int streamedTransactionsInProgress() {
         return buffers.streamingCount();

@@ -48,6 +48,14 @@ final class RelationEntry {
         return oid;
     }
 
+    /**
+     * A table of the applier's bookkeeping schema ({@link io.rdmarepl.shipper.config.InternalSchema}): a FOR ALL TABLES
+     * publication includes it on a member that was a standby, and it is never shipped.
+     */
+    boolean ignored() {
+        return io.rdmarepl.shipper.config.InternalSchema.is(schema);
+    }
+
     int generation() {
         return generation;
     }

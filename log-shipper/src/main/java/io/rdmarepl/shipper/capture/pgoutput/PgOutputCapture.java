@@ -1,0 +1,337 @@
+package io.rdmarepl.shipper.capture.pgoutput;
+
+import io.rdmarepl.format.Lsn;
+import io.rdmarepl.shipper.capture.Capture;
+import io.rdmarepl.shipper.capture.PrimaryPreflight;
+import io.rdmarepl.shipper.capture.PublishedTables;
+import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.shipper.config.SyncSettings;
+import io.rdmarepl.shipper.ship.ShipEvent;
+import io.rdmarepl.shipper.ship.ShipPipeline;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code capture.engine=pgoutput}: the shipper owns the replication connection, the way PostgreSQL's own apply worker
+ * does. One thread blocks on the socket and decodes each pgoutput message into the change stream as it arrives
+ * ({@link PgOutputDecoder}); a committed transaction goes to the ship pipeline from inside the decoder's callback.
+ * The slot is confirmed from the standby handlers' thread the moment the required standbys hold a transaction
+ * ({@link ShippedPositions}: the standbys acknowledge commit LSNs, the slot and a waiting synchronous commit need the
+ * commit record's end), without waiting for the reading thread. While nothing is pending, a keepalive's WAL end is
+ * confirmed too, so WAL the publication does not cover is not retained, and a synchronous commit that changed
+ * nothing published is released.
+ *
+ * <pre>
+ *   walsender --XLogData--> [rdmarepl-capture] poll -> PgOutputDecoder -> TransactionSink -> ShipPipeline
+ *        ^                                                                                       |
+ *        +---- standby status update (flush = end LSN) <-- AckTracker listener <-- standbys' feedback
+ * </pre>
+ */
+public final class PgOutputCapture implements Capture {
+    private static final Logger LOG = LoggerFactory.getLogger(PgOutputCapture.class);
+    private static final long MAX_TRANSACTION_BYTES = PgOutputDecoder.DEFAULT_MAX_TRANSACTION_BYTES;
+
+    private final ShipperConfig config;
+    private final ShipPipeline pipeline;
+    private final boolean sync;
+    private final Runnable beforeMarker;
+    private final String snapshotMode;
+    private final ShippedPositions positions = new ShippedPositions();
+    private final NativeInitialCopy copy;
+    private final CatalogTypeNames typeNames;
+    private final PgOutputDecoder decoder;
+    private final Thread thread;
+    private volatile ReplicationConnection connection;
+    private volatile String failure;
+    private volatile boolean stopped;
+    private volatile boolean closed;
+    private volatile boolean draining;
+    private volatile boolean copying;
+    private volatile long copyLsn;
+    private volatile long lastShippedLsn;
+    private volatile long transactionsShipped;
+
+    /**
+     * Starts capturing on a thread of its own.
+     *
+     * @param snapshotMode {@code initial} (no slot yet: create it, copy from its snapshot, then stream) or {@code no_data}
+     * @param beforeMarker run on the capture thread right before a transaction holding a catch-up marker is shipped
+     */
+    public PgOutputCapture(ShipperConfig config, ShipPipeline pipeline, String snapshotMode, Runnable beforeMarker) {
+        this.config = config;
+        this.pipeline = pipeline;
+        this.sync = config.sync().enabled();
+        this.beforeMarker = beforeMarker;
+        this.snapshotMode = snapshotMode;
+        this.copying = "initial".equals(snapshotMode);
+        this.copy = new NativeInitialCopy(pipeline, config.snapshotChunkBytes());
+        this.typeNames = new CatalogTypeNames(config);
+        this.decoder = new PgOutputDecoder(typeNames, new Sink(), MAX_TRANSACTION_BYTES);
+        pipeline.acks().onAcknowledged(this::acknowledged);
+        this.thread = new Thread(this::run, "rdmarepl-capture");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run() {
+        try {
+            ReplicationConnection replication = setUp();
+            Handler handler = new Handler();
+            while (!closed) {
+                replication.poll(handler);
+            }
+        } catch (ReplicationException e) {
+            if (!closed) {
+                fail(e.getMessage());
+            }
+        } catch (PgOutputException e) {
+            fail(e.getMessage());
+        } catch (SQLException e) {
+            fail("primary " + config.databaseDescription() + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            if (!closed) {
+                LOG.error("capture stopped", e);
+                fail(String.valueOf(e.getMessage()));
+            }
+        } finally {
+            stopped = true;
+            typeNames.close();
+        }
+    }
+
+    private void fail(String reason) {
+        if (failure == null) {
+            failure = reason;
+            LOG.error("capture stopped: {}", reason);
+        }
+    }
+
+    /** Publication, slot (and the initial copy from its snapshot), then streaming from the slot's position. */
+    private ReplicationConnection setUp() throws SQLException, ReplicationException {
+        boolean slotExists;
+        int serverVersion;
+        try (Connection sql = PrimaryPreflight.connect(config)) {
+            if (PublicationSetup.ensure(sql, config)) {
+                LOG.info("created publication {} ({})", config.publicationName(),
+                        config.publicationTables().isEmpty() ? "all tables" : config.publicationTables());
+            }
+            serverVersion = Integer.parseInt(single(sql, "SHOW server_version_num", null));
+            slotExists = single(sql, "SELECT slot_name FROM pg_catalog.pg_replication_slots WHERE slot_name = ?",
+                    config.slotName()) != null;
+        }
+        ReplicationConnection replication = ReplicationConnection.open(endpoint());
+        connection = replication;
+        if (closed) {
+            replication.close();
+            throw new ReplicationException(ReplicationException.Reason.CLOSED, "capture closed while starting");
+        }
+        String slot = PublicationSetup.quote(config.slotName());
+        boolean modern = serverVersion >= 150000;
+        if (!slotExists && copying) {
+            List<String[]> created = replication.simpleQuery("CREATE_REPLICATION_SLOT " + slot + " LOGICAL pgoutput"
+                    + (modern ? " (SNAPSHOT 'export')" : " EXPORT_SNAPSHOT"));
+            long consistentPoint = Lsn.parse(created.get(0)[1]);
+            copyLsn = consistentPoint;
+            LOG.info("created slot {} at {}: copying the published tables from its snapshot, then streaming",
+                    config.slotName(), Lsn.format(consistentPoint));
+            try (Connection sql = PrimaryPreflight.connect(config)) {
+                copy.run(sql, PublishedTables.of(config), created.get(0)[2], consistentPoint);
+            }
+            positions.shipped(consistentPoint, consistentPoint);
+            lastShippedLsn = consistentPoint;
+            transactionsShipped++;
+        } else if (!slotExists) {
+            replication.simpleQuery("CREATE_REPLICATION_SLOT " + slot + " LOGICAL pgoutput"
+                    + (modern ? " (SNAPSHOT 'nothing')" : " NOEXPORT_SNAPSHOT"));
+            LOG.info("created slot {}: streaming from now on", config.slotName());
+        }
+        copying = false;
+        int protocol = ProtocolVersion.forServer(serverVersion);
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("proto_version", Integer.toString(protocol));
+        options.put("publication_names", PublicationSetup.quote(config.publicationName()));
+        options.put("messages", "true");
+        if (ProtocolVersion.streams(protocol)) {
+            options.put("streaming", "on");
+        }
+        replication.startLogical(config.slotName(), 0, options);
+        LOG.info("streaming slot {} of {} (pgoutput proto_version {}, publication {})", config.slotName(),
+                config.databaseDescription(), protocol, config.publicationName());
+        return replication;
+    }
+
+    private ReplicationEndpoint endpoint() {
+        return new ReplicationEndpoint(config.databaseHost(), config.databasePort(), config.databaseName(),
+                config.databaseUser(), config.databasePassword().isEmpty() ? null : config.databasePassword(),
+                SslMode.parse(config.sslMode()), config.sslRootCert().isEmpty() ? null : Path.of(config.sslRootCert()),
+                SyncSettings.applicationName(config.sourceName()), Duration.ofMillis(Math.max(1000, config.connectTimeout().toMillis())),
+                ReplicationEndpoint.STATUS_INTERVAL_DEFAULT, ReplicationEndpoint.RECEIVE_TIMEOUT_DEFAULT);
+    }
+
+    /** A standby handler saw the quorum move: confirm to the slot at once (any thread). */
+    private void acknowledged(long acknowledgedLsn) {
+        confirm(positions.acknowledged(acknowledgedLsn));
+    }
+
+    private void confirm(long confirmedLsn) {
+        ReplicationConnection replication = connection;
+        if (confirmedLsn == 0 || replication == null || !replication.isStreaming()) {
+            return;
+        }
+        try {
+            replication.sendStatus(confirmedLsn, confirmedLsn, confirmedLsn, false);
+        } catch (ReplicationException e) {
+            LOG.debug("status update not sent: {}", e.getMessage()); // the reading thread reports the broken stream
+        }
+    }
+
+    /** The reading thread's view of the stream. */
+    private final class Handler implements XLogDataHandler {
+        @Override
+        public void onXLogData(long walStart, long walEnd, long sendTimeUs, ByteBuffer payload, int offset, int length) {
+            decoder.decode(payload, offset, length, walStart, walEnd);
+        }
+
+        @Override
+        public void onKeepalive(long walEnd, long sendTimeUs, boolean replyRequested) {
+            if (decoder.idle() && !draining) {
+                long before = positions.confirmed();
+                long confirmed = positions.confirmIdle(walEnd);
+                if (confirmed != before) {
+                    confirm(confirmed);
+                }
+            }
+        }
+    }
+
+    /** Whole transactions from the decoder, on the reading thread. */
+    private final class Sink implements TransactionSink {
+        @Override
+        public void onTransaction(ByteBuffer records, int length, int recordCount, long txId, long commitLsn, long endLsn,
+                                  long commitTimeUs, boolean holdsMarker) {
+            if (draining) {
+                return; // not shipped, not confirmed: the slot sends it again after the restart
+            }
+            if (holdsMarker) {
+                beforeMarker.run(); // the primary is fenced now: its final sequences go ahead of the marker
+            }
+            int at = 0;
+            for (int i = 0; i < recordCount; i++) {
+                int recordLength = TransactionSink.recordLength(records, at);
+                int role = i == 0 ? ShipEvent.BEGIN : i == recordCount - 1 ? ShipEvent.COMMIT : ShipEvent.BODY;
+                pipeline.publish(role, records, at, recordLength, commitLsn, commitTimeUs);
+                at += recordLength;
+            }
+            positions.shipped(commitLsn, endLsn);
+            lastShippedLsn = commitLsn;
+            transactionsShipped++;
+            if (sync) {
+                pipeline.acks().awaiting(commitLsn); // the handlers read feedback at once, not at their next heartbeat
+            }
+        }
+
+        @Override
+        public void onEmptyTransaction(long txId, long commitLsn, long endLsn) {
+            if (!draining) {
+                positions.passedOver(commitLsn, endLsn);
+                if (positions.allConfirmed()) {
+                    confirm(positions.confirmed());
+                }
+            }
+        }
+    }
+
+    private static String single(Connection sql, String query, String parameter) throws SQLException {
+        try (PreparedStatement statement = sql.prepareStatement(query)) {
+            if (parameter != null) {
+                statement.setString(1, parameter);
+            }
+            try (ResultSet rows = statement.executeQuery()) {
+                return rows.next() ? rows.getString(1) : null;
+            }
+        }
+    }
+
+    @Override
+    public String engine() {
+        return "pgoutput";
+    }
+
+    @Override
+    public String snapshotMode() {
+        return snapshotMode;
+    }
+
+    @Override
+    public String failure() {
+        return failure;
+    }
+
+    @Override
+    public boolean isStopped() {
+        return stopped;
+    }
+
+    @Override
+    public boolean copying() {
+        return copying;
+    }
+
+    @Override
+    public long copyLsn() {
+        return copyLsn;
+    }
+
+    @Override
+    public long transactionsShipped() {
+        return transactionsShipped;
+    }
+
+    @Override
+    public long lastShippedLsn() {
+        return lastShippedLsn;
+    }
+
+    @Override
+    public int pendingAcknowledgements() {
+        return positions.pending();
+    }
+
+    @Override
+    public void drain() {
+        draining = true;
+    }
+
+    @Override
+    public boolean drained() {
+        return draining && positions.allConfirmed();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        ReplicationConnection replication = connection;
+        if (replication != null) {
+            replication.close();
+        }
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            LOG.warn("capture thread still running 10 s after close");
+        }
+    }
+}

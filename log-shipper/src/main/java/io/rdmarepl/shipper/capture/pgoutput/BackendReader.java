@@ -64,7 +64,7 @@ final class BackendReader {
             end = 0;
         }
         fill(HEADER_LENGTH);
-        int length = view.getInt(start + 1);
+        int length = intAt(buffer, start + 1);
         if (length < Integer.BYTES || length > MAX_MESSAGE_LENGTH) {
             throw new IOException("protocol violation: backend message type '" + printable(buffer[start])
                 + "' has length " + length + ", outside [4, " + MAX_MESSAGE_LENGTH + "]");
@@ -83,7 +83,7 @@ final class BackendReader {
         if (available < HEADER_LENGTH) {
             return false;
         }
-        int length = view.getInt(nextStart + 1);
+        int length = intAt(buffer, nextStart + 1);
         return length >= Integer.BYTES && available >= Byte.BYTES + length;
     }
 
@@ -142,6 +142,12 @@ final class BackendReader {
         }
         start = 0;
         end = received;
+    }
+
+    /** Big-endian int32 from the array, whatever the view's position and limit. */
+    static int intAt(byte[] array, int index) {
+        return (array[index] & 0xFF) << 24 | (array[index + 1] & 0xFF) << 16 | (array[index + 2] & 0xFF) << 8
+            | array[index + 3] & 0xFF;
     }
 
     static char printable(byte b) {

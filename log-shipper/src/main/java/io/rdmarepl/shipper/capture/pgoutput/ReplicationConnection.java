@@ -136,6 +136,8 @@ public final class ReplicationConnection implements AutoCloseable {
         requireState(State.COMMANDS, "simpleQuery");
         try {
             return SimpleQuery.rows(endpoint, reader, writer, parameters, sql);
+        } catch (ReplicationException ex) {
+            throw keepIfAnswered(ex, "running " + SimpleQuery.describe(sql));
         } catch (IOException ex) {
             throw fail(ex, "running " + SimpleQuery.describe(sql));
         }
@@ -154,6 +156,8 @@ public final class ReplicationConnection implements AutoCloseable {
         String command = ReplicationCommands.startLogical(slot, startLsn, pluginOptions);
         try {
             SimpleQuery.startCopyBoth(endpoint, reader, writer, parameters, command);
+        } catch (ReplicationException ex) {
+            throw keepIfAnswered(ex, "running " + SimpleQuery.describe(command));
         } catch (IOException ex) {
             throw fail(ex, "running " + SimpleQuery.describe(command));
         }
@@ -195,9 +199,6 @@ public final class ReplicationConnection implements AutoCloseable {
                     onOtherMessage(type);
                 }
             } while (reader.hasBufferedMessage());
-        } catch (ReplicationException ex) {
-            abort(ex);
-            throw ex;
         } catch (IOException ex) {
             throw fail(ex, "streaming");
         }
@@ -364,14 +365,26 @@ public final class ReplicationConnection implements AutoCloseable {
             + (expected == State.STREAMING ? "streaming (call startLogical first)" : "not yet streaming") + ": " + this);
     }
 
-    /** An I/O failure: the reason the connection was closed, if it was, else what the failure says. Closes. */
+    /**
+     * A server error answered in full (the exchange ended with ReadyForQuery) leaves the connection usable; anything
+     * else closes it.
+     */
+    private ReplicationException keepIfAnswered(ReplicationException ex, String doing) {
+        return ex.serverError().isPresent() && closeCause.get() == null ? ex : fail(ex, doing);
+    }
+
+    /**
+     * A failure: when the connection was already closed (close(), receive timeout), that reason, as the failure is
+     * its consequence (a read on a closed socket, the server's answer to our goodbye); else what the failure says.
+     * Closes the connection.
+     */
     private ReplicationException fail(IOException ex, String doing) {
         ReplicationException failure;
         ReplicationException cause = closeCause.get();
-        if (ex instanceof ReplicationException replication) {
-            failure = replication;
-        } else if (cause != null) {
+        if (cause != null && cause != ex) {
             failure = new ReplicationException(cause.reason(), cause.getMessage() + " (while " + doing + ")", ex);
+        } else if (ex instanceof ReplicationException replication) {
+            failure = replication;
         } else if (ex instanceof EOFException) {
             failure = new ReplicationException(Reason.SERVER_ENDED, "replication connection to " + endpoint.describe()
                 + ": the server closed the connection without an error message while " + doing + " (" + ex.getMessage() + ")", ex);

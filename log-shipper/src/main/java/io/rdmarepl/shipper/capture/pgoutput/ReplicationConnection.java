@@ -1,28 +1,14 @@
 package io.rdmarepl.shipper.capture.pgoutput;
 
-import static io.rdmarepl.shipper.capture.pgoutput.CopyDataDescriptor.KEEPALIVE;
-import static io.rdmarepl.shipper.capture.pgoutput.CopyDataDescriptor.KEEPALIVE_LENGTH;
-import static io.rdmarepl.shipper.capture.pgoutput.CopyDataDescriptor.KEEPALIVE_REPLY_REQUESTED_OFFSET;
-import static io.rdmarepl.shipper.capture.pgoutput.CopyDataDescriptor.KEEPALIVE_SEND_TIME_OFFSET;
-import static io.rdmarepl.shipper.capture.pgoutput.CopyDataDescriptor.KEEPALIVE_WAL_END_OFFSET;
-import static io.rdmarepl.shipper.capture.pgoutput.CopyDataDescriptor.XLOG_DATA;
-import static io.rdmarepl.shipper.capture.pgoutput.CopyDataDescriptor.XLOG_HEADER_LENGTH;
-import static io.rdmarepl.shipper.capture.pgoutput.CopyDataDescriptor.XLOG_SEND_TIME_OFFSET;
-import static io.rdmarepl.shipper.capture.pgoutput.CopyDataDescriptor.XLOG_WAL_END_OFFSET;
-import static io.rdmarepl.shipper.capture.pgoutput.CopyDataDescriptor.XLOG_WAL_START_OFFSET;
-
-import io.rdmarepl.format.Lsn;
 import io.rdmarepl.shipper.capture.pgoutput.ReplicationException.Reason;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,8 +51,7 @@ public final class ReplicationConnection implements AutoCloseable {
     private final StandbyStatus status;
     private final int backendPid;
     private final Map<String, String> parameters;
-    private final AtomicLong messagesReceived = new AtomicLong();
-    private final AtomicLong serverWalEnd = new AtomicLong();
+    private final StreamDispatch stream;
     private final AtomicReference<ReplicationException> closeCause = new AtomicReference<>();
     private volatile State state = State.COMMANDS;
     private volatile StatusTimer timer;
@@ -80,11 +65,13 @@ public final class ReplicationConnection implements AutoCloseable {
         this.status = new StandbyStatus(writer, System.nanoTime());
         this.backendPid = session.backendPid();
         this.parameters = new ConcurrentHashMap<>(session.parameters());
+        this.stream = new StreamDispatch(endpoint, reader, status, parameters);
     }
 
     /**
-     * Connects, negotiates TLS per the sslmode, authenticates and waits until the walsender is ready, all within
-     * the endpoint's connect timeout.
+     * Connects, negotiates TLS per the sslmode, authenticates and waits until the walsender is ready. The endpoint's
+     * connect timeout bounds the TCP connect and each wait for the server during TLS and authentication (a socket
+     * read timeout, cleared once the session is ready).
      *
      * @throws ReplicationException naming host:port, user and database, and the server's own error when it sent one
      */
@@ -95,7 +82,6 @@ public final class ReplicationConnection implements AutoCloseable {
             tcp.setTcpNoDelay(true);
             tcp.setKeepAlive(true);
             tcp.connect(new InetSocketAddress(endpoint.host(), endpoint.port()), (int) Math.min(Integer.MAX_VALUE, timeoutMs));
-            // one socket timeout for the whole handshake; reads are few and the deadline is generous
             tcp.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs));
             Socket io = TlsNegotiation.negotiate(tcp, endpoint);
             BackendReader reader = new BackendReader(io.getInputStream());
@@ -163,11 +149,13 @@ public final class ReplicationConnection implements AutoCloseable {
         }
         state = State.STREAMING;
         StatusTimer started = new StatusTimer("rdmarepl-replication-status-" + endpoint.applicationName(), status,
-            messagesReceived::get, new TimerActions(), endpoint.statusInterval().toNanos(),
+            stream::messagesReceived, new TimerActions(), endpoint.statusInterval().toNanos(),
             endpoint.receiveTimeout().toNanos());
         timer = started;
         started.start();
         if (closeCause.get() != null) {
+            // closed from another thread meanwhile: abort() may have run before state and timer were set
+            state = State.CLOSED;
             started.stop();
         }
     }
@@ -187,22 +175,11 @@ public final class ReplicationConnection implements AutoCloseable {
         if (state != State.STREAMING) {
             requireState(State.STREAMING, "poll");
         }
-        int handled = 0;
         try {
-            do {
-                byte type = reader.next();
-                messagesReceived.lazySet(messagesReceived.get() + 1);
-                if (type == CopyDataDescriptor.COPY_DATA) {
-                    onCopyData(handler);
-                    handled++;
-                } else {
-                    onOtherMessage(type);
-                }
-            } while (reader.hasBufferedMessage());
+            return stream.poll(handler);
         } catch (IOException ex) {
             throw fail(ex, "streaming");
         }
-        return handled;
     }
 
     /**
@@ -262,7 +239,7 @@ public final class ReplicationConnection implements AutoCloseable {
 
     /** @return the highest end of WAL the server reported (keepalives, XLogData); 0 before any */
     public long serverWalEnd() {
-        return serverWalEnd.get();
+        return stream.serverWalEnd();
     }
 
     /** @return the positions last sent (monotonic) */
@@ -285,7 +262,7 @@ public final class ReplicationConnection implements AutoCloseable {
 
     /** @return backend messages received while streaming */
     public long messagesReceived() {
-        return messagesReceived.get();
+        return stream.messagesReceived();
     }
 
     /** @return the receive buffer's current size: it grows only for a message larger than it */
@@ -296,59 +273,6 @@ public final class ReplicationConnection implements AutoCloseable {
     @Override
     public String toString() {
         return "ReplicationConnection[" + endpoint.describe() + ", walsender pid " + backendPid + ", " + state + "]";
-    }
-
-    private void onCopyData(XLogDataHandler handler) throws IOException {
-        ByteBuffer view = reader.view();
-        int body = reader.bodyOffset();
-        int length = reader.bodyLength();
-        byte kind = length > 0 ? view.get(body) : 0;
-        if (kind == XLOG_DATA && length >= XLOG_HEADER_LENGTH) {
-            long walStart = view.getLong(body + XLOG_WAL_START_OFFSET);
-            long walEnd = view.getLong(body + XLOG_WAL_END_OFFSET);
-            long sendTimeUs = view.getLong(body + XLOG_SEND_TIME_OFFSET);
-            raiseServerWalEnd(walEnd);
-            int payloadOffset = body + XLOG_HEADER_LENGTH;
-            int payloadLength = length - XLOG_HEADER_LENGTH;
-            view.limit(payloadOffset + payloadLength).position(payloadOffset);
-            handler.onXLogData(walStart, walEnd, sendTimeUs, view, payloadOffset, payloadLength);
-        } else if (kind == KEEPALIVE && length >= KEEPALIVE_LENGTH) {
-            long walEnd = view.getLong(body + KEEPALIVE_WAL_END_OFFSET);
-            long sendTimeUs = view.getLong(body + KEEPALIVE_SEND_TIME_OFFSET);
-            boolean replyRequested = view.get(body + KEEPALIVE_REPLY_REQUESTED_OFFSET) != 0;
-            raiseServerWalEnd(walEnd);
-            if (replyRequested) {
-                status.resend(false);
-            }
-            handler.onKeepalive(walEnd, sendTimeUs, replyRequested);
-        } else {
-            throw new ReplicationException(Reason.PROTOCOL, "replication connection to " + endpoint.describe()
-                + ": unknown or short CopyData message '" + BackendReader.printable(kind) + "' of " + length + " bytes");
-        }
-    }
-
-    private void onOtherMessage(byte type) throws ReplicationException {
-        switch (type) {
-            case 'E' -> throw ReplicationException.fromServer(endpoint, "streaming",
-                ServerError.parse(reader.array(), reader.bodyOffset(), reader.bodyLength()), false);
-            case 'c' -> throw new ReplicationException(Reason.SERVER_ENDED, "replication connection to "
-                + endpoint.describe() + ": the server ended the stream (CopyDone)");
-            case 'N' -> LOG.warn("replication connection to {}: the server says: {}", endpoint.describe(),
-                ServerError.parse(reader.array(), reader.bodyOffset(), reader.bodyLength()).describe());
-            case 'S' -> StartupHandshake.putParameter(reader, parameters);
-            case 'A' -> {
-                // a notification: not for us
-            }
-            default -> throw new ReplicationException(Reason.PROTOCOL, "replication connection to "
-                + endpoint.describe() + ": unexpected message type '" + BackendReader.printable(type) + "' while streaming");
-        }
-    }
-
-    private void raiseServerWalEnd(long walEnd) {
-        long current = serverWalEnd.get();
-        if (Lsn.compare(walEnd, current) > 0) {
-            serverWalEnd.lazySet(walEnd);
-        }
     }
 
     private void requireState(State expected, String operation) throws ReplicationException {

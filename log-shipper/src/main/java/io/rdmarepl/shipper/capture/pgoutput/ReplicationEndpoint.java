@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param sslMode          as libpq's {@code sslmode}
  * @param sslRootCert      PEM file of the root certificate(s), for {@code verify-ca} and {@code verify-full}; or null
  * @param applicationName  the walsender's {@code application_name}: what {@code synchronous_standby_names} names
- * @param connectTimeout   deadline for TCP connect, TLS and authentication together
+ * @param connectTimeout   bound on the TCP connect and on each wait for the server during TLS and authentication
  * @param statusInterval   a standby status update goes out at least this often, acknowledged or not (the
  *                         walreceiver's {@code wal_receiver_status_interval}, 10 s there too)
  * @param receiveTimeout   no message from the server for this long closes the connection; at half of it a status

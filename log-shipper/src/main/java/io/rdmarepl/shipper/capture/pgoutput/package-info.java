@@ -3,12 +3,16 @@
  * directly over a socket, the way PostgreSQL's own apply worker reads its stream.
  *
  * <pre>
- *   capture thread                          any thread (standby acknowledgements)
- *     ReplicationConnection.poll(handler)     ReplicationConnection.sendStatus(written, flushed, applied)
- *       BackendReader: blocks on the socket      StandbyStatus: output lock only, write + flush at once
- *       XLogData -> handler.onXLogData            ^
- *       keepalive -> reply if asked --------------'
- *                                           StatusTimer thread: periodic status, receive timeout
+ *   capture thread                            any thread (standby acknowledgements)
+ *     ReplicationConnection.poll(handler)       ReplicationConnection.sendStatus(written, flushed, applied)
+ *       StreamDispatch / BackendReader:           StandbyStatus / FrontendWriter:
+ *         blocks on the socket, no lock             output lock only, one write + flush at once
+ *         XLogData  -> handler.onXLogData           ^
+ *         keepalive -> reply if asked --------------'
+ *                                             StatusTimer thread: periodic status, receive timeout
+ *
+ *   open(): TlsNegotiation (SSLRequest, sslmode) -> StartupHandshake -> Authentication (ScramSha256, md5)
+ *   commands: SimpleQuery (IDENTIFY_SYSTEM, CREATE_REPLICATION_SLOT, SHOW, SQL), ReplicationCommands
  * </pre>
  *
  * Why not pgjdbc's replication API: {@code PGReplicationStream.read()} holds the connection's lock across the

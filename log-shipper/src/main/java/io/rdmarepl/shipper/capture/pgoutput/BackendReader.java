@@ -1,0 +1,156 @@
+package io.rdmarepl.shipper.capture.pgoutput;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+
+/**
+ * Frames backend messages out of the socket into one reused buffer. Every backend message is
+ * <pre>
+ *   offset size field
+ *        0    1 type      'd' CopyData, 'E' ErrorResponse, 'R' Authentication, 'Z' ReadyForQuery, ...
+ *        1    4 length    int32, counts itself and the body, not the type byte (so at least 4)
+ *        5    n body      length - 4 bytes
+ * </pre>
+ * One {@code read} of the socket takes as many bytes as are there, so a burst of small messages costs one system
+ * call; {@link #hasBufferedMessage()} tells whether the next message is already complete. The buffer is compacted
+ * (or simply rewound when drained, the usual case) and grows only when a message larger than it arrives: no
+ * allocation per message in steady state. One thread reads.
+ *
+ * <p>A message stays valid in {@link #array()} / {@link #view()} until the next call of {@link #next()}.
+ */
+final class BackendReader {
+    static final int INITIAL_CAPACITY = 64 * 1024;
+    /** PostgreSQL's own limit on a message (PQ_LARGE_MESSAGE_LIMIT: MaxAllocSize - 1). */
+    static final int MAX_MESSAGE_LENGTH = 0x3FFF_FFFE;
+    static final int HEADER_LENGTH = Byte.BYTES + Integer.BYTES;
+
+    private final InputStream in;
+    private byte[] buffer;
+    private ByteBuffer view;
+    /** Start of the current message (its type byte). */
+    private int start;
+    /** Start of the next message: where the current one ends. */
+    private int nextStart;
+    /** End of the bytes received so far. */
+    private int end;
+    private byte type;
+    private int bodyOffset;
+    private int bodyLength;
+
+    BackendReader(InputStream in) {
+        this(in, INITIAL_CAPACITY);
+    }
+
+    BackendReader(InputStream in, int initialCapacity) {
+        this.in = in;
+        this.buffer = new byte[Math.max(HEADER_LENGTH, initialCapacity)];
+        this.view = ByteBuffer.wrap(buffer);
+    }
+
+    /**
+     * Blocks until the next message is complete in the buffer and makes it current.
+     *
+     * @return its type byte
+     * @throws EOFException when the stream ends, before or inside a message
+     * @throws IOException  from the socket, or for a length the protocol does not allow
+     */
+    byte next() throws IOException {
+        view.clear();
+        start = nextStart;
+        if (start == end) {
+            start = 0;
+            end = 0;
+        }
+        fill(HEADER_LENGTH);
+        int length = intAt(buffer, start + 1);
+        if (length < Integer.BYTES || length > MAX_MESSAGE_LENGTH) {
+            throw new IOException("protocol violation: backend message type '" + printable(buffer[start])
+                + "' has length " + length + ", outside [4, " + MAX_MESSAGE_LENGTH + "]");
+        }
+        fill(Byte.BYTES + length);
+        type = buffer[start];
+        bodyOffset = start + HEADER_LENGTH;
+        bodyLength = length - Integer.BYTES;
+        nextStart = start + Byte.BYTES + length;
+        return type;
+    }
+
+    /** Whether a complete message follows the current one already, so that {@link #next()} will not block. */
+    boolean hasBufferedMessage() {
+        int available = end - nextStart;
+        if (available < HEADER_LENGTH) {
+            return false;
+        }
+        int length = intAt(buffer, nextStart + 1);
+        return length >= Integer.BYTES && available >= Byte.BYTES + length;
+    }
+
+    byte type() {
+        return type;
+    }
+
+    /** Index of the current message's body in {@link #array()} and {@link #view()}. */
+    int bodyOffset() {
+        return bodyOffset;
+    }
+
+    int bodyLength() {
+        return bodyLength;
+    }
+
+    byte[] array() {
+        return buffer;
+    }
+
+    /** Big-endian view of {@link #array()}; replaced when the buffer grows. Position and limit are reset by {@link #next()}. */
+    ByteBuffer view() {
+        return view;
+    }
+
+    int capacity() {
+        return buffer.length;
+    }
+
+    private void fill(int needed) throws IOException {
+        while (end - start < needed) {
+            if (buffer.length - start < needed) {
+                makeRoom(needed);
+            }
+            int read = in.read(buffer, end, buffer.length - end);
+            if (read < 0) {
+                throw new EOFException(end == start
+                    ? "end of stream"
+                    : "end of stream inside a backend message (" + (end - start) + " of " + needed + " bytes received)");
+            }
+            end += read;
+        }
+    }
+
+    /** Moves the bytes of the current message to the front, into a larger buffer when they do not fit. */
+    private void makeRoom(int needed) {
+        int received = end - start;
+        if (needed > buffer.length) {
+            byte[] larger = new byte[(int) Math.min(Math.max((long) needed, 2L * buffer.length),
+                (long) MAX_MESSAGE_LENGTH + Byte.BYTES)];
+            System.arraycopy(buffer, start, larger, 0, received);
+            buffer = larger;
+            view = ByteBuffer.wrap(larger);
+        } else {
+            System.arraycopy(buffer, start, buffer, 0, received);
+        }
+        start = 0;
+        end = received;
+    }
+
+    /** Big-endian int32 from the array, whatever the view's position and limit. */
+    static int intAt(byte[] array, int index) {
+        return (array[index] & 0xFF) << 24 | (array[index + 1] & 0xFF) << 16 | (array[index + 2] & 0xFF) << 8
+            | array[index + 3] & 0xFF;
+    }
+
+    static char printable(byte b) {
+        return b >= 0x20 && b < 0x7F ? (char) b : '?';
+    }
+}

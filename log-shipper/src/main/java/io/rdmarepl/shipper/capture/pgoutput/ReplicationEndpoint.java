@@ -1,0 +1,119 @@
+package io.rdmarepl.shipper.capture.pgoutput;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Where and how {@link ReplicationConnection} connects: a logical replication connection
+ * ({@code replication=database}) to one database of a primary.
+ *
+ * @param host             host name or address
+ * @param port             TCP port
+ * @param database         the database whose changes are decoded
+ * @param user             a role with {@code REPLICATION} (or superuser)
+ * @param password         for password, md5 and SCRAM authentication; null when the server trusts
+ * @param sslMode          as libpq's {@code sslmode}
+ * @param sslRootCert      PEM file of the root certificate(s), for {@code verify-ca} and {@code verify-full}; or null
+ * @param applicationName  the walsender's {@code application_name}: what {@code synchronous_standby_names} names
+ * @param connectTimeout   bound on the TCP connect and on each wait for the server during TLS and authentication
+ * @param statusInterval   a standby status update goes out at least this often, acknowledged or not (the
+ *                         walreceiver's {@code wal_receiver_status_interval}, 10 s there too)
+ * @param receiveTimeout   no message from the server for this long closes the connection; at half of it a status
+ *                         update asks the server for a reply (the walreceiver's {@code wal_receiver_timeout},
+ *                         60 s). Zero disables it.
+ */
+public record ReplicationEndpoint(
+    String host,
+    int port,
+    String database,
+    String user,
+    String password,
+    SslMode sslMode,
+    Path sslRootCert,
+    String applicationName,
+    Duration connectTimeout,
+    Duration statusInterval,
+    Duration receiveTimeout) {
+
+    public static final SslMode SSL_MODE_DEFAULT = SslMode.PREFER;
+    public static final String APPLICATION_NAME_DEFAULT = "rdmarepl";
+    public static final Duration CONNECT_TIMEOUT_DEFAULT = Duration.ofSeconds(10);
+    public static final Duration STATUS_INTERVAL_DEFAULT = Duration.ofSeconds(10);
+    public static final Duration RECEIVE_TIMEOUT_DEFAULT = Duration.ofSeconds(60);
+
+    public ReplicationEndpoint {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(user, "user");
+        Objects.requireNonNull(sslMode, "sslMode");
+        Objects.requireNonNull(applicationName, "applicationName");
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("port must be in [1, 65535]: " + port);
+        }
+        if (host.isEmpty() || database.isEmpty() || user.isEmpty()) {
+            throw new IllegalArgumentException("host, database and user must not be empty: " + describe(host, port, user, database));
+        }
+        requirePositive("connectTimeout", connectTimeout);
+        requirePositive("statusInterval", statusInterval);
+        Objects.requireNonNull(receiveTimeout, "receiveTimeout");
+        if (receiveTimeout.isNegative()) {
+            throw new IllegalArgumentException("receiveTimeout must be zero (off) or positive: " + receiveTimeout);
+        }
+        if ((sslMode == SslMode.VERIFY_CA || sslMode == SslMode.VERIFY_FULL) && sslRootCert == null) {
+            throw new IllegalArgumentException("sslmode " + sslMode + " needs sslRootCert (a PEM file of the root certificate)");
+        }
+    }
+
+    /** Defaults: no password, sslmode prefer, application_name {@value #APPLICATION_NAME_DEFAULT}, 10 s / 10 s / 60 s. */
+    public static ReplicationEndpoint of(String host, int port, String database, String user) {
+        return new ReplicationEndpoint(host, port, database, user, null, SSL_MODE_DEFAULT, null,
+            APPLICATION_NAME_DEFAULT, CONNECT_TIMEOUT_DEFAULT, STATUS_INTERVAL_DEFAULT, RECEIVE_TIMEOUT_DEFAULT);
+    }
+
+    public ReplicationEndpoint withPassword(String password) {
+        return new ReplicationEndpoint(host, port, database, user, password, sslMode, sslRootCert, applicationName,
+            connectTimeout, statusInterval, receiveTimeout);
+    }
+
+    public ReplicationEndpoint withSsl(SslMode sslMode, Path sslRootCert) {
+        return new ReplicationEndpoint(host, port, database, user, password, sslMode, sslRootCert, applicationName,
+            connectTimeout, statusInterval, receiveTimeout);
+    }
+
+    public ReplicationEndpoint withApplicationName(String applicationName) {
+        return new ReplicationEndpoint(host, port, database, user, password, sslMode, sslRootCert, applicationName,
+            connectTimeout, statusInterval, receiveTimeout);
+    }
+
+    public ReplicationEndpoint withTimeouts(Duration connectTimeout, Duration statusInterval, Duration receiveTimeout) {
+        return new ReplicationEndpoint(host, port, database, user, password, sslMode, sslRootCert, applicationName,
+            connectTimeout, statusInterval, receiveTimeout);
+    }
+
+    /** @return e.g. {@code 127.0.0.1:5432 (user rdmarepl, database shop)}, what every error message starts with */
+    public String describe() {
+        return describe(host, port, user, database);
+    }
+
+    /** The password masked. */
+    @Override
+    public String toString() {
+        return "ReplicationEndpoint[" + describe() + ", password=" + (password == null ? "none" : "****")
+            + ", sslmode=" + sslMode + (sslRootCert == null ? "" : ", sslrootcert=" + sslRootCert)
+            + ", application_name=" + applicationName + ", connectTimeout=" + connectTimeout
+            + ", statusInterval=" + statusInterval + ", receiveTimeout=" + receiveTimeout + "]";
+    }
+
+    private static String describe(String host, int port, String user, String database) {
+        String address = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+        return address + ":" + port + " (user " + user + ", database " + database + ")";
+    }
+
+    private static void requirePositive(String name, Duration value) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive: " + value);
+        }
+    }
+}

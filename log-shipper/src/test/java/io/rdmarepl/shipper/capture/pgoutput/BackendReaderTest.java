@@ -1,0 +1,145 @@
+package io.rdmarepl.shipper.capture.pgoutput;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/** Framing of backend messages: whatever way the bytes arrive, each message comes out whole, once. */
+class BackendReaderTest {
+
+    @Test
+    void shouldFrameSeveralMessagesArrivingInOneRead() throws IOException {
+        byte[] stream = concat(message('d', "first"), message('d', "second"), message('Z', "I"));
+        BackendReader reader = new BackendReader(new ChunkedStream(stream, stream.length), 64);
+
+        assertThat(reader.next()).isEqualTo((byte) 'd');
+        assertThat(body(reader)).isEqualTo("first");
+        assertThat(reader.hasBufferedMessage()).isTrue();
+        assertThat(reader.next()).isEqualTo((byte) 'd');
+        assertThat(body(reader)).isEqualTo("second");
+        assertThat(reader.next()).isEqualTo((byte) 'Z');
+        assertThat(body(reader)).isEqualTo("I");
+        assertThat(reader.hasBufferedMessage()).isFalse();
+    }
+
+    @Test
+    void shouldReassembleMessagesArrivingOneByteAtATime() throws IOException {
+        byte[] stream = concat(message('d', "split header and body"), message('k', ""));
+        BackendReader reader = new BackendReader(new ChunkedStream(stream, 1), 64);
+
+        assertThat(reader.next()).isEqualTo((byte) 'd');
+        assertThat(reader.hasBufferedMessage()).isFalse();
+        assertThat(body(reader)).isEqualTo("split header and body");
+        assertThat(reader.next()).isEqualTo((byte) 'k');
+        assertThat(reader.bodyLength()).isZero();
+    }
+
+    @Test
+    void shouldGrowOnlyForAMessageLargerThanTheBuffer() throws IOException {
+        char[] big = new char[1000];
+        Arrays.fill(big, 'x');
+        byte[] stream = concat(message('d', "small"), message('d', new String(big)), message('d', "after"));
+        BackendReader reader = new BackendReader(new ChunkedStream(stream, 7), 64);
+
+        reader.next();
+        assertThat(reader.capacity()).isEqualTo(64);
+        reader.next();
+        assertThat(body(reader)).isEqualTo(new String(big));
+        assertThat(reader.capacity()).isGreaterThanOrEqualTo(1005);
+        reader.next();
+        assertThat(body(reader)).isEqualTo("after");
+    }
+
+    @Test
+    void shouldCompactWhenAMessageStraddlesTheEndOfTheBuffer() throws IOException {
+        byte[] stream = concat(message('d', "0123456789012345678901234567890123456789"),
+            message('d', "abcdefghijklmnopqrstuvwxyz"), message('d', "ABCDEFGHIJKLMNOPQRSTUVWXYZ"));
+        BackendReader reader = new BackendReader(new ChunkedStream(stream, 50), 64);
+
+        reader.next();
+        reader.next();
+        assertThat(body(reader)).isEqualTo("abcdefghijklmnopqrstuvwxyz");
+        reader.next();
+        assertThat(body(reader)).isEqualTo("ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+        assertThat(reader.capacity()).isEqualTo(64);
+    }
+
+    @Test
+    void shouldReportTheEndOfTheStreamInsideAMessage() throws IOException {
+        byte[] whole = message('d', "cut short");
+        BackendReader reader = new BackendReader(new ChunkedStream(Arrays.copyOf(whole, 8), 3), 64);
+
+        assertThatThrownBy(reader::next).isInstanceOf(EOFException.class).hasMessageContaining("inside a backend message");
+    }
+
+    @Test
+    void shouldReportTheEndOfTheStreamBetweenMessages() throws IOException {
+        BackendReader reader = new BackendReader(new ChunkedStream(message('Z', "I"), 100), 64);
+        reader.next();
+
+        assertThatThrownBy(reader::next).isInstanceOf(EOFException.class).hasMessage("end of stream");
+    }
+
+    @Test
+    void shouldRefuseALengthTheProtocolDoesNotAllow() {
+        byte[] bad = {'d', 0, 0, 0, 3};
+        BackendReader reader = new BackendReader(new ChunkedStream(bad, 5), 64);
+
+        assertThatThrownBy(reader::next).isInstanceOf(IOException.class).hasMessageContaining("has length 3");
+    }
+
+    static byte[] message(char type, String body) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer message = ByteBuffer.allocate(5 + bytes.length);
+        message.put((byte) type).putInt(4 + bytes.length).put(bytes);
+        return message.array();
+    }
+
+    static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
+    }
+
+    private static String body(BackendReader reader) {
+        return new String(reader.array(), reader.bodyOffset(), reader.bodyLength(), StandardCharsets.UTF_8);
+    }
+
+    /** Hands out a byte array at most {@code chunk} bytes per read, like a socket under a slow network. */
+    static final class ChunkedStream extends InputStream {
+        private final byte[] bytes;
+        private final int chunk;
+        private int position;
+
+        ChunkedStream(byte[] bytes, int chunk) {
+            this.bytes = bytes;
+            this.chunk = chunk;
+        }
+
+        @Override
+        public int read() {
+            return position < bytes.length ? bytes[position++] & 0xFF : -1;
+        }
+
+        @Override
+        public int read(byte[] target, int offset, int length) {
+            if (position >= bytes.length) {
+                return -1;
+            }
+            int count = Math.min(Math.min(length, chunk), bytes.length - position);
+            System.arraycopy(bytes, position, target, offset, count);
+            position += count;
+            return count;
+        }
+    }
+}

@@ -142,7 +142,7 @@ CREATE TABLE s_merge (id int PRIMARY KEY, qty int NOT NULL, note text);
 CREATE TABLE s_two_phase (id int PRIMARY KEY, v text);
 
 -- identifiers: mixed case, spaces, Unicode, dots, SQL keywords, quotes; a schema with a dot in its name
-CREATE TABLE "MixedCase" ("Id" int PRIMARY KEY, "Value" text, "value" text);
+CREATE TABLE "MixedCase" ("Id" int PRIMARY KEY, "Value" text, "lower Case" text);
 CREATE TABLE "a.b" ("select" int PRIMARY KEY, "order" text, "user" text, "from.to" text);
 CREATE TABLE "order" ("group" int PRIMARY KEY, "table" text, "where" int);
 CREATE TABLE "Ünïcödé 😀 table" ("ключ" int PRIMARY KEY, "значение" text, "空 白" text);

@@ -163,7 +163,7 @@ COMMIT PREPARED 'hostile committed';
 
 -- @block identifiers
 INSERT INTO "MixedCase" VALUES (2, 'Upper 2', 'lower 2');
-UPDATE "MixedCase" SET "value" = 'only the lower-case column' WHERE "Id" = 1;
+UPDATE "MixedCase" SET "lower Case" = 'only this column' WHERE "Id" = 1;
 INSERT INTO "a.b" VALUES (2, 'o', 'u', 'f.t');
 UPDATE "a.b" SET "select" = 3, "user" = 'key moved' WHERE "select" = 1;
 INSERT INTO "order" VALUES (2, 'from', 2);

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every type from a real primary (server TimeZone America/St_Johns, JVM zone Pacific/Chatham) through a real
+ * Every type from a real primary (server TimeZone America/St_Johns, IntervalStyle sql_standard, bytea_output
+ * escape; JVM zone Pacific/Chatham) through a real
  * Debezium engine into log-format records, decoded back and compared with the primary's values.
  */
 class EncodeTypesIT {
@@ -50,7 +51,10 @@ class EncodeTypesIT {
         savedZone = TimeZone.getDefault();
         TimeZone.setDefault(TimeZone.getTimeZone("Pacific/Chatham"));
         server = PostgresServer.builder("primary").durability(Durability.FAST)
-            .setting("timezone", "America/St_Johns").start();
+            .setting("timezone", "America/St_Johns")
+            // hostile defaults the capture sessions must not inherit (CaptureSessionSettings): under sql_standard
+            // PGInterval drops years, months and days; under escape a bytea[] stopped capture
+            .setting("IntervalStyle", "sql_standard").setting("bytea_output", "escape").start();
         server.execute(AllTypesFixture.SETUP);
         server.execute("""
             CREATE TABLE enc.toasty (id int PRIMARY KEY, n int, big text, big_b bytea, big_arr int[], big_j jsonb);
@@ -60,9 +64,10 @@ class EncodeTypesIT {
             CREATE TABLE enc.full_t (a int, b text);
             ALTER TABLE enc.full_t REPLICA IDENTITY FULL;
             CREATE TABLE enc.alter_t (id int PRIMARY KEY, a int);
+            CREATE TABLE enc.styled (id int PRIMARY KEY, iv interval, ivs interval[], by bytea[]);
             """);
         capture = DebeziumCapture.start(server, SLOT, "no_data",
-            "enc.all_types", "enc.toasty", "enc.pk_t", "enc.full_t", "enc.alter_t");
+            "enc.all_types", "enc.toasty", "enc.pk_t", "enc.full_t", "enc.alter_t", "enc.styled");
         capture.awaitStreaming(server, SLOT);
         catalog = RelationCatalog.forJdbcUrl(server.jdbcUrl("postgres"), new java.util.Properties());
         encoder = new ChangeEventEncoder(catalog);
@@ -218,6 +223,20 @@ class EncodeTypesIT {
                 assertThat(v).as(name).isEqualTo(Value.NULL);
             }
         });
+    }
+
+    @Test
+    void theServersIntervalStyleAndByteaOutputDoNotReachTheValues() throws Exception {
+        // server defaults sql_standard and escape: the walsender would write -1 2:00:00 (minus one day and two
+        // hours, which IntervalStyle postgres reads as -1 day +2 hours) and \000\377
+        server.execute("INSERT INTO enc.styled VALUES (1, '-1 year -2 mons -3 days -04:05:06', "
+            + "'{\"-1 days -02:00:00\",\"1 mon -1 day\"}', '{\"\\\\x00ff5c\",NULL}')");
+        ChangeRecord.Insert insert = (ChangeRecord.Insert) encodeAndDecode(encoder, capture.nextOn("styled"));
+        assertThat(insert.newTuple().values().get(1)).isEqualTo(new Value.Interval(-14, -3, -((4 * 60 + 5) * 60 + 6) * 1_000_000L));
+        assertThat(insert.newTuple().values().get(2))
+            .isEqualTo(new Value.TextFallback(tableColumnType("enc.styled", "ivs"), "{\"-1 days -02:00:00\",\"1 mon -1 days\"}"));
+        assertThat(insert.newTuple().values().get(3))
+            .isEqualTo(Value.Array.of(ValueTag.BYTEA, Arrays.asList(new Value.Bytea(new byte[] {0, (byte) 0xff, 0x5c}), Value.NULL)));
     }
 
     @Test
@@ -381,6 +400,10 @@ class EncodeTypesIT {
     private static long micros(String instant) {
         Instant i = Instant.parse(instant);
         return i.getEpochSecond() * 1_000_000L + i.getNano() / 1000;
+    }
+
+    private static int tableColumnType(String table, String column) throws Exception {
+        return typeOids(table).get(column);
     }
 
     private static int tableOid(String table) throws Exception {

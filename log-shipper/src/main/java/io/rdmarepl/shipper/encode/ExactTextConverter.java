@@ -5,6 +5,7 @@ import io.debezium.spi.converter.CustomConverter;
 import io.debezium.spi.converter.RelationalColumn;
 import java.nio.charset.StandardCharsets;
 import java.sql.Types;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -27,6 +28,10 @@ import org.postgresql.util.PGobject;
  *   <li>bit and varbit: Debezium packs the bits into bytes without their count (trailing zero bits lost).</li>
  *   <li>point, box, circle, line, lseg, path, polygon: Debezium gives point as a struct and the others not at all.</li>
  *   <li>hstore: Debezium gives a map or JSON; here the hstore text.</li>
+ *   <li>timestamp: Debezium's microseconds since 1970 saturate and wrap past 294247-01-10 04:00:54.775807, which
+ *       PostgreSQL's range (to 294276-12-31) goes beyond: {@code 294276-12-31 23:59:59} arrived as infinity. Here
+ *       the text in ISO DateStyle ({@code 2024-01-02 03:04:05.123456}, {@code 0044-03-15 12:00:00 BC},
+ *       {@code infinity}): the snapshot's text as read, the stream's Instant formatted back.</li>
  * </ul>
  *
  * Debezium's unchanged-TOAST markers for these columns become {@link DebeziumValueSettings#UNCHANGED_TOAST_PLACEHOLDER}.
@@ -34,7 +39,7 @@ import org.postgresql.util.PGobject;
  */
 public final class ExactTextConverter implements CustomConverter<SchemaBuilder, RelationalColumn> {
     private static final Set<String> TEXT_TYPES = Set.of("bit", "varbit", "bit varying", "point", "box", "circle",
-        "line", "lseg", "path", "polygon", "hstore");
+        "line", "lseg", "path", "polygon", "hstore", "timestamp", "timestamp without time zone");
 
     @Override
     public void configure(Properties properties) {
@@ -70,6 +75,9 @@ public final class ExactTextConverter implements CustomConverter<SchemaBuilder, 
         }
         if (data instanceof String text) {
             return text;
+        }
+        if (data instanceof Instant instant) {
+            return TemporalText.timestampText(instant);
         }
         if (data instanceof PgArray array) {
             return array.toString();

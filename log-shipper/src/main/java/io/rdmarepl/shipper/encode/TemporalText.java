@@ -1,9 +1,12 @@
 package io.rdmarepl.shipper.encode;
 
 import io.rdmarepl.format.PgInfinity;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.OffsetTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
 /**
@@ -72,7 +75,25 @@ final class TemporalText {
         return debeziumMicros;
     }
 
-    /** Micros since the epoch of a ZonedTimestamp string ({@code 2024-06-30T21:59:59.987654Z}) or an infinity. */
+    /**
+     * What {@link #timestampTz} returns for an instant past 294247-01-10 04:00:54.775806 UTC: PostgreSQL goes on to
+     * 294276-12-31, microseconds since 1970 in a long do not (and their last value is the infinity sentinel). No
+     * timestamp PostgreSQL accepts is this many microseconds before 1970.
+     */
+    static final long BEYOND_MICROS = Long.MIN_VALUE + 1;
+
+    /** Debezium's stand-ins for timestamp infinities in the stream (Instants, PGStatement's millis read as micros). */
+    private static final Instant DEBEZIUM_POSITIVE_INFINITY_INSTANT = micros(DEBEZIUM_TIMESTAMP_POSITIVE_INFINITY);
+    private static final Instant DEBEZIUM_NEGATIVE_INFINITY_INSTANT = micros(DEBEZIUM_TIMESTAMP_NEGATIVE_INFINITY);
+
+    private static Instant micros(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, MICROS_PER_SECOND), Math.floorMod(micros, MICROS_PER_SECOND) * 1000);
+    }
+
+    /**
+     * Micros since the epoch of a ZonedTimestamp string ({@code 2024-06-30T21:59:59.987654Z}) or an infinity;
+     * {@link #BEYOND_MICROS} when the instant is too late for them (write {@link #timestampTzText} instead).
+     */
     static long timestampTz(String text) {
         if ("infinity".equals(text)) {
             return PgInfinity.TIMESTAMP_POSITIVE;
@@ -87,7 +108,96 @@ final class TemporalText {
             }
         }
         OffsetDateTime t = OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME);
-        return Math.addExact(Math.multiplyExact(t.toEpochSecond(), MICROS_PER_SECOND), t.getNano() / 1000);
+        try {
+            long micros = Math.addExact(Math.multiplyExact(t.toEpochSecond(), MICROS_PER_SECOND), t.getNano() / 1000);
+            return micros == PgInfinity.TIMESTAMP_POSITIVE ? BEYOND_MICROS : micros;
+        } catch (ArithmeticException e) {
+            return BEYOND_MICROS;
+        }
+    }
+
+    /** PostgreSQL's text of a ZonedTimestamp string, in UTC: {@code 294276-12-31 23:59:59.999999+00}. */
+    static String timestampTzText(String text) {
+        OffsetDateTime t = OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).withOffsetSameInstant(ZoneOffset.UTC);
+        return pgTimestamp(t.toLocalDateTime(), new StringBuilder(40), "+00").toString();
+    }
+
+    /**
+     * PostgreSQL's text, ISO DateStyle, of a timestamp (without time zone) as Debezium's stream hands it over: an
+     * Instant of the wall-clock time read as UTC, or one of Debezium's infinity stand-ins.
+     */
+    static String timestampText(Instant instant) {
+        if (instant.equals(DEBEZIUM_POSITIVE_INFINITY_INSTANT)) {
+            return "infinity";
+        }
+        if (instant.equals(DEBEZIUM_NEGATIVE_INFINITY_INSTANT)) {
+            return "-infinity";
+        }
+        return pgTimestamp(LocalDateTime.ofInstant(instant, ZoneOffset.UTC), new StringBuilder(32), "").toString();
+    }
+
+    /** {@code 2024-01-02 03:04:05.123456}, {@code 0044-03-15 12:00:00 BC}: years before 1 as their BC number. */
+    private static StringBuilder pgTimestamp(LocalDateTime t, StringBuilder out, String offset) {
+        int year = t.getYear();
+        pad(out, year <= 0 ? 1 - year : year, 4).append('-');
+        pad(out, t.getMonthValue(), 2).append('-');
+        pad(out, t.getDayOfMonth(), 2).append(' ');
+        pad(out, t.getHour(), 2).append(':');
+        pad(out, t.getMinute(), 2).append(':');
+        pad(out, t.getSecond(), 2);
+        if (t.getNano() != 0) {
+            out.append('.');
+            pad(out, t.getNano() / 1000, 6);
+        }
+        out.append(offset);
+        return year <= 0 ? out.append(" BC") : out;
+    }
+
+    private static StringBuilder pad(StringBuilder out, long value, int width) {
+        String digits = Long.toString(value);
+        for (int i = digits.length(); i < width; i++) {
+            out.append('0');
+        }
+        return out.append(digits);
+    }
+
+    /**
+     * Parses PostgreSQL's text of a timestamp in ISO DateStyle ({@code 2024-01-02 03:04:05.123456}, {@code ... BC},
+     * {@code infinity}) into {@link #micros} since 1970. False when the timestamp is past what micros since 1970
+     * hold (294247-01-10 04:00:54.775806): write the text itself.
+     */
+    boolean timestampMicros(String text) {
+        if ("infinity".equals(text)) {
+            micros = PgInfinity.TIMESTAMP_POSITIVE;
+            return true;
+        }
+        if ("-infinity".equals(text)) {
+            micros = PgInfinity.TIMESTAMP_NEGATIVE;
+            return true;
+        }
+        boolean bc = text.endsWith(" BC");
+        String s = bc ? text.substring(0, text.length() - 3) : text;
+        int dash = s.indexOf('-', 1);
+        int space = s.indexOf(' ');
+        if (dash < 4 || space != dash + 6 || s.length() < space + 9) {
+            throw new IllegalArgumentException("not a timestamp in ISO DateStyle: " + text);
+        }
+        long year = Long.parseLong(s, 0, dash, 10);
+        LocalDate date = LocalDate.of(Math.toIntExact(bc ? 1 - year : year), digits(s, dash + 1, 2), digits(s, dash + 4, 2));
+        int hour = digits(s, space + 1, 2);
+        int minute = digits(s, space + 4, 2);
+        int second = digits(s, space + 7, 2);
+        long fraction = fraction(s, space + 9, s.length());
+        if ((hour | minute | second) < 0 || fraction < 0 || s.charAt(space + 3) != ':' || s.charAt(space + 6) != ':') {
+            throw new IllegalArgumentException("not a timestamp in ISO DateStyle: " + text);
+        }
+        try {
+            long seconds = Math.addExact(Math.multiplyExact(date.toEpochDay(), 86_400L), hour * 3600L + minute * 60L + second);
+            micros = Math.addExact(Math.multiplyExact(seconds, MICROS_PER_SECOND), fraction);
+            return micros != PgInfinity.TIMESTAMP_POSITIVE;
+        } catch (ArithmeticException e) {
+            return false;
+        }
     }
 
     /** {@code yyyy-MM-ddTHH:mm:ss[.f]Z}; Long.MIN_VALUE if the text has another shape. */

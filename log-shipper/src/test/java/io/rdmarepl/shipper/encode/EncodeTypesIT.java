@@ -65,9 +65,10 @@ class EncodeTypesIT {
             ALTER TABLE enc.full_t REPLICA IDENTITY FULL;
             CREATE TABLE enc.alter_t (id int PRIMARY KEY, a int);
             CREATE TABLE enc.styled (id int PRIMARY KEY, iv interval, ivs interval[], by bytea[]);
+            CREATE TABLE enc.far (id int PRIMARY KEY, ts timestamp, ts0 timestamp(0), tstz timestamptz);
             """);
         capture = DebeziumCapture.start(server, SLOT, "no_data",
-            "enc.all_types", "enc.toasty", "enc.pk_t", "enc.full_t", "enc.alter_t", "enc.styled");
+            "enc.all_types", "enc.toasty", "enc.pk_t", "enc.full_t", "enc.alter_t", "enc.styled", "enc.far");
         capture.awaitStreaming(server, SLOT);
         catalog = RelationCatalog.forJdbcUrl(server.jdbcUrl("postgres"), new java.util.Properties());
         encoder = new ChangeEventEncoder(catalog);
@@ -237,6 +238,38 @@ class EncodeTypesIT {
             .isEqualTo(new Value.TextFallback(tableColumnType("enc.styled", "ivs"), "{\"-1 days -02:00:00\",\"1 mon -1 days\"}"));
         assertThat(insert.newTuple().values().get(3))
             .isEqualTo(Value.Array.of(ValueTag.BYTEA, Arrays.asList(new Value.Bytea(new byte[] {0, (byte) 0xff, 0x5c}), Value.NULL)));
+    }
+
+    /** Past 294247-01-10 04:00:54.775806 UTC micros since 1970 overflow a long; PostgreSQL goes on to 294276. */
+    @Test
+    void timestampsPastWhatMicrosSince1970HoldArriveAsTheirText() throws Exception {
+        String rows = "INSERT INTO enc.far VALUES "
+            + "(1, '294276-12-31 23:59:59.999999', '294276-12-31 23:59:59', '294276-12-31 23:59:59.999999+00'), "
+            + "(2, '294247-01-10 04:00:54.775806', '294247-01-10 04:00:54', '294247-01-10 04:00:54.775807+00'), "
+            + "(3, '0044-03-15 12:00:00.5 BC', '4714-11-24 00:00:00 BC', '4714-11-24 00:00:00+00 BC')";
+        server.execute(rows);
+        Map<Integer, List<Value>> streamed = new HashMap<>();
+        for (int i = 0; i < 3; i++) {
+            List<Value> values = ((ChangeRecord.Insert) encodeAndDecode(encoder, capture.nextOn("far"))).newTuple().values();
+            streamed.put(((Value.Int4) values.get(0)).value(), values);
+        }
+        int ts = tableColumnType("enc.far", "ts");
+        int tstz = tableColumnType("enc.far", "tstz");
+        long bc = micros("-0043-03-15T12:00:00.500Z");
+        assertThat(streamed.get(1)).containsExactly(new Value.Int4(1), new Value.TextFallback(ts, "294276-12-31 23:59:59.999999"),
+            new Value.TextFallback(ts, "294276-12-31 23:59:59"), new Value.TextFallback(tstz, "294276-12-31 23:59:59.999999+00"));
+        assertThat(streamed.get(2)).containsExactly(new Value.Int4(2), new Value.Timestamp(Long.MAX_VALUE - 1),
+            new Value.Timestamp(Long.MAX_VALUE - 775_807), new Value.TextFallback(tstz, "294247-01-10 04:00:54.775807+00"));
+        assertThat(streamed.get(3)).containsExactly(new Value.Int4(3), new Value.Timestamp(bc),
+            new Value.Timestamp(micros("-4713-11-24T00:00:00Z")), new Value.TimestampTz(micros("-4713-11-24T00:00:00Z")));
+
+        server.execute("CREATE TABLE enc.far_snap AS SELECT * FROM enc.far; ALTER TABLE enc.far_snap ADD PRIMARY KEY (id)");
+        try (DebeziumCapture snapshot = DebeziumCapture.start(server, "enc_far_snap", "initial", "enc.far_snap")) {
+            for (int i = 0; i < 3; i++) {
+                List<Value> values = ((ChangeRecord.Insert) encodeAndDecode(encoder, snapshot.nextOn("far_snap"))).newTuple().values();
+                assertThat(values).as("snapshot read = streamed").isEqualTo(streamed.get(((Value.Int4) values.get(0)).value()));
+            }
+        }
     }
 
     @Test

@@ -7,8 +7,8 @@ import java.util.Map;
  * Session settings every Debezium connection runs with, whatever the primary's server, database or role defaults
  * say: the snapshot reads and, above all, the walsender behind the replication connection, which writes every
  * pgoutput value with its output function under these settings. Sent as the connection's {@code options}
- * ({@code -c name=value}), after any the operator set, so they win. pgjdbc already sends DateStyle ISO,
- * extra_float_digits 3 and the JVM's TimeZone itself; these are what it leaves to the server:
+ * ({@code -c name=value}), after any the operator set, so they win. pgjdbc already sends DateStyle ISO and the
+ * JVM's TimeZone itself; these are what it leaves to the server:
  *
  * <table>
  *   <caption>Settings and why</caption>
@@ -18,6 +18,9 @@ import java.util.Map;
  *       months and days without a word ({@code +1-2 -3 +4:05:06} reads as 4:05:06). Intervals inside arrays,
  *       composites and ranges travel as text the applier reads under IntervalStyle postgres, where
  *       {@code sql_standard}'s {@code -1 2:00:00} (minus one day and two hours) would read as -1 day +2 hours.</td></tr>
+ *   <tr><td>extra_float_digits</td><td>3</td><td>under {@code 0} float8 is written with 15 significant digits and
+ *       float4 with 6: 1.7976931348623157e308 arrived as Infinity (Java reads 1.79769313486232e+308 as that),
+ *       3.4028235e38 as 3.40282e38, and the points of geometric types were rounded the same way</td></tr>
  *   <tr><td>bytea_output</td><td>hex</td><td>the encoder reads bytea array elements in hex; under {@code escape} a
  *       bytea[] stopped capture</td></tr>
  * </table>
@@ -51,6 +54,7 @@ public final class CaptureSessionSettings {
     private static Map<String, String> build() {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("IntervalStyle", "postgres");
+        settings.put("extra_float_digits", "3");
         settings.put("bytea_output", "hex");
         return java.util.Collections.unmodifiableMap(settings);
     }

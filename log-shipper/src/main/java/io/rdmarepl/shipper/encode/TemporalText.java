@@ -41,7 +41,7 @@ final class TemporalText {
     private static final int PG_FIRST_DATE = -2_440_588;
 
     static int date(int debeziumDays) {
-        if (debeziumDays >= PG_FIRST_DATE) {
+        if (debeziumDays >= PG_FIRST_DATE || debeziumDays == PgInfinity.DATE_NEGATIVE) {
             return debeziumDays;
         }
         if (debeziumDays == DEBEZIUM_DATE_POSITIVE_INFINITY) {
@@ -226,9 +226,50 @@ final class TemporalText {
      * {@link #offsetSeconds}. Debezium has already moved the value to UTC, so the offset is 0 in practice.
      */
     long timeTzMicros(String text) {
-        OffsetTime t = OffsetTime.parse(text, DateTimeFormatter.ISO_OFFSET_TIME);
-        offsetSeconds = t.getOffset().getTotalSeconds();
-        return t.toLocalTime().toNanoOfDay() / 1000;
+        if (text.endsWith("Z")) {
+            OffsetTime t = OffsetTime.parse(text, DateTimeFormatter.ISO_OFFSET_TIME);
+            offsetSeconds = t.getOffset().getTotalSeconds();
+            return t.toLocalTime().toNanoOfDay() / 1000;
+        }
+        // PostgreSQL's text: HH:MM:SS[.f](+|-)HH[:MM[:SS]], 24:00:00 included
+        int sign = Math.max(text.lastIndexOf('+'), text.lastIndexOf('-'));
+        int hour = digits(text, 0, 2);
+        int minute = digits(text, 3, 2);
+        int second = digits(text, 6, 2);
+        long fraction = fraction(text, 8, sign);
+        int offHours = digits(text, sign + 1, 2);
+        int offMinutes = text.length() >= sign + 6 ? digits(text, sign + 4, 2) : 0;
+        int offSeconds = text.length() >= sign + 9 ? digits(text, sign + 7, 2) : 0;
+        if (sign < 8 || (hour | minute | second | offHours | offMinutes | offSeconds) < 0 || fraction < 0
+            || text.charAt(2) != ':' || text.charAt(5) != ':') {
+            throw new IllegalArgumentException("not a timetz: " + text);
+        }
+        int offset = offHours * 3600 + offMinutes * 60 + offSeconds;
+        offsetSeconds = text.charAt(sign) == '-' ? -offset : offset;
+        return (hour * 3600L + minute * 60L + second) * MICROS_PER_SECOND + fraction;
+    }
+
+    /** PostgreSQL's text of an OffsetTime: {@code 04:41:12.345678+00}, {@code 10:11:12+05:30}. */
+    static String timeTzText(OffsetTime time) {
+        StringBuilder out = new StringBuilder(24);
+        pad(out, time.getHour(), 2).append(':');
+        pad(out, time.getMinute(), 2).append(':');
+        pad(out, time.getSecond(), 2);
+        if (time.getNano() != 0) {
+            out.append('.');
+            pad(out, time.getNano() / 1000, 6);
+        }
+        int offset = time.getOffset().getTotalSeconds();
+        out.append(offset < 0 ? '-' : '+');
+        int abs = Math.abs(offset);
+        pad(out, abs / 3600, 2);
+        if (abs % 3600 != 0) {
+            pad(out.append(':'), abs / 60 % 60, 2);
+            if (abs % 60 != 0) {
+                pad(out.append(':'), abs % 60, 2);
+            }
+        }
+        return out.toString();
     }
 
     /**

@@ -19,11 +19,13 @@ import java.util.Arrays;
  *       <td>NUMERIC (unscaled two's complement + scale) or its special</td><td>yes</td></tr>
  *   <tr><td>text, varchar, bpchar, name, "char"</td><td>String (bpchar padded)</td><td>TEXT</td><td>yes</td></tr>
  *   <tr><td>bytea</td><td>ByteBuffer</td><td>BYTEA</td><td>yes</td></tr>
- *   <tr><td>date</td><td>Integer epoch days; infinities as day -5877611-06-21/22</td><td>DATE, {@code PgInfinity}</td><td>yes</td></tr>
+ *   <tr><td>date</td><td>Integer epoch days (ExactTextConverter: BC dates of a snapshot keep their era);
+ *       infinities as Debezium's sentinels or {@code PgInfinity}</td><td>DATE, {@code PgInfinity}</td><td>yes</td></tr>
  *   <tr><td>time</td><td>Long micros (24:00:00 = 86400000000)</td><td>TIME</td><td>yes</td></tr>
- *   <tr><td>timetz</td><td>String, already moved to UTC ({@code 04:41:12.345678Z} for 10:11:12.345678+05:30)</td>
- *       <td>TIMETZ with offset 0</td><td><b>no</b>: the same instant, but the original zone offset is lost by
- *       Debezium's pgoutput decoder before any converter runs</td></tr>
+ *   <tr><td>timetz</td><td>PostgreSQL's text (ExactTextConverter): as stored in a snapshot; in the stream already
+ *       moved to UTC ({@code 04:41:12.345678+00} for 10:11:12.345678+05:30)</td>
+ *       <td>TIMETZ</td><td>snapshot yes; stream <b>no</b>: the same instant, but the zone offset is lost by
+ *       Debezium's pgoutput decoder before any converter runs, and an offset with seconds stops it</td></tr>
  *   <tr><td>timestamp</td><td>PostgreSQL's ISO text (ExactTextConverter; Debezium's own Long micros wrap past
  *       294247 AD)</td><td>TIMESTAMP, {@code PgInfinity}; past 294247-01-10 (beyond micros since 1970 in a long)
  *       TEXT_FALLBACK</td><td>yes</td></tr>

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every type from a real primary (server TimeZone America/St_Johns, IntervalStyle sql_standard, bytea_output
- * escape; JVM zone Pacific/Chatham) through a real
+ * escape, extra_float_digits 0; JVM zone Pacific/Chatham) through a real
  * Debezium engine into log-format records, decoded back and compared with the primary's values.
  */
 class EncodeTypesIT {
@@ -54,7 +54,9 @@ class EncodeTypesIT {
             .setting("timezone", "America/St_Johns")
             // hostile defaults the capture sessions must not inherit (CaptureSessionSettings): under sql_standard
             // PGInterval drops years, months and days; under escape a bytea[] stopped capture
-            .setting("IntervalStyle", "sql_standard").setting("bytea_output", "escape").start();
+            .setting("IntervalStyle", "sql_standard").setting("bytea_output", "escape")
+            // and floats rounded to 15 and 6 digits
+            .setting("extra_float_digits", "0").start();
         server.execute(AllTypesFixture.SETUP);
         server.execute("""
             CREATE TABLE enc.toasty (id int PRIMARY KEY, n int, big text, big_b bytea, big_arr int[], big_j jsonb);
@@ -272,6 +274,32 @@ class EncodeTypesIT {
         }
     }
 
+    /**
+     * Debezium reads a snapshot's dates as java.sql.Date without their era, and timetz offsets with seconds as NULL.
+     * (The ten days 1582-10-05 to 14, which the driver's calendar does not have, stay lost: 1582-10-10 reads as 10-20.)
+     */
+    @Test
+    void snapshotReadsKeepBcDatesAndTimetzOffsets() throws Exception {
+        server.execute("CREATE TABLE enc.old (id int PRIMARY KEY, d date, tt timetz); INSERT INTO enc.old VALUES "
+            + "(1, '4714-11-24 BC', '00:00:00.000001+15:59:59'), (2, '0001-12-31 BC', '24:00:00-15:59'), "
+            + "(3, '1582-10-04', '12:00:00+05:45'), (4, 'infinity', '12:00:00+00'), (5, '-infinity', '23:59:59.999999-00:00:01')");
+        Map<Integer, List<Value>> expected = Map.of(
+            1, List.of(new Value.Int4(1), new Value.Date((int) LocalDate.of(-4713, 11, 24).toEpochDay()),
+                new Value.TimeTz(1, 15 * 3600 + 59 * 60 + 59)),
+            2, List.of(new Value.Int4(2), new Value.Date((int) LocalDate.of(0, 12, 31).toEpochDay()),
+                new Value.TimeTz(86_400_000_000L, -(15 * 3600 + 59 * 60))),
+            3, List.of(new Value.Int4(3), new Value.Date((int) LocalDate.of(1582, 10, 4).toEpochDay()),
+                new Value.TimeTz(12 * 3_600_000_000L, 5 * 3600 + 45 * 60)),
+            4, List.of(new Value.Int4(4), new Value.Date(PgInfinity.DATE_POSITIVE), new Value.TimeTz(12 * 3_600_000_000L, 0)),
+            5, List.of(new Value.Int4(5), new Value.Date(PgInfinity.DATE_NEGATIVE), new Value.TimeTz(86_399_999_999L, -1)));
+        try (DebeziumCapture snapshot = DebeziumCapture.start(server, "enc_old_snap", "initial", "enc.old")) {
+            for (int i = 0; i < expected.size(); i++) {
+                List<Value> values = ((ChangeRecord.Insert) encodeAndDecode(encoder, snapshot.nextOn("old"))).newTuple().values();
+                assertThat(values).isEqualTo(expected.get(((Value.Int4) values.get(0)).value()));
+            }
+        }
+    }
+
     @Test
     void unchangedToastedValuesStayUnchanged() throws Exception {
         server.execute("INSERT INTO enc.toasty SELECT 1, 1, string_agg(md5(i::text), ''), "
@@ -412,7 +440,8 @@ class EncodeTypesIT {
     }
 
     /** Columns whose snapshot value differs from the streamed one (see the report / ValueEncoder Javadoc). */
-    private static final java.util.Set<String> KNOWN_SNAPSHOT_DIFFERENCES = java.util.Set.of();
+    private static final java.util.Set<String> KNOWN_SNAPSHOT_DIFFERENCES = java.util.Set.of(
+        "c_timetz"); // exact in the snapshot, moved to UTC by Debezium's stream decoder
 
     private static Value fallback(Map<String, Integer> oids, String column, String text) {
         return new Value.TextFallback(oids.get(column), text);

@@ -50,7 +50,9 @@ INSERT INTO t_time VALUES
    '3 years 7 mons'),
   (8, 'all null', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
   (9, 'infinite intervals', '2024-02-29', '2024-02-29 12:00:00', '2024-02-29 12:00:00+00', '12:00:00', '12:00:00+00',
-   'infinity', '2024-02-29 12:00:00', '2024-02-29 12:00:00+00', '12:00:00', '-infinity');
+   'infinity', '2024-02-29 12:00:00', '2024-02-29 12:00:00+00', '12:00:00', '-infinity'),
+  (10, 'the days the Julian-Gregorian switch skipped', '1582-10-10', '1582-10-10 12:00:00', '1582-10-14 23:59:59+00',
+   '12:00:00', '12:00:00-12', '1 mon', '1582-10-05 00:00:00', '1582-10-15 00:00:00+00', '12:00:00', '1 mon');
 
 INSERT INTO t_binary VALUES
   (1, 'empty', '\x', B'000000000000', B'0', B'', B''),

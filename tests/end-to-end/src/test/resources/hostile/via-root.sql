@@ -1,6 +1,6 @@
 -- After stream.sql: the publication now publishes partitions' changes as their root table's
 -- (publish_via_partition_root); the same kinds of change again, then the limits of what is left.
-ALTER PUBLICATION rdmarepl SET (publish_via_partition_root = true);
+ALTER PUBLICATION hostile SET (publish_via_partition_root = true);
 INSERT INTO p_range VALUES (20, '2023-03-03', 'via root, 2023'), (21, '2099-01-01', 'via root, default');
 UPDATE p_range SET v = 'via root, updated in its partition' WHERE id = 11;
 UPDATE p_range SET at = '2023-07-07', v = 'via root, moved from 2024 to 2023' WHERE id = 20 OR id = 1;

@@ -20,6 +20,7 @@ record FidelityLoss(String relation, String key, String column, String value, St
     enum Phase { COPY, STREAM }
 
     static final Set<Phase> BOTH = EnumSet.allOf(Phase.class);
+    static final Set<Phase> COPY_ONLY = EnumSet.of(Phase.COPY);
     static final Set<Phase> STREAM_ONLY = EnumSet.of(Phase.STREAM);
 
     /** The losses of {@code engine} seen in {@code phase}. */

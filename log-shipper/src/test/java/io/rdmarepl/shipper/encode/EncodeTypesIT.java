@@ -319,6 +319,17 @@ class EncodeTypesIT {
             Value.UNCHANGED_TOAST, Value.UNCHANGED_TOAST, Value.UNCHANGED_TOAST));
     }
 
+    /** A value that reads like a placeholder is data: an update writing it must not be taken for unchanged TOAST. */
+    @Test
+    void aValueThatReadsLikeTheToastPlaceholderIsData() throws Exception {
+        String lookalike = "__rdmarepl:unchanged-toast:7d0c4b1e9a2f__"; // the placeholder until it held U+0000
+        server.execute("INSERT INTO enc.toasty (id, n, big) VALUES (2, 0, 'x')");
+        capture.nextOn("toasty");
+        server.execute("UPDATE enc.toasty SET big = '" + lookalike + "' WHERE id = 2");
+        ChangeRecord.Update update = (ChangeRecord.Update) encodeAndDecode(encoder, capture.nextOn("toasty"));
+        assertThat(update.newTuple().values().get(2)).isEqualTo(new Value.Text(lookalike));
+    }
+
     @Test
     void primaryKeyChangeCarriesTheOldKeyAndDeleteTheKey() throws Exception {
         server.execute("INSERT INTO enc.pk_t VALUES (1, 'a')");

@@ -11,6 +11,10 @@ import io.rdmarepl.shipper.Shipper;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresPair;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.compare.ComparisonReport;
+import io.rdmarepl.testsupport.compare.Difference;
+import io.rdmarepl.testsupport.compare.ReplicaComparison;
+import io.rdmarepl.testsupport.compare.TableResult;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -31,7 +35,8 @@ import picocli.CommandLine.Option;
  * {@code rdmarepl demo}: the whole path on one machine. Two real PostgreSQL servers (embedded,
  * from Maven artifacts), the applier and the shipper (threads of this process, each with its admin
  * endpoint as {@code rdmarepl apply} and {@code rdmarepl ship} serve it). Act one: a mixed workload,
- * then replica = primary checked table by table and the commit to applied lag printed. Act two
+ * then replica = primary checked table by table ({@link ReplicaComparison}: every table and sequence of schema
+ * public, every column's exact text, each difference named) and the commit to applied lag printed. Act two
  * ({@link FailoverAct}): the coordinator joins, a client writes through the failover-aware DataSource,
  * the primary is killed with SIGKILL and the replica promoted.
  */
@@ -70,6 +75,8 @@ public final class DemoCommand implements Callable<Integer> {
 
     /** Bearer token of the in-process shipper's and applier's control actions, which the coordinator uses. */
     private static final String ROLES_TOKEN = UUID.randomUUID().toString();
+    /** Differences listed in the report and the JSON; the comparison counts them all. */
+    private static final int SHOWN_DIFFERENCES = 50;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -108,7 +115,7 @@ public final class DemoCommand implements Callable<Integer> {
                 long lastProbe = workload.finalProbe();
                 say(progress, "waiting for the replica to catch up");
                 long caughtUpMs = awaitProbe(replica, lastProbe, applier, shipper);
-                List<TableComparison.Result> tables = TableComparison.compare(primary, replica);
+                ComparisonReport tables = ReplicaComparison.between(primary, replica).schemas("public").run();
                 LagReport lag = LagReport.read(replica, firstMeasuredProbe - 1);
                 Map<String, Object> report = report(workload, tables, lag, caughtUpMs, ringUri);
                 report.put("stages", StageBreakdown.of(registry));
@@ -176,16 +183,26 @@ public final class DemoCommand implements Callable<Integer> {
                 + ", shipper " + shipper.status());
     }
 
-    private Map<String, Object> report(DemoWorkload workload, List<TableComparison.Result> tables, LagReport lag, long caughtUpMs,
+    private Map<String, Object> report(DemoWorkload workload, ComparisonReport tables, LagReport lag, long caughtUpMs,
                                        String ringUri) {
         long rows = 0;
         List<String> mismatches = new ArrayList<>();
-        for (TableComparison.Result t : tables) {
+        List<Map<String, Object>> perTable = new ArrayList<>();
+        for (TableResult t : tables.tables()) {
             rows += t.primaryRows();
             if (!t.equal()) {
                 mismatches.add(t.table());
             }
+            Map<String, Object> table = new LinkedHashMap<>();
+            table.put("table", t.table());
+            table.put("primary_rows", t.primaryRows());
+            table.put("replica_rows", t.replicaRows());
+            table.put("equal", t.equal());
+            table.put("differences", t.differences());
+            table.put("replica_only_columns", t.replicaOnlyColumns());
+            perTable.add(table);
         }
+        tables.sequences().stream().filter(s -> !s.equal()).forEach(s -> mismatches.add(s.sequence()));
         Map<String, Object> lagUs = new LinkedHashMap<>();
         lagUs.put("p50", lag.p50Us());
         lagUs.put("p90", lag.p90Us());
@@ -193,7 +210,7 @@ public final class DemoCommand implements Callable<Integer> {
         lagUs.put("max", lag.maxUs());
         lagUs.put("samples", lag.samples());
         Map<String, Object> report = new LinkedHashMap<>();
-        report.put("pass", mismatches.isEmpty() && lag.samples() > 0);
+        report.put("pass", tables.equal() && lag.samples() > 0);
         report.put("transport", transport);
         report.put("ring", ringUri);
         report.put("seconds", seconds);
@@ -204,18 +221,31 @@ public final class DemoCommand implements Callable<Integer> {
         report.put("rolled_back", workload.rolledBack());
         report.put("rows_compared", rows);
         report.put("mismatches", mismatches);
+        report.put("tables", perTable);
+        report.put("difference_count", tables.differenceCount());
+        report.put("differences", tables.differences().stream().limit(SHOWN_DIFFERENCES).map(Difference::toString).toList());
         report.put("lag_us", lagUs);
         report.put("catch_up_ms", caughtUpMs);
         return report;
     }
 
-    private static String table(Map<String, Object> report, List<TableComparison.Result> tables, LagReport lag) {
+    private static String table(Map<String, Object> report, ComparisonReport tables, LagReport lag) {
         StringBuilder out = new StringBuilder();
         out.append(String.format("rdmarepl demo: %s transactions committed (%s rolled back) over %s in %s s%n",
                 report.get("transactions"), report.get("rolled_back"), report.get("transport"), report.get("seconds")));
-        for (TableComparison.Result t : tables) {
-            out.append(String.format("  %-10s %8d rows on the primary, %8d on the replica  %s%n", t.table(), t.primaryRows(),
-                    t.replicaRows(), t.equal() ? "equal" : "DIFFERENT"));
+        for (TableResult t : tables.tables()) {
+            out.append(String.format("  %-22s %8d rows on the primary, %8s on the replica  %s%s%n", t.table(), t.primaryRows(),
+                    t.missingOnReplica() ? "none" : Long.toString(t.replicaRows()),
+                    t.equal() ? "equal" : "DIFFERENT (" + t.differences() + (t.differences() == 1 ? " difference)" : " differences)"),
+                    t.replicaOnlyColumns().isEmpty() ? "" : " (replica-only, not compared: " + String.join(", ", t.replicaOnlyColumns()) + ")"));
+        }
+        tables.sequences().forEach(s -> out.append("  ").append(s).append('\n'));
+        if (!tables.equal()) {
+            out.append("differences (").append(tables.differenceCount()).append("):\n");
+            tables.differences().stream().limit(SHOWN_DIFFERENCES).forEach(d -> out.append("  ").append(d).append('\n'));
+            if (tables.differenceCount() > SHOWN_DIFFERENCES) {
+                out.append("  ... and ").append(tables.differenceCount() - SHOWN_DIFFERENCES).append(" more\n");
+            }
         }
         out.append(String.format("commit -> applied lag (%d probes): p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms%n",
                 lag.samples(), lag.p50Us() / 1000.0, lag.p90Us() / 1000.0, lag.p99Us() / 1000.0, lag.maxUs() / 1000.0));

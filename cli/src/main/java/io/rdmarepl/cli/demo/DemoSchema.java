@@ -1,7 +1,5 @@
 package io.rdmarepl.cli.demo;
 
-import java.util.List;
-
 /**
  * The demo's tables: pgbench's four (history keyless, replicated with REPLICA IDENTITY FULL), a
  * table with every supported type, and the lag probe. The replica gets the same tables, plus the
@@ -13,15 +11,6 @@ final class DemoSchema {
     static final int BRANCHES = 4;
     static final int TELLERS = 40;
     static final int ACCOUNTS = 10_000;
-
-    /** Tables compared row by row after the run, with the columns both sides have. */
-    static final List<String[]> COMPARED = List.of(
-            new String[] {"branches", "bid, bbalance, filler"},
-            new String[] {"tellers", "tid, bid, tbalance, filler"},
-            new String[] {"accounts", "aid, bid, abalance, filler"},
-            new String[] {"history", "tid, bid, aid, delta, mtime, filler"},
-            new String[] {"all_types", "*"},
-            new String[] {"probe", "id, sent_at"});
 
     private static final String TABLES = """
             CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');

@@ -30,7 +30,10 @@ class DemoIT {
         int code = commandLine.execute("demo", "--seconds", "3", "--warmup-seconds", "1", "--clients", "2", "--probe-rate", "100", "--json");
 
         JsonNode report = new ObjectMapper().readTree(out.toString());
-        assertThat(report.get("mismatches")).as("stderr: %s", err).isEmpty();
+        assertThat(report.get("mismatches")).as("%s differences: %s\nstderr: %s", report.get("difference_count"),
+                report.get("differences"), err).isEmpty();
+        assertThat(report.get("tables")).extracting(t -> t.get("table").asText()).contains("public.all_types", "public.probe");
+        assertThat(report.get("tables")).allSatisfy(t -> assertThat(t.get("replica_rows").asLong()).isEqualTo(t.get("primary_rows").asLong()));
         // Known coordinator bug (detection on a loaded host: a slow probe plus a stale heartbeat reading fail over a
         // healthy primary, in about 1 trial of 10 here): such a run measures nothing, so it is reported, not judged.
         assertThat(report.path("failover").path("transitions_before_kill").asInt()).as("the coordinator failed over the healthy primary before the kill: %s", report.path("failover").path("history")).isZero();

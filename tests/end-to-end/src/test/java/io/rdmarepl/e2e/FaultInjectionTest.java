@@ -2,8 +2,8 @@ package io.rdmarepl.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmarepl.testsupport.compare.ComparisonReport;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -75,14 +75,15 @@ abstract class FaultInjectionTest {
         workload.stop();
         replication.awaitCaughtUp();
 
-        List<TableDiff> tables = replication.compare();
+        ComparisonReport tables = replication.compare();
         LOG.info("{}: {} transactions committed, {} rolled back, in {} ms; applier {}; {}", getClass().getSimpleName(),
                 workload.committed(), workload.rolledBack(), (System.nanoTime() - startNs) / 1_000_000,
                 replication.applierCounts(), tables);
-        assertThat(tables)
-                .as("replica = primary after %d transactions through the fault\n%s", workload.committed(), replication.diagnostics())
-                .allMatch(TableDiff::equal);
-        assertThat(tables).filteredOn(t -> t.table().equals("history")).singleElement()
+        assertThat(tables.equal())
+                .as("replica = primary after %d transactions through the fault\n%s\n%s", workload.committed(), tables,
+                        replication.diagnostics())
+                .isTrue();
+        assertThat(tables.table("public.history")).as("%s", tables).get()
                 .satisfies(t -> assertThat(t.primaryRows()).isGreaterThan(APPLIED_BEFORE_FAULT + COMMITTED_AFTER_RECOVERY));
         replication.checkAlive();
     }

@@ -2,8 +2,8 @@ package io.rdmarepl.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmarepl.testsupport.compare.ComparisonReport;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,11 +66,11 @@ class InitialCopyIT {
         workload.stop();
         replication.awaitCaughtUp();
 
-        List<TableDiff> tables = replication.compare();
+        ComparisonReport tables = replication.compare();
         LOG.info("initial copy: {} transactions committed during it; applier {}; {}", workload.committed(),
                 replication.applierCounts(), tables);
-        assertThat(tables).as("replica = primary after a copy cut short, a second copy and streaming\n%s",
-                replication.diagnostics()).allMatch(TableDiff::equal);
+        assertThat(tables.equal()).as("replica = primary after a copy cut short, a second copy and streaming\n%s\n%s",
+                tables, replication.diagnostics()).isTrue();
         assertThat(Replication.queryLong(replication.replica(), "SELECT count(*) FROM history WHERE tx < 0"))
                 .as("seeded rows on the replica (the workload deletes a few)").isGreaterThan(SEEDED_ROWS - workload.committed());
 
@@ -80,7 +80,8 @@ class InitialCopyIT {
         replication.awaitCaughtUp();
         assertThat(replication.shipper().log()).as("a restart after the copy streams on, it does not copy again")
                 .contains("hold its initial copy").doesNotContain("initial copy of");
-        assertThat(replication.compare()).allMatch(TableDiff::equal);
+        ComparisonReport afterRestart = replication.compare();
+        assertThat(afterRestart.equal()).as("replica = primary after the shipper's restart\n%s", afterRestart).isTrue();
     }
 
     /** Waits until the first copy has put some, not all, seeded rows on the replica; returns how many. */

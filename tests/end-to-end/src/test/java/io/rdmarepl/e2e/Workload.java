@@ -30,9 +30,6 @@ final class Workload {
             INSERT INTO accounts SELECT a, 0, NULL FROM generate_series(1, 50) a;
             """;
 
-    /** Tables compared after the run, and the order that makes the text of their rows comparable. */
-    static final List<String> TABLES = List.of("accounts", "history", "marker");
-
     private final PostgresServer primary;
     private final long pauseMicros;
     private final AtomicLong nextTx = new AtomicLong(1);

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rdmarepl.e2e.FidelityLoss.Phase;
 import io.rdmarepl.testsupport.PostgresPair;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.compare.ComparisonReport;
+import io.rdmarepl.testsupport.compare.Difference;
+import io.rdmarepl.testsupport.compare.ReplicaComparison;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -232,14 +235,15 @@ class HostileSchemaIT {
 
     /** The replica equals the primary except for exactly the engine's known losses in this phase. */
     private void assertFidelity(Phase phase) throws SQLException {
-        List<InterimComparison.Diff> diffs = InterimComparison.run(replication.primary(), replication.replica(), SCHEMAS);
+        ComparisonReport report = ReplicaComparison.between(replication.primary(), replication.replica())
+                .schemas(SCHEMAS).sequences(COMPARE_SEQUENCES).run();
         Set<String> expected = FidelityLoss.of(ENGINE, phase).stream().map(FidelityLoss::id)
                 .collect(Collectors.toCollection(TreeSet::new));
         Set<String> found = new TreeSet<>();
-        List<InterimComparison.Diff> unexpected = new ArrayList<>();
-        for (InterimComparison.Diff d : diffs) {
+        List<Difference> unexpected = new ArrayList<>();
+        for (Difference d : report.differences()) {
             String id = d.relation() + "|" + d.key() + "|" + d.column();
-            if (d.kind().equals("column differs") && expected.contains(id)) {
+            if (d.kind() == Difference.Kind.COLUMN_DIFFERS && expected.contains(id)) {
                 found.add(id);
             } else {
                 unexpected.add(d);
@@ -247,8 +251,10 @@ class HostileSchemaIT {
         }
         Set<String> gone = new TreeSet<>(expected);
         gone.removeAll(found);
-        LOG.info("{} phase, engine {}: {} differences, {} expected losses found, {} unexpected, {} expected but gone",
-                phase, ENGINE, diffs.size(), found.size(), unexpected.size(), gone.size());
+        LOG.info("{} phase, engine {}: {} tables, {} differences, {} of {} known losses, {} unexpected", phase, ENGINE,
+                report.tables().size(), report.differenceCount(), found.size(), expected.size(), unexpected.size());
+        assertThat(report.differenceCount()).as("every difference listed").isEqualTo(report.differences().size());
+        assertThat(report.tables()).as("tables compared").hasSizeGreaterThan(30);
         assertThat(unexpected).as("%s: differences that are no known loss of the %s engine (defects)\n%s", phase, ENGINE,
                 unexpected.stream().map(Object::toString).collect(Collectors.joining("\n"))).isEmpty();
         assertThat(gone).as("%s: known losses of the %s engine no longer seen: remove them from the list and the README",

@@ -125,11 +125,11 @@ INSERT INTO t_array VALUES
 INSERT INTO t_user_types VALUES
   (1, 'every label', 'happy 😀', 1, 'a@b.c', '-9999999999.99',
    ROW(-2147483648, E'ü\t"quoted"\\', '2024-02-29 23:59:59.999999+00', '-1 days -02:00:00', '{x,NULL,"y z"}'),
-   ROW(ROW(1, 'inner', 'infinity', '1 mon -1 day', '{}'), 'it''s "quoted"', '\x00ff5c22')),
-  (2, 'odd labels', 'a,b{c}\d', 2147483647, 'x@y', '0.00', ROW(NULL, NULL, NULL, NULL, NULL), ROW(NULL, NULL, NULL)),
-  (3, 'empty label', '', 7, '@', '0.01', ROW(0, '', '-infinity', '0', '{""}'), ROW(ROW(NULL, NULL, NULL, NULL, NULL), '', '\x')),
-  (4, 'label NULL', 'NULL', 8, 'NULL@x', '-0.01', ROW(1, 'NULL', NULL, NULL, '{NULL,"NULL"}'), ROW(NULL, 'NULL', NULL)),
-  (5, 'all null', NULL, NULL, NULL, NULL, NULL, NULL);
+   ROW(ROW(1, 'inner', 'infinity', '1 mon -1 day', '{}'), 'it''s "quoted"', '\x00ff5c22'), '4714-11-24 BC', '294276-12-31 23:59:59.999999'),
+  (2, 'odd labels', 'a,b{c}\d', 2147483647, 'x@y', '0.00', ROW(NULL, NULL, NULL, NULL, NULL), ROW(NULL, NULL, NULL), '0044-03-15 BC', '294276-12-31 23:59:59'),
+  (3, 'empty label', '', 7, '@', '0.01', ROW(0, '', '-infinity', '0', '{""}'), ROW(ROW(NULL, NULL, NULL, NULL, NULL), '', '\x'), 'infinity', '0044-03-15 12:00:00.5 BC'),
+  (4, 'label NULL', 'NULL', 8, 'NULL@x', '-0.01', ROW(1, 'NULL', NULL, NULL, '{NULL,"NULL"}'), ROW(NULL, 'NULL', NULL), '-infinity', 'infinity'),
+  (5, 'all null', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 
 -- shapes
 INSERT INTO s_keyless VALUES

@@ -8,6 +8,8 @@ CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy 😀', 'it''s "quoted"', 'a,b{c}\d
 CREATE DOMAIN posint AS integer CHECK (VALUE > 0);
 CREATE DOMAIN email AS text CHECK (VALUE LIKE '%@%');
 CREATE DOMAIN price AS numeric(12, 2);
+CREATE DOMAIN birthday AS date;
+CREATE DOMAIN stamp AS timestamp(6);
 CREATE TYPE pair AS (n integer, t text, at timestamptz, span interval, tags text[]);
 CREATE TYPE nested AS (p pair, m mood, raw bytea);
 
@@ -82,7 +84,7 @@ CREATE TABLE t_array (
 -- user-defined types as columns
 CREATE TABLE t_user_types (
   id int PRIMARY KEY, label text NOT NULL,
-  mo mood, pi posint, em email, pr price, pa pair, ne nested
+  mo mood, pi posint, em email, pr price, pa pair, ne nested, bd birthday, st stamp
 );
 
 -- no key at all: REPLICA IDENTITY FULL, duplicate rows are legitimate, columns without = (json, point)

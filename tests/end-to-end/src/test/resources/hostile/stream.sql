@@ -61,7 +61,7 @@ UPDATE t_array SET ai[5] = 5, at = array_prepend('new', at), aiv = aiv || '-1 da
 UPDATE t_array SET ai = '[-5:-4]={1,2}', ab = '{"\\xdeadbeef"}' WHERE id = 104;
 
 -- @block user types
-INSERT INTO t_user_types SELECT id + 100, label || ' (streamed)', mo, pi, em, pr, pa, ne FROM t_user_types WHERE id < 100;
+INSERT INTO t_user_types SELECT id + 100, label || ' (streamed)', mo, pi, em, pr, pa, ne, bd, st FROM t_user_types WHERE id < 100;
 UPDATE t_user_types SET mo = 'it''s "quoted"', pa.n = 42, pa.span = '-1 days -02:00:00' WHERE id = 101;
 UPDATE t_user_types SET ne = ROW(ROW(1, '(x,y)', '2024-02-29 12:00:00+00', '-1 year -1 day', '{"{}"}'), 'NULL', '\x5c') WHERE id = 102;
 

@@ -51,17 +51,25 @@ public final class ExactTextConverter implements CustomConverter<SchemaBuilder, 
         "line", "lseg", "path", "polygon", "hstore", "timestamp", "timestamp without time zone", "timetz",
         "time with time zone");
     private static final Set<String> DATE_TYPES = Set.of("date");
+    private static final Set<String> TIMESTAMPTZ_TYPES = Set.of("timestamptz", "timestamp with time zone");
 
     @Override
     public void configure(Properties properties) {
         // nothing to configure
     }
 
+    /**
+     * Domains come with their own name and their base type's JDBC type: a domain over date is Types.DATE; one over
+     * timestamp or timestamptz is Types.TIMESTAMP (both), taken as text here too ({@link #toText} keeps which it is:
+     * an Instant or PostgreSQL's text without offset for timestamp, an OffsetDateTime or text with one for timestamptz).
+     */
     @Override
     public void converterFor(RelationalColumn column, ConverterRegistration<SchemaBuilder> registration) {
-        if (column.typeName() != null && DATE_TYPES.contains(column.typeName().toLowerCase(Locale.ROOT))) {
+        String name = column.typeName() == null ? "" : column.typeName().toLowerCase(Locale.ROOT);
+        if (DATE_TYPES.contains(name) || column.jdbcType() == Types.DATE) {
             registration.register(SchemaBuilder.int32().optional(), ExactTextConverter::toEpochDay);
-        } else if (handles(column.jdbcType(), column.typeName())) {
+        } else if (handles(column.jdbcType(), column.typeName())
+            || column.jdbcType() == Types.TIMESTAMP && !TIMESTAMPTZ_TYPES.contains(name)) {
             registration.register(SchemaBuilder.string().optional(), ExactTextConverter::toText);
         }
     }
@@ -127,6 +135,9 @@ public final class ExactTextConverter implements CustomConverter<SchemaBuilder, 
         }
         if (data instanceof OffsetTime time) {
             return TemporalText.timeTzText(time);
+        }
+        if (data instanceof java.time.OffsetDateTime time) { // a domain over timestamptz, streamed: Debezium's form
+            return java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(time);
         }
         if (data instanceof PgArray array) {
             return array.toString();

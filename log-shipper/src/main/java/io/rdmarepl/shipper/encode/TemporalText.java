@@ -101,6 +101,9 @@ final class TemporalText {
         if ("-infinity".equals(text)) {
             return PgInfinity.TIMESTAMP_NEGATIVE;
         }
+        if (text.indexOf(' ') > 0) {
+            return pgTimestampTz(text);
+        }
         if (text.length() >= 20 && text.charAt(4) == '-' && text.charAt(10) == 'T' && text.endsWith("Z")) {
             long fast = fastUtc(text);
             if (fast != Long.MIN_VALUE) {
@@ -116,8 +119,53 @@ final class TemporalText {
         }
     }
 
+    /**
+     * Micros since 1970 of PostgreSQL's own timestamptz text in ISO DateStyle, as a snapshot reads a domain over
+     * timestamptz ({@code 2024-02-29 23:59:59.999999+05:30}, {@code ... +00 BC}); {@link #BEYOND_MICROS} past them.
+     */
+    private static long pgTimestampTz(String text) {
+        boolean bc = text.endsWith(" BC");
+        String s = bc ? text.substring(0, text.length() - 3) : text;
+        int sign = Math.max(s.lastIndexOf('+'), s.lastIndexOf('-'));
+        if (sign < s.indexOf(' ')) {
+            throw new IllegalArgumentException("not a timestamptz in ISO DateStyle: " + text);
+        }
+        int hours = digits(s, sign + 1, 2);
+        int minutes = s.length() >= sign + 6 ? digits(s, sign + 4, 2) : 0;
+        int seconds = s.length() >= sign + 9 ? digits(s, sign + 7, 2) : 0;
+        if ((hours | minutes | seconds) < 0) {
+            throw new IllegalArgumentException("not a timestamptz in ISO DateStyle: " + text);
+        }
+        long offsetMicros = (hours * 3600L + minutes * 60L + seconds) * MICROS_PER_SECOND * (s.charAt(sign) == '-' ? -1 : 1);
+        TemporalText local = new TemporalText();
+        if (!local.timestampMicros(s.substring(0, sign) + (bc ? " BC" : ""))) {
+            return BEYOND_MICROS;
+        }
+        try {
+            long micros = Math.subtractExact(local.micros, offsetMicros);
+            return micros == PgInfinity.TIMESTAMP_POSITIVE ? BEYOND_MICROS : micros;
+        } catch (ArithmeticException e) {
+            return BEYOND_MICROS;
+        }
+    }
+
     /** PostgreSQL's text of a ZonedTimestamp string, in UTC: {@code 294276-12-31 23:59:59.999999+00}. */
     static String timestampTzText(String text) {
+        if (text.indexOf(' ') > 0) { // PostgreSQL's own text, in the session's zone: moved to UTC
+            boolean bc = text.endsWith(" BC");
+            String s = bc ? text.substring(0, text.length() - 3) : text;
+            int sign = Math.max(s.lastIndexOf('+'), s.lastIndexOf('-'));
+            int offset = digits(s, sign + 1, 2) * 3600 + (s.length() >= sign + 6 ? digits(s, sign + 4, 2) * 60 : 0)
+                + (s.length() >= sign + 9 ? digits(s, sign + 7, 2) : 0);
+            String local = s.substring(0, sign);
+            int dash = local.indexOf('-', 1);
+            int space = local.indexOf(' ');
+            long year = Long.parseLong(local, 0, dash, 10);
+            LocalDateTime t = LocalDateTime.of(Math.toIntExact(bc ? 1 - year : year), digits(local, dash + 1, 2),
+                digits(local, dash + 4, 2), digits(local, space + 1, 2), digits(local, space + 4, 2), digits(local, space + 7, 2),
+                (int) fraction(local, space + 9, local.length()) * 1000);
+            return pgTimestamp(t.minusSeconds(s.charAt(sign) == '-' ? -offset : offset), new StringBuilder(40), "+00").toString();
+        }
         OffsetDateTime t = OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).withOffsetSameInstant(ZoneOffset.UTC);
         return pgTimestamp(t.toLocalDateTime(), new StringBuilder(40), "+00").toString();
     }

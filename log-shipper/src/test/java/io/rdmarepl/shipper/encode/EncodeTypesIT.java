@@ -68,9 +68,13 @@ class EncodeTypesIT {
             CREATE TABLE enc.alter_t (id int PRIMARY KEY, a int);
             CREATE TABLE enc.styled (id int PRIMARY KEY, iv interval, ivs interval[], by bytea[]);
             CREATE TABLE enc.far (id int PRIMARY KEY, ts timestamp, ts0 timestamp(0), tstz timestamptz);
+            CREATE DOMAIN enc.stamp AS timestamp;
+            CREATE DOMAIN enc.stampz AS timestamptz;
+            CREATE DOMAIN enc.day AS date;
+            CREATE TABLE enc.dom (id int PRIMARY KEY, dts enc.stamp, dtz enc.stampz, dd enc.day);
             """);
         capture = DebeziumCapture.start(server, SLOT, "no_data",
-            "enc.all_types", "enc.toasty", "enc.pk_t", "enc.full_t", "enc.alter_t", "enc.styled", "enc.far");
+            "enc.all_types", "enc.toasty", "enc.pk_t", "enc.full_t", "enc.alter_t", "enc.styled", "enc.far", "enc.dom");
         capture.awaitStreaming(server, SLOT);
         catalog = RelationCatalog.forJdbcUrl(server.jdbcUrl("postgres"), new java.util.Properties());
         encoder = new ChangeEventEncoder(catalog);
@@ -272,6 +276,37 @@ class EncodeTypesIT {
                 assertThat(values).as("snapshot read = streamed").isEqualTo(streamed.get(((Value.Int4) values.get(0)).value()));
             }
         }
+    }
+
+    /** Domains over timestamp, timestamptz and date get what their base types get: exact, streamed and copied. */
+    @Test
+    void domainsOverDateAndTimestampsAreExactToo() throws Exception {
+        server.execute("INSERT INTO enc.dom VALUES "
+            + "(1, '294276-12-31 23:59:59', '294276-12-31 23:59:59.999999+00', '4714-11-24 BC'), "
+            + "(2, '2024-02-29 12:00:00.5', '2024-02-29 12:00:00.5+05:30', '2024-02-29'), "
+            + "(3, '0044-03-15 12:00:00 BC', '0044-03-15 12:00:00+00 BC', 'infinity')");
+        int ts = typeOids("enc.far").get("ts");
+        int tstz = typeOids("enc.far").get("tstz");
+        Map<Integer, List<Value>> expected = Map.of(
+            1, List.of(new Value.Int4(1), new Value.TextFallback(typeOids("enc.dom").get("dts"), "294276-12-31 23:59:59"),
+                new Value.TextFallback(typeOids("enc.dom").get("dtz"), "294276-12-31 23:59:59.999999+00"),
+                new Value.Date((int) LocalDate.of(-4713, 11, 24).toEpochDay())),
+            2, List.of(new Value.Int4(2), new Value.Timestamp(micros("2024-02-29T12:00:00.500Z")),
+                new Value.TimestampTz(micros("2024-02-29T06:30:00.500Z")), new Value.Date((int) LocalDate.of(2024, 2, 29).toEpochDay())),
+            3, List.of(new Value.Int4(3), new Value.Timestamp(micros("-0043-03-15T12:00:00Z")),
+                new Value.TimestampTz(micros("-0043-03-15T12:00:00Z")), new Value.Date(PgInfinity.DATE_POSITIVE)));
+        for (int i = 0; i < 3; i++) {
+            List<Value> values = ((ChangeRecord.Insert) encodeAndDecode(encoder, capture.nextOn("dom"))).newTuple().values();
+            assertThat(values).as("streamed").isEqualTo(expected.get(((Value.Int4) values.get(0)).value()));
+        }
+        try (DebeziumCapture snapshot = DebeziumCapture.start(server, "enc_dom_snap", "initial", "enc.dom")) {
+            for (int i = 0; i < 3; i++) {
+                List<Value> values = ((ChangeRecord.Insert) encodeAndDecode(encoder, snapshot.nextOn("dom"))).newTuple().values();
+                assertThat(values).as("copied").isEqualTo(expected.get(((Value.Int4) values.get(0)).value()));
+            }
+        }
+        assertThat(ts).isEqualTo(1114);
+        assertThat(tstz).isEqualTo(1184);
     }
 
     /**

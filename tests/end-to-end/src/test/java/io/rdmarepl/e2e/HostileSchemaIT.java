@@ -68,7 +68,7 @@ class HostileSchemaIT {
     private static final Logger LOG = LoggerFactory.getLogger(HostileSchemaIT.class);
     private static final int BLOCK_SESSIONS = 4;
     private static final int COUNTER_SESSIONS = 3;
-    private static final int COUNTER_TRANSACTIONS = 150;
+    private static final int COUNTER_TRANSACTIONS = 500;
 
     private Replication replication;
 

@@ -12,6 +12,11 @@ package io.rdmarepl.format;
  *       is always the transaction's commit LSN, so an applier can skip a transaction it already applied
  *       before reading its rows. Rolled-back transactions never appear.</li>
  *   <li>{@code Heartbeat} records come between transactions, every few milliseconds while the primary is idle.</li>
+ *   <li>{@code Sequence} records come between transactions, never inside one: the state of a sequence as the shipper
+ *       read it on the primary, sent when it changed since the last one sent (and every sequence once on each new
+ *       connection). Per sequence they arrive in the order they were read, and a fresh reading precedes every
+ *       catch-up marker ({@link CatchUpMarkers}). An applier sets the sequence to exactly that state, in stream
+ *       order; they carry no position.</li>
  *   <li>After a writer restarts it re-sends from the position the applier reported durable, so transactions
  *       at or below the applier's stored position may arrive again and must be skipped.</li>
  * </ul>

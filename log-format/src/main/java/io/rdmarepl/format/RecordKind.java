@@ -9,9 +9,10 @@ public enum RecordKind {
     UPDATE(5, "Update"),
     DELETE(6, "Delete"),
     TRUNCATE(7, "Truncate"),
-    HEARTBEAT(8, "Heartbeat");
+    HEARTBEAT(8, "Heartbeat"),
+    SEQUENCE(9, "Sequence");
 
-    private static final RecordKind[] BY_CODE = new RecordKind[9];
+    private static final RecordKind[] BY_CODE = new RecordKind[10];
 
     static {
         for (RecordKind kind : values()) {

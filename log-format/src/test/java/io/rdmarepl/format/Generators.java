@@ -26,7 +26,7 @@ public final class Generators {
 
     public static Arbitrary<ChangeRecord> records() {
         return Arbitraries.oneOf(begins(), commits(), heartbeats(), relations(), inserts(), updates(), deletes(),
-            truncates());
+            truncates(), sequences());
     }
 
     /** Records whose tuples stay small, for fuzzing many tries quickly. */
@@ -37,7 +37,7 @@ public final class Generators {
                 smallTuples()).as(ChangeRecord.Update::new),
             Combinators.combine(relationIds(), Arbitraries.of(OldTupleKind.KEY, OldTupleKind.FULL), smallTuples())
                 .as(ChangeRecord.Delete::new),
-            truncates());
+            truncates(), sequences());
     }
 
     public static Arbitrary<ChangeRecord> begins() {
@@ -50,6 +50,13 @@ public final class Generators {
 
     public static Arbitrary<ChangeRecord> heartbeats() {
         return Combinators.combine(timestamps(), lsns()).as(ChangeRecord.Heartbeat::new);
+    }
+
+    public static Arbitrary<ChangeRecord> sequences() {
+        Arbitrary<Long> values = Arbitraries.oneOf(Arbitraries.longs(),
+            Arbitraries.of(Long.MIN_VALUE, Long.MAX_VALUE, 0L, 1L, -1L));
+        return Combinators.combine(texts(63), texts(63), values, Arbitraries.of(true, false), timestamps())
+            .as(ChangeRecord.Sequence::new);
     }
 
     public static Arbitrary<ChangeRecord> relations() {

@@ -8,12 +8,14 @@ import io.rdmarepl.shipper.capture.EngineProperties;
 import io.rdmarepl.shipper.capture.PrimaryPreflight;
 import io.rdmarepl.shipper.capture.PrimaryLiveness;
 import io.rdmarepl.shipper.capture.PublishedTables;
+import io.rdmarepl.shipper.capture.SequenceSync;
 import io.rdmarepl.shipper.capture.SnapshotStart;
 import io.rdmarepl.shipper.capture.TransactionAssembler;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.encode.ChangeEventEncoder;
 import io.rdmarepl.shipper.encode.DebeziumValueSettings;
 import io.rdmarepl.shipper.encode.RelationCatalog;
+import io.rdmarepl.shipper.ship.SequenceBoard;
 import io.rdmarepl.shipper.ship.ShipMetrics;
 import io.rdmarepl.shipper.ship.Lease;
 import io.rdmarepl.shipper.ship.ShipPipeline;
@@ -33,8 +35,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The sidecar beside the primary, assembled: preflight checks, the standbys' rings, the Disruptor
- * fan-out and the Debezium capture feeding it. {@link #close()} stops capture first, then lets the
- * standby handlers drain what was handed to them.
+ * fan-out, the Debezium capture feeding it and the reading of the primary's sequences beside it
+ * ({@link SequenceSync}). {@link #close()} stops capture first, then lets the standby handlers drain what was
+ * handed to them.
  */
 public final class Shipper implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Shipper.class);
@@ -49,6 +52,7 @@ public final class Shipper implements AutoCloseable {
     private volatile String fencedReason;
     private final PrimaryLiveness liveness;
     private final Lease lease;
+    private final SequenceSync sequences;
     private SyncGate sync;
     private RelationCatalog catalog;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
@@ -60,10 +64,13 @@ public final class Shipper implements AutoCloseable {
         this.liveness = new PrimaryLiveness(config, config.heartbeatInterval());
         this.lease = new Lease(config.fenceLeaseMs());
         this.metrics = new ShipMetrics(registry, config.standbys());
+        SequenceBoard board = new SequenceBoard();
+        this.sequences = new SequenceSync(config, board, this::capturing, metrics);
         try {
             this.pipeline = new ShipPipeline(config.standbys(), config.sync(), config.disruptorSize(), config.heartbeatInterval(),
-                    config.connectTimeout(), metrics, this::capturing, lease, this::selfFence);
+                    config.connectTimeout(), metrics, this::capturing, lease, this::selfFence, board);
         } catch (RuntimeException e) {
+            sequences.close();
             liveness.close();
             metrics.close();
             throw e;
@@ -73,12 +80,15 @@ public final class Shipper implements AutoCloseable {
             this.sync = new SyncGate(config.sync(), config.sync().enabled() ? new SynchronousStandbyNames(config) : null,
                     pipeline.acks(), () -> closed.get() || fencedReason != null);
             this.assembler = new TransactionAssembler(encoding, pipeline, EngineProperties.TOPIC_PREFIX, MAX_TRANSACTION_BYTES,
-                    () -> PublishedTables.of(config), config.snapshotChunkBytes(), "initial".equals(snapshotMode), sync);
+                    () -> PublishedTables.of(config), config.snapshotChunkBytes(), "initial".equals(snapshotMode), sync,
+                    sequences::beforeMarker);
             this.capture = new CaptureEngine(EngineProperties.of(config, valueSettings, snapshotMode), assembler).start();
+            sequences.start();
             sync.enableInBackground(config.connectTimeout());
             metrics.syncGauges(sync);
             lease.arm(); // counts from here: connecting to the standbys and starting Debezium may take longer than it
         } catch (RuntimeException e) {
+            sequences.close();
             pipeline.close();
             liveness.close();
             metrics.close();
@@ -239,6 +249,7 @@ public final class Shipper implements AutoCloseable {
         status.put("last_shipped_lsn", Lsn.format(assembler.lastShippedLsn()));
         status.put("acknowledged_lsn", Lsn.format(pipeline.acks().acknowledged()));
         status.put("sync", sync.status());
+        status.put("sequences", sequences.status());
         status.put("records_awaiting_acknowledgement", assembler.pendingAcknowledgements());
         status.put("slot_retained_wal_bytes", slotRetainedWalBytes());
         status.put("primary_postmaster", liveness.postmasterStatus());
@@ -295,6 +306,7 @@ public final class Shipper implements AutoCloseable {
             return;
         }
         liveness.close();
+        sequences.close();
         capture.close();
         pipeline.close();
         if (catalog != null) {

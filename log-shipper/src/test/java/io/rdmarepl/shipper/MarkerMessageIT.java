@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Logical decoding messages through the real pipeline (primary, Debezium, shm ring, stand-in standby): a marker
- * transaction is shipped as an empty transaction at its commit LSN, and anyone else's messages change nothing.
+ * transaction is shipped as an empty transaction at its commit LSN, after a fresh reading of the primary's
+ * sequences, and anyone else's messages change nothing.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class MarkerMessageIT {
@@ -37,7 +38,7 @@ class MarkerMessageIT {
     static void startPrimary() {
         primary = PostgresServer.builder("marker_primary").durability(Durability.FAST)
                 .setting("synchronous_commit", "on").start();
-        primary.execute("CREATE TABLE notes (id int PRIMARY KEY, note text)");
+        primary.execute("CREATE TABLE notes (id int PRIMARY KEY, note text); CREATE SEQUENCE marker_seq");
     }
 
     @AfterAll
@@ -115,12 +116,56 @@ class MarkerMessageIT {
         }
     }
 
+    @Test
+    void aFreshReadingOfTheSequencesGoesAheadOfAMarker() throws Exception {
+        // readings an hour apart: only the marker's own reading can carry what happens after the first one, taken at
+        // start (the publication exists by then: Debezium would create it only after that reading)
+        primary.execute("CREATE PUBLICATION marker_sequences FOR TABLE notes");
+        try (RingCollector standby = new RingCollector(1 << 20);
+             Shipper shipper = start("marker_sequences", standby, Map.of("sequence.sync.interval.ms", "3600000"))) {
+            standby.awaitRecords(r -> !ShippedTransactions.sequences(r, "public", "marker_seq").isEmpty(), 30_000);
+            long markerLsn;
+            try (Connection c = primary.connect("postgres"); Statement s = c.createStatement()) {
+                text(s, "SELECT setval('marker_seq', 4000)");
+                text(s, "SELECT nextval('marker_seq')::text"); // 4001: handed out just before the primary is fenced
+                // a switchover's fencing ends every client session, the shipper's reading one included (only that one
+                // here: Debezium's own, still starting, would stop the capture)
+                assertThat(text(s, "SELECT count(pg_terminate_backend(pid))::text FROM pg_stat_activity"
+                        + " WHERE application_name = 'rdmarepl-shipper-sequences'")).isEqualTo("1");
+                markerLsn = Lsn.parse(text(s, "SELECT pg_logical_emit_message(true, '" + MarkerMessage.PREFIX + "', 'switchover')::text"));
+            }
+
+            List<ChangeRecord> records = standby.awaitRecords(r -> ShippedTransactions.commits(r) >= 1, 30_000);
+            int begin = -1;
+            for (int i = 0; i < records.size() && begin < 0; i++) {
+                if (records.get(i) instanceof ChangeRecord.Begin) {
+                    begin = i;
+                }
+            }
+            List<ChangeRecord.Sequence> beforeMarker = ShippedTransactions.sequences(records.subList(0, begin), "public", "marker_seq");
+            assertThat(beforeMarker).as("states of marker_seq before the marker's Begin").isNotEmpty();
+            ChangeRecord.Sequence last = beforeMarker.get(beforeMarker.size() - 1);
+            assertThat(last.lastValue()).isEqualTo(4001);
+            assertThat(last.isCalled()).isTrue();
+            ChangeRecord.Commit commit = (ChangeRecord.Commit) ShippedTransactions.of(records).get(0).get(1);
+            assertThat(Lsn.compare(commit.commitLsn(), markerLsn)).isPositive();
+            @SuppressWarnings("unchecked")
+            Map<String, Object> sequences = (Map<String, Object>) shipper.status().get("sequences");
+            assertThat((Long) sequences.get("syncs")).as("readings at start and at the marker").isGreaterThanOrEqualTo(2);
+            assertThat(sequences).containsEntry("last_error", null);
+        }
+    }
+
     private static List<String> insertedIds(List<ChangeRecord> transaction) {
         return transaction.stream().filter(r -> r instanceof ChangeRecord.Insert)
                 .map(r -> ((Value.Text) ((ChangeRecord.Insert) r).newTuple().values().get(0)).value()).toList();
     }
 
     private static Shipper start(String name, RingCollector standby) {
+        return start(name, standby, Map.of());
+    }
+
+    private static Shipper start(String name, RingCollector standby, Map<String, String> extra) {
         Properties p = new Properties();
         p.setProperty("database.host", PostgresServer.HOST);
         p.setProperty("database.port", Integer.toString(primary.port()));
@@ -131,6 +176,7 @@ class MarkerMessageIT {
         p.setProperty("standbys", "a");
         p.setProperty("standby.a.uri", standby.uri());
         p.setProperty("admin.address", "127.0.0.1:0");
+        extra.forEach(p::setProperty);
         Shipper shipper = Shipper.start(ShipperConfig.load(p), new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry());
         try {
             ReplicationSlots.awaitActive(primary, name, Duration.ofSeconds(60));

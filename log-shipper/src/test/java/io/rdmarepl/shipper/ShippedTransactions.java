@@ -11,17 +11,23 @@ final class ShippedTransactions {
     private ShippedTransactions() {
     }
 
+    /** The sequence states shipped for {@code schema.name}, in stream order. */
+    static List<ChangeRecord.Sequence> sequences(List<ChangeRecord> records, String schema, String name) {
+        return records.stream().filter(r -> r instanceof ChangeRecord.Sequence s && s.schema().equals(schema)
+                && s.name().equals(name)).map(r -> (ChangeRecord.Sequence) r).toList();
+    }
+
     static long commits(List<ChangeRecord> records) {
         return records.stream().filter(r -> r instanceof ChangeRecord.Commit).count();
     }
 
-    /** Every transaction, Begin to Commit, with its Relations; checks heartbeats only ever fall between them. */
+    /** Every transaction, Begin to Commit, with its Relations; checks heartbeats and sequence states only ever fall between them. */
     static List<List<ChangeRecord>> of(List<ChangeRecord> records) {
         List<List<ChangeRecord>> transactions = new ArrayList<>();
         List<ChangeRecord> current = null;
         for (ChangeRecord r : records) {
-            if (r instanceof ChangeRecord.Heartbeat) {
-                assertThat(current).as("heartbeat inside a transaction").isNull();
+            if (r instanceof ChangeRecord.Heartbeat || r instanceof ChangeRecord.Sequence) {
+                assertThat(current).as("%s inside a transaction", r).isNull();
                 continue;
             }
             if (r instanceof ChangeRecord.Begin) {

@@ -215,6 +215,94 @@ class ShipperPipelineIT {
         }
     }
 
+    @Test
+    void sequenceStatesReachTheStandbyBetweenTransactionsWhenTheyChangeAndOnlyThen() throws Exception {
+        primary.execute("CREATE SCHEMA seq; CREATE TABLE seq.things (id serial PRIMARY KEY, note text);"
+                + " CREATE SEQUENCE seq.counter");
+        try (RingCollector standby = new RingCollector(1 << 20); Shipper shipper = start("sequences", standby,
+                Map.of("publication.tables", "seq.things", "sequence.sync.interval.ms", "100"))) {
+            // every sequence of the published tables' schemas, owned or not, once as the primary has it
+            List<ChangeRecord> first = standby.awaitRecords(r -> !ShippedTransactions.sequences(r, "seq", "counter").isEmpty()
+                    && !ShippedTransactions.sequences(r, "seq", "things_id_seq").isEmpty(), 30_000);
+            ChangeRecord.Sequence fresh = ShippedTransactions.sequences(first, "seq", "counter").get(0);
+            assertThat(fresh.lastValue()).isEqualTo(1);
+            assertThat(fresh.isCalled()).as("a fresh sequence has not handed out its first value").isFalse();
+
+            // nextval() alone: nothing logical decoding would ever see
+            long beforeUs = System.currentTimeMillis() * 1000;
+            primary.execute("SELECT nextval('seq.counter') FROM generate_series(1, 3)");
+            List<ChangeRecord> called = standby.awaitRecords(r -> ShippedTransactions.sequences(r, "seq", "counter").stream()
+                    .anyMatch(q -> q.lastValue() == 3 && q.isCalled()), 30_000);
+            List<ChangeRecord.Sequence> counter = ShippedTransactions.sequences(called, "seq", "counter");
+            assertThat(counter.get(counter.size() - 1).readTimeUs()).as("read after the nextval() calls")
+                    .isGreaterThanOrEqualTo(beforeUs - 1_000_000);
+
+            // unchanged states are not shipped again, however many readings pass
+            int counterStates = ShippedTransactions.sequences(standby.records(), "seq", "counter").size();
+            long syncs = syncs(shipper);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (syncs(shipper) < syncs + 5) {
+                assertThat(System.nanoTime()).as("five more readings of the sequences within 30 s").isLessThan(deadline);
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            }
+            assertThat(ShippedTransactions.sequences(standby.records(), "seq", "counter")).hasSize(counterStates);
+            assertThat(ShippedTransactions.sequences(standby.records(), "seq", "things_id_seq")).hasSize(1);
+
+            // a row takes a value from the owned sequence: its new state follows, outside the transaction
+            primary.execute("INSERT INTO seq.things (note) VALUES ('a')");
+            List<ChangeRecord> all = standby.awaitRecords(r -> commits(r) >= 1
+                    && ShippedTransactions.sequences(r, "seq", "things_id_seq").size() >= 2, 30_000);
+            assertThat(ShippedTransactions.sequences(all, "seq", "things_id_seq").get(1))
+                    .extracting(ChangeRecord.Sequence::lastValue, ChangeRecord.Sequence::isCalled).containsExactly(1L, true);
+            assertThat(ShippedTransactions.of(all)).hasSize(1); // and checks every Sequence record fell between transactions
+
+            @SuppressWarnings("unchecked")
+            Map<String, Object> status = (Map<String, Object>) shipper.status().get("sequences");
+            assertThat(status).containsEntry("tracked", 2).containsEntry("last_error", null);
+            assertThat((Long) status.get("shipped")).as("every state shipped once, to the one standby")
+                    .isEqualTo(ShippedTransactions.sequences(all, "seq", "counter").size()
+                            + ShippedTransactions.sequences(all, "seq", "things_id_seq").size());
+            assertThat(status.get("last_sync")).isNotNull();
+        }
+    }
+
+    @Test
+    void aReadingOfTheSequencesThatFailsNeverHoldsCaptureBackAndIsRetried() throws Exception {
+        primary.execute("CREATE SCHEMA seq_held; CREATE TABLE seq_held.items (id int PRIMARY KEY); CREATE SEQUENCE seq_held.held");
+        try (RingCollector standby = new RingCollector(1 << 20); Shipper shipper = start("sequences_held", standby,
+                Map.of("publication.tables", "seq_held.items", "sequence.sync.interval.ms", "100"))) {
+            standby.awaitRecords(r -> !ShippedTransactions.sequences(r, "seq_held", "held").isEmpty(), 30_000);
+            try (Connection holder = primary.connect("postgres")) {
+                holder.setAutoCommit(false);
+                exec(holder, "DROP SEQUENCE seq_held.held"); // not committed: reading the sequence waits for the lock
+                primary.execute("INSERT INTO seq_held.items VALUES (1)");
+                standby.awaitRecords(r -> commits(r) >= 1, 30_000); // capture goes on meanwhile
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (sequenceStatus(shipper).get("last_error") == null) {
+                    assertThat(System.nanoTime()).as("a reading given up within 30 s").isLessThan(deadline);
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+                }
+                assertThat((String) sequenceStatus(shipper).get("last_error")).contains("statement timeout");
+                assertThat(shipper.healthy()).isTrue();
+                holder.rollback();
+            }
+            primary.execute("SELECT nextval('seq_held.held')");
+            standby.awaitRecords(r -> ShippedTransactions.sequences(r, "seq_held", "held").stream().anyMatch(q -> q.isCalled()),
+                    30_000);
+            assertThat(sequenceStatus(shipper)).containsEntry("last_error", null);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> sequenceStatus(Shipper shipper) {
+        return (Map<String, Object>) shipper.status().get("sequences");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static long syncs(Shipper shipper) {
+        return (Long) ((Map<String, Object>) shipper.status().get("sequences")).get("syncs");
+    }
+
     private static Shipper start(String name, RingCollector standby, Map<String, String> extra) throws Exception {
         Properties p = new Properties();
         p.setProperty("database.host", PostgresServer.HOST);
@@ -265,7 +353,7 @@ class ShipperPipelineIT {
         return records.stream().filter(r -> r instanceof ChangeRecord.Commit).count();
     }
 
-    /** Splits the stream into transactions, checking heartbeats only ever fall between them. */
+    /** Splits the stream into transactions, checking heartbeats and sequence states only ever fall between them. */
     private static List<List<ChangeRecord>> transactions(List<ChangeRecord> records) {
         List<List<ChangeRecord>> transactions = new ArrayList<>();
         List<ChangeRecord> current = null;
@@ -274,8 +362,8 @@ class ShipperPipelineIT {
                 assertThat(current).as("Begin inside a transaction").isNull();
                 current = new ArrayList<>();
             }
-            if (r instanceof ChangeRecord.Heartbeat) {
-                assertThat(current).as("heartbeat inside a transaction").isNull();
+            if (r instanceof ChangeRecord.Heartbeat || r instanceof ChangeRecord.Sequence) {
+                assertThat(current).as("%s inside a transaction", r).isNull();
                 continue;
             }
             if (r instanceof ChangeRecord.Relation) {

@@ -26,6 +26,11 @@ final class StatusText {
                     candidate(m.get("candidate")));
         }
         members.print(out);
+        for (JsonNode m : status.path("members")) {
+            if (m.hasNonNull("applier_error")) {
+                out.println(Table.cell(m.get("name")) + " applier stopped: " + m.get("applier_error").asText());
+            }
+        }
         out.println();
         out.println("last decision: " + Table.cell(status.get("last_decision")));
         if (status.hasNonNull("last_failover")) {

@@ -69,6 +69,19 @@ class StatusCommandTest {
     }
 
     @Test
+    void shouldSayWhyAPausedApplierStopped() {
+        coordinator.answer("GET /status", 200, Answers.STATUS.replace("\"applier\":\"applying\",",
+                "\"applier\":\"paused-error\",\"applier_error\":\"apply paused at transaction 7 (commit LSN 0/3000100):"
+                        + " UPDATE of \\\"public\\\".\\\"t\\\" found no row with key (\\\"id\\\")=(7) on the replica\","));
+
+        Run run = Run.of("status", "--coordinator", coordinator.url());
+
+        assertThat(run.code()).isZero();
+        assertThat(run.out()).contains("pgb applier stopped: apply paused at transaction 7 (commit LSN 0/3000100): UPDATE of"
+                + " \"public\".\"t\" found no row with key (\"id\")=(7) on the replica" + System.lineSeparator());
+    }
+
+    @Test
     void shouldSendGetStatusWithoutTheToken() {
         Run.of("status", "--coordinator", coordinator.url(), "--token", "s3cret");
 

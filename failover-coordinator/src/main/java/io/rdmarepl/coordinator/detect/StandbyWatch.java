@@ -25,6 +25,8 @@ public final class StandbyWatch implements AutoCloseable {
     }
 
     private volatile Reading last;
+    /** Why the applier is paused or retrying (its /status last_error), else null. */
+    private volatile String applierError;
     /** Consecutive failed reads; only the watch thread touches it. */
     private int failedReads;
     private static final int FAILED_READS_UNREACHABLE = 3;
@@ -55,6 +57,11 @@ public final class StandbyWatch implements AutoCloseable {
         return name;
     }
 
+    /** Why the applier is paused or retrying, as its last report said (e.g. a divergence naming table and key), else null. */
+    public String applierError() {
+        return applierError;
+    }
+
     public URI admin() {
         return admin;
     }
@@ -74,6 +81,8 @@ public final class StandbyWatch implements AutoCloseable {
                 // request, or the round trip is taken for silence
                 last = new Reading(read, System.nanoTime());
                 failedReads = 0;
+                boolean stopped = read.state().startsWith("paused") || read.state().equals("retrying");
+                applierError = stopped ? status.path("last_error").asText(null) : null;
             } catch (RoleException e) {
                 // one slow answer (a GC pause, a busy host) is not an unreachable applier: the last report stands,
                 // its heartbeat age still growing, until reads have failed FAILED_READS_UNREACHABLE times in a row

@@ -64,6 +64,7 @@ final class StatusDocument {
         if (watch != null) {
             StandbyView v = watch.view();
             member.put("applier", v.reachable() ? v.state() : "unreachable: " + v.error());
+            member.put("applier_error", watch.applierError());
             member.put("applied_lsn", v.appliedLsn());
             member.put("durable_lsn", v.durableLsn());
             member.put("lag_bytes", v.reachable() ? v.backlogBytes() : null);

@@ -27,6 +27,7 @@ public final class RecordDecoder {
     private final RelationView relation = new RelationView();
     private final RowChangeView rowChange = new RowChangeView();
     private final TruncateView truncate = new TruncateView();
+    private final SequenceView sequence = new SequenceView();
 
     /**
      * Decodes the record at {@code offset}, which must lie within {@code length} bytes, and calls the
@@ -87,6 +88,10 @@ public final class RecordDecoder {
             case TRUNCATE:
                 truncate.wrap(in, offset, bodyLength, flags);
                 handler.onTruncate(truncate);
+                break;
+            case SEQUENCE:
+                sequence.wrap(in, offset, bodyLength, flags);
+                handler.onSequence(sequence);
                 break;
             case INSERT:
                 rowChange.wrap(in, offset, end, kind, flags, scanner);

@@ -20,15 +20,16 @@ package io.rdmarepl.format.codec;
  *   <li>{@code version} is {@link #VERSION}; a decoder refuses any other, so the format can evolve by
  *       bumping it.</li>
  *   <li>{@code kind} is a {@link io.rdmarepl.format.RecordKind} code.</li>
- *   <li>{@code flags} depend on the kind ({@link RowChangeDescriptor}, {@link TruncateDescriptor}); bits a
+ *   <li>{@code flags} depend on the kind ({@link RowChangeDescriptor}, {@link TruncateDescriptor},
+ *       {@link SequenceDescriptor}); bits a
  *       kind does not define must be zero.</li>
  *   <li>{@code bodyLength} counts the body exactly: a record occupies {@code HEADER_LENGTH + bodyLength}
  *       bytes, and a decoder rejects a body whose fields do not add up to it.</li>
  * </ul>
  *
  * The bodies are described in {@link TransactionDescriptor} (Begin, Commit, Heartbeat),
- * {@link RelationDescriptor}, {@link RowChangeDescriptor} (Insert, Update, Delete), {@link TruncateDescriptor}
- * and {@link ValueDescriptor} (column values). Offsets in those classes count from the record's first byte.
+ * {@link RelationDescriptor}, {@link RowChangeDescriptor} (Insert, Update, Delete), {@link TruncateDescriptor},
+ * {@link SequenceDescriptor} and {@link ValueDescriptor} (column values). Offsets in those classes count from the record's first byte.
  */
 public final class RecordDescriptor {
     /** The only version this codec reads and writes. */

@@ -22,8 +22,8 @@ import java.nio.ByteBuffer;
  * whatever the buffer's order, with absolute puts only (the buffer's position and limit are untouched).
  * One instance per thread, reused for every record: in steady state nothing is allocated.
  *
- * <p>Fixed-size records ({@link TransactionDescriptor#BEGIN_LENGTH} and friends) are written in one call
- * that returns their length. Row changes and relations are written field by field through the
+ * <p>Fixed-size records ({@link TransactionDescriptor#BEGIN_LENGTH} and friends), and Truncate and Sequence,
+ * whose length is known from their arguments, are written in one call that returns their length. Row changes and relations are written field by field through the
  * {@link RowWriter} / {@link RelationWriter} this encoder owns, whose {@code finish()} returns the length,
  * so a ring writer either claims its largest frame and encodes in place or encodes into a scratch buffer.
  *
@@ -77,6 +77,36 @@ public final class RecordEncoder {
         out.putLong(offset + HEARTBEAT_TIME_OFFSET, timeUs);
         out.putLong(offset + HEARTBEAT_LAST_LSN_OFFSET, lastLsn);
         return fixedWriter.endRecord();
+    }
+
+    /**
+     * Writes a Sequence record: the state of sequence {@code schema.name} read at {@code readTimeUs}; returns
+     * {@link SequenceDescriptor#sequenceLength(int, int)} of the names' UTF-8 lengths.
+     *
+     * @throws IllegalArgumentException when a name holds an unpaired surrogate (it has no UTF-8 form)
+     */
+    public int encodeSequence(ByteBuffer buffer, int offset, int maxLength, CharSequence schema, CharSequence name,
+                              long lastValue, boolean isCalled, long readTimeUs) {
+        int schemaBytes = utf8Length(schema, "schema");
+        int nameBytes = utf8Length(name, "name");
+        ByteBuffer out = fixedWriter.begin(buffer, offset, maxLength, RecordKind.SEQUENCE,
+            isCalled ? SequenceDescriptor.IS_CALLED_FLAG : 0, SequenceDescriptor.sequenceLength(schemaBytes, nameBytes));
+        out.putLong(offset + SequenceDescriptor.LAST_VALUE_OFFSET, lastValue);
+        out.putLong(offset + SequenceDescriptor.READ_TIME_OFFSET, readTimeUs);
+        int at = offset + SequenceDescriptor.SCHEMA_OFFSET;
+        out.putInt(at, schemaBytes);
+        at = Utf8.encode(schema, out, at + Integer.BYTES);
+        out.putInt(at, nameBytes);
+        Utf8.encode(name, out, at + Integer.BYTES);
+        return fixedWriter.endRecord();
+    }
+
+    private static int utf8Length(CharSequence text, String field) {
+        int length = Utf8.encodedLength(text);
+        if (length < 0) {
+            throw new IllegalArgumentException("Sequence record " + field + ": unpaired surrogate at index " + (-length - 1));
+        }
+        return length;
     }
 
     /**

@@ -36,4 +36,8 @@ public interface RecordHandler {
 
     default void onTruncate(TruncateView truncate) {
     }
+
+    /** A sequence's state on the primary, shipped between transactions ({@link SequenceDescriptor}). */
+    default void onSequence(SequenceView sequence) {
+    }
 }

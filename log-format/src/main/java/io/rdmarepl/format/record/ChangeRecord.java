@@ -56,6 +56,11 @@ public sealed interface ChangeRecord {
         public RecordKind kind() { return RecordKind.DELETE; }
     }
 
+    /** A sequence's {@code last_value} and {@code is_called} on the primary, read at {@code readTimeUs}. */
+    record Sequence(String schema, String name, long lastValue, boolean isCalled, long readTimeUs) implements ChangeRecord {
+        public RecordKind kind() { return RecordKind.SEQUENCE; }
+    }
+
     record Truncate(boolean cascade, boolean restartIdentity, List<Integer> relationIds) implements ChangeRecord {
         public Truncate {
             relationIds = List.copyOf(relationIds);

@@ -20,6 +20,9 @@ public final class ChangeRecords {
             return encoder.encodeCommit(buffer, offset, maxLength, r.txId(), r.commitLsn(), r.endLsn(), r.commitTimeUs());
         } else if (record instanceof ChangeRecord.Heartbeat r) {
             return encoder.encodeHeartbeat(buffer, offset, maxLength, r.timeUs(), r.lastLsn());
+        } else if (record instanceof ChangeRecord.Sequence r) {
+            return encoder.encodeSequence(buffer, offset, maxLength, r.schema(), r.name(), r.lastValue(), r.isCalled(),
+                r.readTimeUs());
         } else if (record instanceof ChangeRecord.Truncate r) {
             int[] ids = r.relationIds().stream().mapToInt(Integer::intValue).toArray();
             return encoder.encodeTruncate(buffer, offset, maxLength, r.cascade(), r.restartIdentity(), ids, ids.length);

@@ -7,6 +7,7 @@ import io.rdmarepl.format.codec.ArrayView;
 import io.rdmarepl.format.codec.RecordHandler;
 import io.rdmarepl.format.codec.RelationView;
 import io.rdmarepl.format.codec.RowChangeView;
+import io.rdmarepl.format.codec.SequenceView;
 import io.rdmarepl.format.codec.TruncateView;
 import io.rdmarepl.format.codec.TupleView;
 import io.rdmarepl.format.codec.ValuesView;
@@ -74,6 +75,12 @@ public final class RecordMaterializer implements RecordHandler {
             ids.add(truncate.relationId(i));
         }
         last = new ChangeRecord.Truncate(truncate.cascade(), truncate.restartIdentity(), ids);
+    }
+
+    @Override
+    public void onSequence(SequenceView sequence) {
+        last = new ChangeRecord.Sequence(sequence.schema(), sequence.name(), sequence.lastValue(), sequence.isCalled(),
+            sequence.readTimeUs());
     }
 
     /** Copies every column of a tuple. */

@@ -80,4 +80,52 @@ class DecoderErrorMessageTest {
             .isInstanceOf(FormatException.class)
             .hasMessageContaining("new tuple column 0 (text) has malformed UTF-8");
     }
+
+    @Test
+    void shouldRefuseTruncatedSequenceNamingTheField() {
+        int length = encoder.encodeSequence(buffer, 24, 200, "public", "order_no", 42, true, 7);
+        // the name's 8 bytes are the record's last: cut 3 of them off
+        assertThatThrownBy(() -> decoder.decode(buffer, 24, length - 3, new RecordMaterializer()))
+            .isInstanceOf(FormatException.class)
+            .hasMessage("truncated Sequence record at offset 24: body length 38 exceeds remaining 35 bytes");
+        // a body length that agrees with the cut: the name's own length no longer fits
+        buffer.putInt(24 + RecordDescriptor.BODY_LENGTH_OFFSET, Integer.reverseBytes(35));
+        assertThatThrownBy(() -> decoder.decode(buffer, 24, length - 3, new RecordMaterializer()))
+            .isInstanceOf(FormatException.class)
+            .hasMessage("truncated Sequence record at offset 24: name length 8 exceeds remaining 5 bytes")
+            .satisfies(e -> assertThat(((FormatException) e).kind()).isEqualTo(RecordKind.SEQUENCE));
+        // shorter than its fixed fields
+        buffer.putInt(24 + RecordDescriptor.BODY_LENGTH_OFFSET, Integer.reverseBytes(10));
+        assertThatThrownBy(() -> decoder.decode(buffer, 24, 18, new RecordMaterializer()))
+            .hasMessage("truncated Sequence record at offset 24: lastValue and readTimeUs needs 16 bytes, 10 remain");
+    }
+
+    @Test
+    void shouldRefuseCorruptSequence() {
+        int length = encoder.encodeSequence(buffer, 0, 200, "public", "order_no", 42, false, 7);
+        int schemaLengthAt = SequenceDescriptor.SCHEMA_OFFSET;
+        buffer.putInt(schemaLengthAt, Integer.reverseBytes(-1));
+        assertThatThrownBy(() -> decoder.decode(buffer, 0, length, new RecordMaterializer()))
+            .hasMessage("corrupt Sequence record at offset 0: schema has negative length -1");
+        buffer.putInt(schemaLengthAt, Integer.reverseBytes(2)); // "pu", then "blic" would be read as the name's length
+        assertThatThrownBy(() -> decoder.decode(buffer, 0, length, new RecordMaterializer()))
+            .isInstanceOf(FormatException.class)
+            .hasMessageStartingWith("truncated Sequence record at offset 0: name length ");
+
+        int again = encoder.encodeSequence(buffer, 0, 200, "public", "order_no", 42, false, 7);
+        buffer.putShort(RecordDescriptor.FLAGS_OFFSET, Short.reverseBytes((short) 0x4));
+        assertThatThrownBy(() -> decoder.decode(buffer, 0, again, new RecordMaterializer()))
+            .hasMessage("corrupt Sequence record at offset 0: unknown flags 4");
+
+        encoder.encodeSequence(buffer, 0, 200, "public", "order_no", 42, false, 7);
+        buffer.put(again - 1, (byte) 0xC3); // the name's last byte starts a two-byte sequence that never ends
+        assertThatThrownBy(() -> decoder.decode(buffer, 0, again, new RecordMaterializer()))
+            .isInstanceOf(FormatException.class)
+            .hasMessageStartingWith("corrupt Sequence record at offset 0: malformed UTF-8 at offset ");
+
+        encoder.encodeSequence(buffer, 0, 200, "public", "order_no", 42, false, 7);
+        buffer.putInt(RecordDescriptor.BODY_LENGTH_OFFSET, Integer.reverseBytes(again - RecordDescriptor.HEADER_LENGTH + 2));
+        assertThatThrownBy(() -> decoder.decode(buffer, 0, again + 2, new RecordMaterializer()))
+            .hasMessage("corrupt Sequence record at offset 0: body has 2 bytes after the name");
+    }
 }

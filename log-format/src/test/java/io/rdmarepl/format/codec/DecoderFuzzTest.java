@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmarepl.format.FormatException;
 import io.rdmarepl.format.Generators;
+import io.rdmarepl.format.RecordKind;
 import io.rdmarepl.format.record.ChangeRecord;
 import io.rdmarepl.format.record.ChangeRecords;
 import io.rdmarepl.format.record.RecordMaterializer;
@@ -30,7 +31,7 @@ class DecoderFuzzTest {
     void shouldOnlyThrowFormatExceptionOnGarbage(@ForAll @Size(max = 300) byte[] garbage, @ForAll boolean validHeader) {
         if (validHeader && garbage.length >= RecordDescriptor.HEADER_LENGTH) {
             garbage[0] = RecordDescriptor.VERSION;
-            garbage[1] = (byte) (1 + Math.floorMod(garbage[1], 8));
+            garbage[1] = (byte) (1 + Math.floorMod(garbage[1], RecordKind.values().length));
             int body = garbage.length - RecordDescriptor.HEADER_LENGTH;
             ByteBuffer.wrap(garbage).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(4, body);
         }

@@ -46,6 +46,7 @@ class GoldenFixtureTest {
         fixtures.put("delete-full", new ChangeRecord.Delete(16384, OldTupleKind.FULL, Tuple.of(new Value.Int4(42),
             Value.Array.of(ValueTag.INT4, List.of(new Value.Int4(1), Value.NULL)))));
         fixtures.put("truncate", new ChangeRecord.Truncate(true, false, List.of(16384, 16385)));
+        fixtures.put("sequence", new ChangeRecord.Sequence("public", "order_no", 4711L, true, 1_700_000_000_000_003L));
         fixtures.put("insert-types", new ChangeRecord.Insert(7, Tuple.of(new Value.Float8(-0.0),
             new Value.Date(PgInfinity.DATE_NEGATIVE), new Value.Uuid(0x0123456789ABCDEFL, 0xFEDCBA9876543210L),
             new Value.Interval(14, 3, 4_000_005L), new Value.Macaddr(false, 0x08002B010203L),

@@ -38,6 +38,29 @@ class ZeroAllocationTest {
         assertThat((double) allocated / MEASURED).as("bytes allocated per record (total %d)", allocated).isLessThan(1.0);
     }
 
+    @Test
+    void shouldEncodeAndDecodeSequenceStateWithoutAllocating() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        for (int i = 0; i < WARM_UP; i++) {
+            sequenceRoundTrip(i);
+        }
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < MEASURED; i++) {
+            sequenceRoundTrip(i);
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+        assertThat(handler.checksum).isNotZero();
+        assertThat((double) allocated / MEASURED).as("bytes allocated per record (total %d)", allocated).isLessThan(1.0);
+    }
+
+    private void sequenceRoundTrip(int i) {
+        int offset = (i & 7) * 1024;
+        int length = encoder.encodeSequence(ring, offset, 1024, "sales", name, i * 7L, (i & 1) == 0,
+            1_700_000_000_000_000L + i);
+        decoder.decode(ring, offset, length, handler);
+    }
+
     private void roundTrip(int i) {
         int offset = (i & 7) * 1024;
         int length = encoder.startUpdate(ring, offset, 1024, 16384, OldTupleKind.KEY)
@@ -76,6 +99,14 @@ class ZeroAllocationTest {
             checksum += row.uuidMostSignificantBits(7) + row.uuidLeastSignificantBits(7);
             checksum += row.isNull(8) ? 1 : 0;
             checksum += row.date(9);
+        }
+
+        @Override
+        public void onSequence(SequenceView sequence) {
+            text.setLength(0);
+            sequence.copySchema(text);
+            sequence.copyName(text);
+            checksum += text.length() + sequence.lastValue() + (sequence.isCalled() ? 1 : 0) + sequence.readTimeUs();
         }
 
         @Override

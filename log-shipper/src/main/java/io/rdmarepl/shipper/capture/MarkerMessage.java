@@ -11,6 +11,8 @@ import org.apache.kafka.connect.data.Struct;
  * is shipped even when it changed no captured row: as an empty transaction (Begin, Commit) at its commit LSN, so
  * the standby's applied LSN moves past it. The coordinator proves a standby caught up that way: it emits a marker on
  * the fenced primary and waits until the standby's applied LSN reaches the LSN {@code pg_logical_emit_message} returned.
+ * Before the marker's transaction is handed over, the primary's sequences are read afresh and shipped ahead of it
+ * ({@link SequenceSync#beforeMarker}): caught up includes the fenced primary's final sequence states.
  *
  * <p>Messages with any other prefix belong to someone else and are ignored, as are non-transactional messages
  * (they have no commit to place them at).

@@ -20,7 +20,8 @@ import org.apache.kafka.connect.source.SourceRecord;
  * and END metadata events and then handed to the standbys as Begin, relations and rows, Commit, in
  * the primary's commit order. Rolled-back transactions never reach pgoutput, so never reach us. Snapshot
  * reads (an initial copy) go to {@link InitialCopy}. Logical decoding messages are not rows: a {@link MarkerMessage}
- * makes its transaction shipped even without rows, any other message is ignored.
+ * makes its transaction shipped even without rows, and a fresh reading of the primary's sequences is taken before it
+ * is handed over ({@link SequenceSync#beforeMarker}); any other message is ignored.
  */
 public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
     private final ChangeEncoding encoding;
@@ -34,6 +35,7 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
     private final PendingTruncate truncate = new PendingTruncate();
     private final InitialCopy initialCopy;
     private final SyncGate sync;
+    private final Runnable beforeMarker;
     private boolean inTransaction;
     private boolean markerInTransaction;
     private volatile boolean copyPending; // read by /status
@@ -49,12 +51,15 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
      * @param snapshotChunkBytes staged bytes after which an initial copy ships a chunk
      * @param copyExpected Debezium runs with {@code snapshot.mode=initial}: an initial copy comes first, and when
      *     it has no row at all (every published table empty) the standby's tables are emptied all the same
+     * @param beforeMarker run on the capture thread right before a transaction holding a catch-up marker is handed
+     *     to the standbys: what it puts on the sequence board goes out ahead of the marker
      */
     public TransactionAssembler(ChangeEncoding encoding, ShipPipeline pipeline, String topicPrefix, long maxTransactionBytes,
                                 Supplier<List<String[]>> publishedTables, long snapshotChunkBytes, boolean copyExpected,
-                                SyncGate sync) {
+                                SyncGate sync, Runnable beforeMarker) {
         this.encoding = encoding;
         this.sync = sync;
+        this.beforeMarker = beforeMarker;
         this.pipeline = pipeline;
         this.transactionTopic = topicPrefix + ".transaction";
         this.staged = new StagedTransaction(maxTransactionBytes);
@@ -123,6 +128,9 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
             // a marker-only transaction ships as Begin, Commit: the standby's applied LSN then passes the marker
             boolean shipped = staged.count() > 0 || markerInTransaction;
             if (shipped) {
+                if (markerInTransaction) {
+                    beforeMarker.run(); // the primary is fenced now: its final sequences go ahead of the marker
+                }
                 ship(txId, commitLsn, commitTimeUs, commitTimeUs, 0);
                 lastShippedLsn = commitLsn;
                 transactionsShipped++;

@@ -31,6 +31,7 @@ public record ShipperConfig(
         int snapshotChunkBytes,
         List<StandbyConfig> standbys,
         Duration heartbeatInterval,
+        Duration sequenceSyncInterval,
         Duration pollInterval,
         int maxBatchSize,
         int maxQueueSize,
@@ -60,6 +61,7 @@ public record ShipperConfig(
             new String[] {"standby.<name>.uri", "", "the standby's ring: shm:///dev/shm/NAME, softrdma://host:port or rdma://host:port"},
             new String[] {"standby.<name>.required", "true", "offsets wait for this standby's durable position"},
             new String[] {"heartbeat.interval.ms", "5", "heartbeat frames to each standby while idle"},
+            new String[] {"sequence.sync.interval.ms", "1000", "how often the primary's sequences (every one in the published tables' schemas) are read; the changed ones go to every standby between transactions, and a fresh reading precedes every switchover marker"},
             new String[] {"capture.poll.interval.ms", "5", "Debezium poll.interval.ms: the capture latency floor while busy, CPU while idle"},
             new String[] {"capture.max.batch.size", "2048", "Debezium max.batch.size"},
             new String[] {"capture.max.queue.size", "8192", "Debezium max.queue.size"},
@@ -123,6 +125,7 @@ public record ShipperConfig(
             p.problem("standby.<name>.required", "false", "at least one standby must be required, or nothing would ever be acknowledged");
         }
         Duration heartbeat = Duration.ofMillis(p.longValue("heartbeat.interval.ms", 5, 1, 60_000));
+        Duration sequenceSync = Duration.ofMillis(p.longValue("sequence.sync.interval.ms", 1000, 10, 3_600_000));
         Duration poll = Duration.ofMillis(p.longValue("capture.poll.interval.ms", 5, 1, 60_000));
         int batch = p.integer("capture.max.batch.size", 2048, 1, 1_000_000);
         int queue = p.integer("capture.max.queue.size", 8192, 2, 10_000_000);
@@ -156,14 +159,15 @@ public record ShipperConfig(
         p.rejectUnknown(Set.of("debezium."));
         p.throwIfAny("shipper configuration");
         return new ShipperConfig(sourceName, host, port, database, user, password, slot, publication, tables, snapshot,
-                chunkBytes, List.copyOf(standbys), heartbeat, poll, batch, queue, events, connect, lease, admin, token, activation,
+                chunkBytes, List.copyOf(standbys), heartbeat, sequenceSync, poll, batch, queue, events, connect, lease, admin, token, activation,
                 sync, Map.copyOf(debezium));
     }
 
     /** This configuration with another {@code snapshot.mode} (an activation always copies from a fresh slot). */
     public ShipperConfig withSnapshotMode(String mode) {
         return new ShipperConfig(sourceName, databaseHost, databasePort, databaseName, databaseUser, databasePassword, slotName,
-                publicationName, publicationTables, mode, snapshotChunkBytes, standbys, heartbeatInterval, pollInterval, maxBatchSize,
+                publicationName, publicationTables, mode, snapshotChunkBytes, standbys, heartbeatInterval, sequenceSyncInterval,
+                pollInterval, maxBatchSize,
                 maxQueueSize, disruptorSize, connectTimeout, fenceLeaseMs, adminAddress, adminToken, activation, sync, debezium);
     }
 
@@ -180,7 +184,8 @@ public record ShipperConfig(
     public String describe() {
         return "source=" + sourceName + " database=" + databaseUser + "@" + databaseHost + ":" + databasePort + "/" + databaseName
                 + " slot=" + slotName + " publication=" + publicationName + " tables=" + (publicationTables.isEmpty() ? "all" : publicationTables)
-                + " snapshot=" + snapshotMode + " standbys=" + standbys + " heartbeat=" + heartbeatInterval.toMillis() + "ms poll="
+                + " snapshot=" + snapshotMode + " standbys=" + standbys + " heartbeat=" + heartbeatInterval.toMillis() + "ms sequences every "
+                + sequenceSyncInterval.toMillis() + "ms poll="
                 + pollInterval.toMillis() + "ms mode=" + sync.describe() + " activation=" + activation.text() + " admin=" + adminAddress + (adminToken.isEmpty() ? " (no control token)" : " (control token set)");
     }
 

@@ -27,6 +27,8 @@ public final class ShipMetrics {
     private final AtomicLong[] lastCommitTimeUs;
     private final MeterRegistry registry;
     private final List<Meter> gauges = new ArrayList<>();
+    private final Counter sequencesShipped;
+    private final AtomicLong lastSequenceSyncMs = new AtomicLong();
 
     public ShipMetrics(MeterRegistry registry, List<StandbyConfig> standbys) {
         this.registry = registry;
@@ -54,6 +56,11 @@ public final class ShipMetrics {
             occupancy[i] = gauge("rdmarepl_shipper_ring_used_bytes", name);
             lastCommitTimeUs[i] = new AtomicLong();
         }
+        sequencesShipped = Counter.builder("rdmarepl_shipper_sequences_shipped")
+                .description("sequence states read on the primary that changed, shipped to every standby").register(registry);
+        gauges.add(Gauge.builder("rdmarepl_shipper_sequences_last_sync_timestamp_seconds", lastSequenceSyncMs, ms -> ms.get() / 1000.0)
+                .description("when the primary's sequences were last read (Unix time; 0 before the first reading)")
+                .register(registry));
     }
 
     private AtomicLong gauge(String metric, String standby) {
@@ -87,6 +94,12 @@ public final class ShipMetrics {
         if (commitTimeUs > 0 && lagUs >= 0) {
             captureLag[standby].record(lagUs, TimeUnit.MICROSECONDS);
         }
+    }
+
+    /** A reading of the primary's sequences succeeded at {@code timeMs}; {@code changed} states are to be shipped. */
+    public void sequencesSynced(long timeMs, int changed) {
+        lastSequenceSyncMs.set(timeMs);
+        sequencesShipped.increment(changed);
     }
 
     void backPressured(int standby, long waitedNs) {

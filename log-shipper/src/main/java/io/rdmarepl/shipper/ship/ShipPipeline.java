@@ -48,10 +48,11 @@ public final class ShipPipeline implements AutoCloseable {
      * @param onLeaseExpired what to do when it ran out (the shipper fences itself)
      * @param capturing whether the primary is being captured: heartbeats go out only then, so a standby (and the
      *                  coordinator reading it) sees them stop when the primary or its capture is gone
+     * @param sequences the primary's sequence states, shipped by every standby handler between transactions
      */
     public ShipPipeline(List<StandbyConfig> standbys, SyncSettings sync, int bufferEvents, Duration heartbeatInterval,
                         Duration connectTimeout, ShipMetrics metrics, java.util.function.BooleanSupplier capturing, Lease lease,
-                        Runnable onLeaseExpired) {
+                        Runnable onLeaseExpired, SequenceBoard sequences) {
         List<Boolean> required = new ArrayList<>();
         standbys.forEach(s -> required.add(s.required()));
         this.acks = sync.enabled() ? new AckTracker(required, sync.standbys(), sync.applied()) : new AckTracker(required);
@@ -69,7 +70,7 @@ public final class ShipPipeline implements AutoCloseable {
             for (int i = 0; i < standbys.size(); i++) {
                 StandbyConfig standby = standbys.get(i);
                 shippers.add(new StandbyShipper(standby, i, connect(standby, connectTimeout), acks, metrics, heartbeatInterval.toNanos(),
-                        capturing, lease));
+                        capturing, lease, sequences));
             }
         } catch (RuntimeException e) {
             shippers.forEach(StandbyShipper::close);

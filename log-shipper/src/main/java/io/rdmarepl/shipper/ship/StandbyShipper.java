@@ -15,6 +15,8 @@ import java.nio.ByteOrder;
  * Feeds one standby: writes each record of the stream into the standby's ring (waiting while the
  * ring is full, which stops the Disruptor and, behind it, Debezium), publishes at the end of each
  * batch, sends heartbeats between transactions while idle, and reports the standby's durable LSN.
+ * Sequence states that changed on the {@link SequenceBoard} go out between transactions too: before the
+ * next Begin, or while idle and capturing, as heartbeats do.
  */
 final class StandbyShipper implements EventHandler<ShipEvent> {
 
@@ -28,11 +30,15 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     private final long heartbeatIntervalNs;
     private final java.util.function.BooleanSupplier capturing;
     private final Lease lease;
+    private final SequenceBoard sequences;
+    private long sequencesVersion;
     private long lastFeedbackHeartbeatUs;
     /** Built once: the lease is renewed on the shipping thread, every few milliseconds. */
     private final String contactLabel;
     private final RecordEncoder encoder = new RecordEncoder();
     private final ByteBuffer heartbeat = ByteBuffer.allocateDirect(64).order(ByteOrder.LITTLE_ENDIAN);
+    /** Room for any Sequence record: two names of at most 63 bytes each in PostgreSQL, 4 bytes per character at worst. */
+    private final ByteBuffer sequenceRecord = ByteBuffer.allocateDirect(1024).order(ByteOrder.LITTLE_ENDIAN);
     private final BackoffIdleStrategy idle = new BackoffIdleStrategy(1000, 10, 1_000, 200_000);
     private boolean inTransaction;
     private long lastCommitLsn;
@@ -40,9 +46,10 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     private volatile String failure;
 
     StandbyShipper(StandbyConfig standby, int index, WriterEnd end, AckTracker acks, ShipMetrics metrics, long heartbeatIntervalNs,
-                   java.util.function.BooleanSupplier capturing, Lease lease) {
+                   java.util.function.BooleanSupplier capturing, Lease lease, SequenceBoard sequences) {
         this.capturing = capturing;
         this.lease = lease;
+        this.sequences = sequences;
         this.contactLabel = "standby " + standby.name();
         this.standby = standby;
         this.index = index;
@@ -58,6 +65,9 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     @Override
     public void onEvent(ShipEvent event, long sequence, boolean endOfBatch) {
         stopIfFailed();
+        if (event.role() == ShipEvent.BEGIN) {
+            shipSequences();
+        }
         write(event.bytes(), event.length());
         switch (event.role()) {
             case ShipEvent.BEGIN -> inTransaction = true;
@@ -78,12 +88,37 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     @Override
     public void onTimeout(long sequence) {
         stopIfFailed();
-        if (!inTransaction && System.nanoTime() - lastWriteNs >= heartbeatIntervalNs && capturing.getAsBoolean()) {
-            int length = encoder.encodeHeartbeat(heartbeat, 0, heartbeat.capacity(), System.currentTimeMillis() * 1000L, lastCommitLsn);
-            write(heartbeat, length);
-            ring.publish();
+        if (!inTransaction && capturing.getAsBoolean()) {
+            boolean wrote = shipSequences();
+            if (System.nanoTime() - lastWriteNs >= heartbeatIntervalNs) {
+                int length = encoder.encodeHeartbeat(heartbeat, 0, heartbeat.capacity(), System.currentTimeMillis() * 1000L,
+                        lastCommitLsn);
+                write(heartbeat, length);
+                wrote = true;
+            }
+            if (wrote) {
+                ring.publish();
+            }
         }
         reportAcks();
+    }
+
+    /** Writes the sequence states that changed since this standby's last board version; between transactions only. */
+    private boolean shipSequences() {
+        SequenceBoard.Snapshot board = sequences.snapshot();
+        if (board.version() == sequencesVersion) {
+            return false;
+        }
+        for (SequenceBoard.Entry entry : board.entries()) {
+            if (entry.version() > sequencesVersion) {
+                SequenceBoard.Reading r = entry.reading();
+                int length = encoder.encodeSequence(sequenceRecord, 0, sequenceRecord.capacity(), r.schema(), r.name(),
+                        r.lastValue(), r.isCalled(), r.readTimeUs());
+                write(sequenceRecord, length);
+            }
+        }
+        sequencesVersion = board.version();
+        return true;
     }
 
     /**

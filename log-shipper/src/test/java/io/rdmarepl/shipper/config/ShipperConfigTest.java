@@ -31,6 +31,7 @@ class ShipperConfigTest {
 
         assertThat(config.slotName()).isEqualTo("rdmarepl");
         assertThat(config.heartbeatInterval().toMillis()).isEqualTo(5);
+        assertThat(config.sequenceSyncInterval().toMillis()).isEqualTo(1000);
         assertThat(config.standbys()).singleElement().satisfies(s -> {
             assertThat(s.name()).isEqualTo("a");
             assertThat(s.required()).isTrue();
@@ -87,6 +88,20 @@ class ShipperConfigTest {
             String defaultValue = key[1].isEmpty() ? "(empty)" : "`" + key[1] + "`";
             assertThat(readme).as("README row for %s", key[0]).contains("| `" + key[0] + "` | " + defaultValue + " | " + key[2] + " |");
         }
+    }
+
+    @Test
+    void shouldRefuseASequenceSyncIntervalThatIsNotAPositiveNumberOfMilliseconds() {
+        Properties p = minimal();
+        p.setProperty("sequence.sync.interval.ms", "250");
+        assertThat(ShipperConfig.load(p).sequenceSyncInterval().toMillis()).isEqualTo(250);
+        assertThat(ShipperConfig.load(p).describe()).contains("sequences every 250ms");
+        p.setProperty("sequence.sync.interval.ms", "often");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sequence.sync.interval.ms=often: must be a whole number");
+        p.setProperty("sequence.sync.interval.ms", "0");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sequence.sync.interval.ms=0: must be between 10 and 3600000");
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.rdmarepl.applier.config.ApplierConfig;
 import io.rdmarepl.applier.position.AppliedPosition;
 import io.rdmarepl.applier.position.AppliedPositionStore;
+import io.rdmarepl.applier.schema.SequenceReadings;
 import io.rdmarepl.applier.schema.SequenceTracker;
 import io.rdmarepl.channel.RingSettings;
 import io.rdmarepl.channel.ChannelSecurity;
@@ -49,18 +50,20 @@ public final class Applier implements ApplierControl {
     private final ReplicaSession session;
     private final ApplierAgent agent;
     private final SequenceTracker sequences;
+    private final SequenceReadings readings;
     private final ApplierMetrics metrics;
     private final Thread thread;
     private volatile boolean running = true;
 
     private Applier(ApplierConfig config, HikariDataSource dataSource, ReaderEnd ring, ReplicaSession session,
-                    ApplierAgent agent, SequenceTracker sequences, ApplierMetrics metrics) {
+                    ApplierAgent agent, SequenceTracker sequences, SequenceReadings readings, ApplierMetrics metrics) {
         this.config = config;
         this.dataSource = dataSource;
         this.ring = ring;
         this.session = session;
         this.agent = agent;
         this.sequences = sequences;
+        this.readings = readings;
         this.metrics = metrics;
         this.thread = new Thread(this::run, "rdmarepl-applier");
     }
@@ -106,9 +109,10 @@ public final class Applier implements ApplierControl {
             RingReader reader = new RingReader(ring);
             ReplicaSession session = new ReplicaSession(dataSource, positions);
             SequenceTracker sequences = new SequenceTracker();
+            SequenceReadings readings = new SequenceReadings();
             ApplierMetrics metrics = new ApplierMetrics(registry);
-            ApplierAgent agent = new ApplierAgent(config, reader, session, sequences, metrics, position);
-            Applier applier = new Applier(config, dataSource, ring, session, agent, sequences, metrics);
+            ApplierAgent agent = new ApplierAgent(config, reader, session, sequences, readings, metrics, position);
+            Applier applier = new Applier(config, dataSource, ring, session, agent, sequences, readings, metrics);
             applier.registerGauges(metrics);
             applier.thread.start();
             LOG.info("applying {} from {} into {}, resuming after {}", config.sourceName(), config.ringUri(),
@@ -160,6 +164,11 @@ public final class Applier implements ApplierControl {
     /** The highest value applied per sequence so far (promotion also reads the tables). */
     public Map<String, Long> sequencesSeen() {
         return sequences.snapshot();
+    }
+
+    /** The sequence states the primary shipped and this applier applied, the last two per sequence (promotion reads them). */
+    public java.util.List<SequenceReadings.History> sequenceReadings() {
+        return readings.snapshot();
     }
 
     /**

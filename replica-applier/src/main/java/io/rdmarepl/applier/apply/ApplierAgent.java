@@ -4,6 +4,7 @@ import io.rdmarepl.applier.config.ApplierConfig;
 import io.rdmarepl.applier.position.AppliedPosition;
 import io.rdmarepl.applier.position.DurabilityTracker;
 import io.rdmarepl.applier.schema.RelationCache;
+import io.rdmarepl.applier.schema.SequenceReadings;
 import io.rdmarepl.applier.schema.SequenceTracker;
 import io.rdmarepl.channel.fragment.MessageAssembler;
 import io.rdmarepl.channel.ring.RingReader;
@@ -40,6 +41,7 @@ final class ApplierAgent {
     private final ReplicaSession session;
     private final RelationCache relations;
     private final SequenceTracker sequences;
+    private final SequenceReadings readings;
     private final GroupApplier applier;
     private final DurabilityTracker durability;
     private final ApplierMetrics metrics;
@@ -73,15 +75,17 @@ final class ApplierAgent {
     private volatile ApplierStatus status;
 
     ApplierAgent(ApplierConfig config, RingReader reader, ReplicaSession session, SequenceTracker sequences,
-                 ApplierMetrics metrics, AppliedPosition start) {
+                 SequenceReadings readings, ApplierMetrics metrics, AppliedPosition start) {
         this.config = config;
         this.reader = reader;
         this.session = session;
         this.sequences = sequences;
+        this.readings = readings;
         this.metrics = metrics;
         this.relations = new RelationCache(sequences);
-        this.applier = new GroupApplier(relations, session, metrics, config.batchMaxRows());
-        this.assembler = new TxAssembler(log, start.commitLsn());
+        this.applier = new GroupApplier(relations, session, metrics, new ShippedSequences(readings), config.batchMaxRows(),
+                config.pauseOnDivergence());
+        this.assembler = new TxAssembler(log, start.commitLsn(), start.txId());
         this.frames = new MessageAssembler(assembler);
         this.durability = new DurabilityTracker(start.commitLsn());
         this.flushTracked = config.synchronousCommit().equals("off");
@@ -139,6 +143,7 @@ final class ApplierAgent {
             assembler.now(nowNs);
             try {
                 polled = reader.poll(frames, config.pollMaxFrames());
+                assembler.endOfPoll();
                 if (polled > 0) {
                     lastMessageNs = nowNs;
                 }
@@ -197,14 +202,18 @@ final class ApplierAgent {
             return;
         }
         long nowUs = System.currentTimeMillis() * 1000L;
+        int transactions = 0;
         for (int k = 0; k < count; k++) {
-            metrics.lagUs(nowUs - log.commitTimeUs(k));
+            if (!log.sequencesOnly(k)) { // a unit of Sequence records is no source transaction: no lag, not counted
+                metrics.lagUs(nowUs - log.commitTimeUs(k));
+                lastAppliedCommitTimeUs = log.commitTimeUs(k);
+                transactions++;
+            }
         }
-        metrics.group(count, outcome.rows(), System.nanoTime() - startNs);
+        metrics.group(transactions, outcome.rows(), System.nanoTime() - startNs);
         appliedLsn = log.commitLsn(count - 1);
         appliedTxId = log.txId(count - 1);
-        lastAppliedCommitTimeUs = log.commitTimeUs(count - 1);
-        transactionsApplied += count;
+        transactionsApplied += transactions;
         rowsApplied += outcome.rows();
         if (outcome.missingRows() > 0) {
             LOG.warn("{} update/delete row(s) found no row on the replica up to commit LSN {} (counted in "
@@ -326,7 +335,9 @@ final class ApplierAgent {
             if (config.replicaReadOnlyForClients()) {
                 ReadOnlyGuard.writableForClients(connection);
             }
-            Map<String, Long> set = SequencePromoter.promote(connection, session.ownedSequences(), sequences, config.sequenceHeadroom());
+            Map<String, Long> set = SequencePromoter.promote(connection, session.ownedSequences(), sequences, readings,
+                    new SequencePromoter.Rule(config.sequenceHeadroom(), TimeUnit.MILLISECONDS.toMicros(config.sequenceSyncIntervalMs()),
+                            System.currentTimeMillis() * 1000L));
             connection.commit();
             state(ApplierState.PROMOTED, System.nanoTime(), "promoted at applied position " + Lsn.format(appliedLsn)
                     + "; sequences set: " + set);

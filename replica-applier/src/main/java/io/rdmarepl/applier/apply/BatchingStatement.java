@@ -6,12 +6,16 @@ import java.sql.SQLException;
 
 /**
  * A prepared statement of one {@link StatementShape} with its pending JDBC batch. {@link #flush()} sends
- * the batch (pgjdbc pipelines it) and counts rows an UPDATE or DELETE did not find.
+ * the batch (pgjdbc pipelines it) and counts rows an UPDATE or DELETE did not find; each entry remembers the
+ * offset of the record it came from, so the first such row can be named (a primitive array, reused).
  */
 final class BatchingStatement implements AutoCloseable {
     private final StatementShape shape;
     private final PreparedStatement statement;
     private int pending;
+    private int[] recordOffsets = new int[16];
+    private int firstMissingOffset = -1;
+    private int flushed;
 
     BatchingStatement(Connection connection, StatementShape shape) throws SQLException {
         this.shape = shape;
@@ -26,9 +30,13 @@ final class BatchingStatement implements AutoCloseable {
         return statement;
     }
 
-    void addBatch() throws SQLException {
+    /** Adds the bound row; {@code recordOffset} is where its record starts in the group's log. */
+    void addBatch(int recordOffset) throws SQLException {
         statement.addBatch();
-        pending++;
+        if (pending == recordOffsets.length) {
+            recordOffsets = java.util.Arrays.copyOf(recordOffsets, pending * 2);
+        }
+        recordOffsets[pending++] = recordOffset;
     }
 
     int pending() {
@@ -46,16 +54,34 @@ final class BatchingStatement implements AutoCloseable {
         }
         int rows = pending;
         pending = 0;
+        flushed = rows;
+        firstMissingOffset = -1;
         int[] counts = statement.executeBatch();
         int missing = 0;
         if (shape.findsOneRow()) {
             for (int k = 0; k < counts.length && k < rows; k++) {
                 if (counts[k] == 0) {
-                    missing++;
+                    if (missing++ == 0) {
+                        firstMissingOffset = recordOffsets[k];
+                    }
                 }
             }
         }
         return missing;
+    }
+
+    /** The record offsets of the rows the last {@link #flush()} sent (the first {@link #flushedRows()}). */
+    int[] recordOffsets() {
+        return recordOffsets;
+    }
+
+    int flushedRows() {
+        return flushed;
+    }
+
+    /** After a {@link #flush()} that found rows missing: the record offset of the first, else -1. */
+    int firstMissingOffset() {
+        return firstMissingOffset;
     }
 
     /** Drops pending rows (after a failed transaction). */

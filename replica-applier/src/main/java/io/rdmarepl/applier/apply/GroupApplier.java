@@ -10,6 +10,8 @@ import io.rdmarepl.format.codec.RecordDecoder;
 import io.rdmarepl.format.codec.RecordHandler;
 import io.rdmarepl.format.codec.RelationView;
 import io.rdmarepl.format.codec.RowChangeView;
+import io.rdmarepl.format.codec.TransactionDescriptor;
+import io.rdmarepl.format.codec.SequenceView;
 import io.rdmarepl.format.codec.TruncateView;
 import io.rdmarepl.format.codec.TupleView;
 import java.sql.SQLException;
@@ -20,6 +22,9 @@ import java.sql.Statement;
  * the whole group (or one per source transaction when isolating a failure), rows batched per statement
  * shape in stream order, the applied position written in the same transaction. All or nothing: on any
  * error the replica transaction is rolled back and the failure says which source transaction it was in.
+ * With {@code pauseOnDivergence}, a change that shows the replica already differs (an UPDATE or DELETE finding
+ * no row, a streamed INSERT meeting its key) is such an error, naming table and key; inserts are upserts only in
+ * the chunks of an initial copy, which may meet rows an interrupted copy wrote.
  */
 final class GroupApplier implements RecordHandler {
     private final RecordDecoder decoder = new RecordDecoder();
@@ -27,11 +32,16 @@ final class GroupApplier implements RecordHandler {
     private final RelationCache relations;
     private final ReplicaSession session;
     private final ApplierMetrics metrics;
+    private final ShippedSequences sequences;
     private final int batchMaxRows;
+    private final boolean pauseOnDivergence;
     private final long[] noToast = ShapeKey.empty();
     private long[] newToast = ShapeKey.empty();
     private long[] oldToast = ShapeKey.empty();
     private int ringEpoch;
+    private int recordOffset;
+    private int end;
+    private boolean snapshotChunk;
 
     private GroupLog log;
     private boolean commitEach;
@@ -44,11 +54,14 @@ final class GroupApplier implements RecordHandler {
     private int rows;
     private long missingRows;
 
-    GroupApplier(RelationCache relations, ReplicaSession session, ApplierMetrics metrics, int batchMaxRows) {
+    GroupApplier(RelationCache relations, ReplicaSession session, ApplierMetrics metrics, ShippedSequences sequences,
+                 int batchMaxRows, boolean pauseOnDivergence) {
         this.relations = relations;
         this.session = session;
         this.metrics = metrics;
+        this.sequences = sequences;
         this.batchMaxRows = batchMaxRows;
+        this.pauseOnDivergence = pauseOnDivergence;
     }
 
     /** What one call did. */
@@ -73,11 +86,12 @@ final class GroupApplier implements RecordHandler {
         this.missingRows = 0;
         this.txIndex = 0;
         this.open = null;
-        int end = log.transactionEnd(count - 1);
+        end = log.transactionEnd(count - 1);
         try {
             session.connection();
             int at = 0;
             while (at < end) {
+                recordOffset = at;
                 at += decoder.decode(log.buffer(), at, end - at, this);
             }
             if (!commitEach) {
@@ -101,6 +115,20 @@ final class GroupApplier implements RecordHandler {
         String table = open == null ? null : open.shape().table();
         if (cause instanceof SchemaMismatchException s) {
             failure = new ApplyFailure(FailureCategory.SCHEMA, failedTx, failedLsn, s.table(), s.column(), null, s.getMessage());
+        } else if (cause instanceof ReplicaDivergedException d) {
+            failure = new ApplyFailure(FailureCategory.PERMANENT, failedTx, failedLsn, d.table(), null, null, d.getMessage());
+        } else if (cause instanceof SQLException e && pauseOnDivergence && table != null
+                && open.shape().kind() == RecordKind.INSERT && "23505".equals(SqlErrors.sqlState(e))) {
+            failure = new ApplyFailure(FailureCategory.PERMANENT, failedTx, failedLsn, table, null, "23505",
+                    "INSERT into " + table + " met a row that is already on the replica (" + SqlErrors.detail(e)
+                            + "): the replica differs from the primary; repair the row, or set apply.on.divergence=log"
+                            + " to let the insert overwrite it");
+        } else if (cause instanceof SQLException e && SqlErrors.classify(e) == FailureCategory.SCHEMA && open != null) {
+            session.rollback();
+            String refused = refusedValue();
+            String where = " (applying " + open.shape().kind().displayName() + " to " + table + ")";
+            failure = new ApplyFailure(FailureCategory.SCHEMA, failedTx, failedLsn, table, null, SqlErrors.sqlState(e),
+                    (refused == null ? SqlErrors.message(e) : refused) + where);
         } else if (cause instanceof SQLException e) {
             FailureCategory category = SqlErrors.classify(e);
             String where = table == null ? "" : " (applying " + open.shape().kind().displayName() + " to " + table + ")";
@@ -119,6 +147,17 @@ final class GroupApplier implements RecordHandler {
         return new Outcome(committed, rows, missingRows, failure);
     }
 
+    /** Which column's value the replica refused (the batch rolled back), or null when no single value is to blame. */
+    private String refusedValue() {
+        try {
+            TableMapping m = mappingOfRow(open.recordOffsets()[0]);
+            return ValueProbe.refusedValue(session.connection(), log.buffer(), open.recordOffsets(), open.flushedRows(), end,
+                    m, open.shape());
+        } catch (SQLException | SchemaMismatchException | RuntimeException probeFailed) {
+            return null;
+        }
+    }
+
     private void commit(int lastTx) throws SQLException {
         flush();
         session.writePosition(log.commitLsn(lastTx), log.txId(lastTx), ringEpoch);
@@ -127,9 +166,10 @@ final class GroupApplier implements RecordHandler {
     }
 
     @Override
-    public void onBegin(long txId, long commitLsn, long commitTimeUs) {
+    public void onBegin(long txId, long commitLsn, long commitTimeUs, int flags) {
         this.txId = txId;
         this.commitLsn = commitLsn;
+        this.snapshotChunk = (flags & TransactionDescriptor.BEGIN_SNAPSHOT_CHUNK_FLAG) != 0;
     }
 
     @Override
@@ -160,7 +200,9 @@ final class GroupApplier implements RecordHandler {
             TableMapping m = mapping(insert.relationId());
             TupleView row = insert.newTuple();
             newToast = ShapeKey.toastColumns(row, newToast);
-            BatchingStatement s = switchTo(session.statements().get(m, RecordKind.INSERT, OldTupleKind.NONE, newToast, noToast));
+            boolean upsert = snapshotChunk || !pauseOnDivergence;
+            BatchingStatement s = switchTo(session.statements().get(m, RecordKind.INSERT, OldTupleKind.NONE, newToast, noToast,
+                    upsert));
             bind(s, m, s.shape().values(), row, 1);
             add(s);
         } catch (SQLException | SchemaMismatchException e) {
@@ -231,6 +273,16 @@ final class GroupApplier implements RecordHandler {
         }
     }
 
+    @Override
+    public void onSequence(SequenceView sequence) {
+        try {
+            flush();
+            sequences.set(sequence, session);
+        } catch (SQLException | SchemaMismatchException e) {
+            throw new Abort(e);
+        }
+    }
+
     private TableMapping mapping(int relationId) throws SQLException, SchemaMismatchException {
         if (statementsGeneration != relations.generation()) {
             flush();
@@ -257,7 +309,7 @@ final class GroupApplier implements RecordHandler {
     }
 
     private void add(BatchingStatement s) throws SQLException {
-        s.addBatch();
+        s.addBatch(recordOffset);
         rows++;
         if (s.pending() >= batchMaxRows) {
             flush();
@@ -270,10 +322,50 @@ final class GroupApplier implements RecordHandler {
             long missing = open.flush();
             metrics.batch(batch);
             if (missing > 0) {
+                if (pauseOnDivergence) {
+                    throw new Abort(diverged(open, missing));
+                }
                 missingRows += missing;
                 metrics.missingRows(open.shape(), missing);
             }
         }
+    }
+
+    private ReplicaDivergedException diverged(BatchingStatement s, long missing) {
+        StatementShape shape = s.shape();
+        String key;
+        try {
+            key = RowKeyText.of(log.buffer(), s.firstMissingOffset(), end, mappingOfRow(s.firstMissingOffset()), shape);
+        } catch (RuntimeException | SQLException | SchemaMismatchException e) {
+            key = "(key not readable: " + e.getMessage() + ")";
+        }
+        String operation = shape.kind() == RecordKind.UPDATE ? "UPDATE" : "DELETE";
+        return new ReplicaDivergedException(shape.table(), operation + " of " + shape.table() + " found no row with key "
+                + key + (missing > 1 ? " (and " + (missing - 1) + " more in the same batch)" : "")
+                + " on the replica: the replica differs from the primary; repair the row, or set"
+                + " apply.on.divergence=log to count and log such changes instead");
+    }
+
+    /** The mapping of the row change at {@code offset} (its relation id read again). */
+    private TableMapping mappingOfRow(int offset) throws SQLException, SchemaMismatchException {
+        int[] relationId = {-1};
+        new RecordDecoder().decode(log.buffer(), offset, end - offset, new RecordHandler() {
+            @Override
+            public void onInsert(RowChangeView insert) {
+                relationId[0] = insert.relationId();
+            }
+
+            @Override
+            public void onUpdate(RowChangeView update) {
+                relationId[0] = update.relationId();
+            }
+
+            @Override
+            public void onDelete(RowChangeView delete) {
+                relationId[0] = delete.relationId();
+            }
+        });
+        return relations.mapping(relationId[0], session.connection());
     }
 
     /** Carries a checked failure out of a decoder callback; stackless. */

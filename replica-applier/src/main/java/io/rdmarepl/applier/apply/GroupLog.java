@@ -15,6 +15,10 @@ import java.util.Arrays;
  *  | Relation | Begin rows Commit | Begin rows Commit | Relation | Begin rows ...
  *  |<-------- tx 0 -------------->|<------ tx 1 ----->|<-- open, incomplete -->
  * </pre>
+ *
+ * A run of Sequence records that came between transactions is held as a unit of its own, wrapped in a Begin and
+ * Commit at the position already reached ({@link #commitSequences}), so it is applied in stream order even when
+ * no transaction follows it; such a unit is not a source transaction ({@link #sequencesOnly}).
  */
 final class GroupLog {
     private ByteBuffer data = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
@@ -24,6 +28,7 @@ final class GroupLog {
     private long[] txCommitLsn = new long[256];
     private long[] txId = new long[256];
     private long[] txCommitTimeUs = new long[256];
+    private boolean[] txSequencesOnly = new boolean[256];
     private int txCount;
     private long firstCompleteNs;
 
@@ -45,12 +50,25 @@ final class GroupLog {
 
     /** The open transaction's Commit was just appended. */
     void commitTransaction(long commitLsn, long id, long commitTimeUs, long nowNs) {
+        complete(commitLsn, id, commitTimeUs, nowNs, false);
+    }
+
+    /**
+     * The open unit of Sequence records was just closed with its Commit; {@code commitLsn} and {@code id} are the
+     * position already reached, which applying the unit writes again.
+     */
+    void commitSequences(long commitLsn, long id, long readTimeUs, long nowNs) {
+        complete(commitLsn, id, readTimeUs, nowNs, true);
+    }
+
+    private void complete(long commitLsn, long id, long commitTimeUs, long nowNs, boolean sequencesOnly) {
         if (txCount == txEnd.length) {
             int n = txCount * 2;
             txEnd = Arrays.copyOf(txEnd, n);
             txCommitLsn = Arrays.copyOf(txCommitLsn, n);
             txId = Arrays.copyOf(txId, n);
             txCommitTimeUs = Arrays.copyOf(txCommitTimeUs, n);
+            txSequencesOnly = Arrays.copyOf(txSequencesOnly, n);
         }
         if (txCount == 0) {
             firstCompleteNs = nowNs;
@@ -59,6 +77,7 @@ final class GroupLog {
         txCommitLsn[txCount] = commitLsn;
         txId[txCount] = id;
         txCommitTimeUs[txCount] = commitTimeUs;
+        txSequencesOnly[txCount] = sequencesOnly;
         txCount++;
         openTxStart = -1;
     }
@@ -91,6 +110,7 @@ final class GroupLog {
             txCommitLsn[k] = txCommitLsn[k + count];
             txId[k] = txId[k + count];
             txCommitTimeUs[k] = txCommitTimeUs[k + count];
+            txSequencesOnly[k] = txSequencesOnly[k + count];
         }
         txCount = left;
         firstCompleteNs = System.nanoTime();
@@ -123,6 +143,11 @@ final class GroupLog {
 
     long commitTimeUs(int k) {
         return txCommitTimeUs[k];
+    }
+
+    /** Complete unit {@code k} holds only Sequence records (no source transaction). */
+    boolean sequencesOnly(int k) {
+        return txSequencesOnly[k];
     }
 
     /** Bytes of the complete transactions (what one group would apply). */

@@ -16,6 +16,12 @@ import org.slf4j.LoggerFactory;
  */
 final class ReplicaSession implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaSession.class);
+    /** Finds the sequence by name (no quoting to get wrong) and sets it in one round trip; no row: no such sequence. */
+    private static final String SET_SEQUENCE = """
+            SELECT pg_catalog.setval(c.oid, ?, ?)
+              FROM pg_catalog.pg_class c
+              JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+             WHERE n.nspname = ? AND c.relname = ? AND c.relkind = 'S'""";
     private final DataSource dataSource;
     private final AppliedPositionStore positions;
     private final StatementCache statements = new StatementCache();
@@ -24,6 +30,7 @@ final class ReplicaSession implements AutoCloseable {
     private PreparedStatement walInsertLsn;
     private PreparedStatement walFlushLsn;
     private PreparedStatement ownedSequences;
+    private PreparedStatement setSequence;
 
     ReplicaSession(DataSource dataSource, AppliedPositionStore positions) {
         this.dataSource = dataSource;
@@ -39,6 +46,7 @@ final class ReplicaSession implements AutoCloseable {
                 writePosition = positions.prepare(c);
                 walInsertLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_insert_lsn()::text");
                 walFlushLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_flush_lsn()::text");
+                setSequence = c.prepareStatement(SET_SEQUENCE);
                 ownedSequences = prepareOwnedSequences(c);
             } catch (SQLException e) {
                 closeQuietly(c);
@@ -81,6 +89,22 @@ final class ReplicaSession implements AutoCloseable {
 
     void writePosition(long commitLsn, long txId, long epoch) throws SQLException {
         positions.write(writePosition, commitLsn, txId, epoch);
+    }
+
+    /**
+     * Sets sequence {@code schema.name} to exactly {@code (lastValue, isCalled)}.
+     *
+     * @return false when the replica has no sequence of that name
+     */
+    boolean setSequence(String schema, String name, long lastValue, boolean isCalled) throws SQLException {
+        connection();
+        setSequence.setLong(1, lastValue);
+        setSequence.setBoolean(2, isCalled);
+        setSequence.setString(3, schema);
+        setSequence.setString(4, name);
+        try (ResultSet rows = setSequence.executeQuery()) {
+            return rows.next();
+        }
     }
 
     /** The replica's WAL insert position (after a commit: at or past its commit record). */

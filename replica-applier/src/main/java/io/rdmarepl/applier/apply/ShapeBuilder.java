@@ -14,8 +14,10 @@ import java.util.List;
  * replica column's type. Rules:
  * <ul>
  *   <li>INSERT lists every written column except unchanged TOAST; OVERRIDING SYSTEM VALUE when the table has
- *       an identity ALWAYS column; with a replica primary key it is an upsert ({@code ON CONFLICT (pk) DO UPDATE}),
- *       because snapshot rows may already be there: the later change wins, as on the primary.</li>
+ *       an identity ALWAYS column. When asked for an upsert and the replica has a primary key it is
+ *       {@code ON CONFLICT (pk) DO UPDATE}: chunks of an initial copy may meet rows an interrupted copy already
+ *       wrote, and the later copy wins. Otherwise a row that is already there fails the INSERT: the replica
+ *       differs.</li>
  *   <li>UPDATE sets every written column except unchanged TOAST, identity ALWAYS columns that are not a changed
  *       key, and the key it finds the row by when the key did not change.</li>
  *   <li>A row is found by the old key, else by the replica's primary key, else (keyless REPLICA IDENTITY FULL) by
@@ -27,7 +29,7 @@ final class ShapeBuilder {
     private ShapeBuilder() {
     }
 
-    static StatementShape insert(TableMapping m, long[] newToast) {
+    static StatementShape insert(TableMapping m, long[] newToast, boolean upsert) {
         int[] columns = columns(m, newToast);
         StringBuilder sql = new StringBuilder("INSERT INTO ").append(m.qualifiedName()).append(" (");
         names(m, columns, sql).append(')');
@@ -41,7 +43,7 @@ final class ShapeBuilder {
         }
         sql.append(')');
         int[] pk = m.replicaKey();
-        if (pk != null) {
+        if (upsert && pk != null) {
             sql.append(" ON CONFLICT (");
             names(m, pk, sql).append(')');
             List<Integer> set = new ArrayList<>();

@@ -43,6 +43,19 @@ public final class SqlErrors {
         return state;
     }
 
+    /** The server's DETAIL line (e.g. {@code Key (id)=(7) already exists.}), or the message when it has none. */
+    public static String detail(SQLException e) {
+        SQLException last = e;
+        for (SQLException s = e.getNextException(); s != null && s != last; s = s.getNextException()) {
+            last = s;
+        }
+        if (last instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
+                && p.getServerErrorMessage().getDetail() != null) {
+            return p.getServerErrorMessage().getDetail();
+        }
+        return message(e);
+    }
+
     /** The server's message, without pgjdbc's batch preamble ("Batch entry 0 ... was aborted"). */
     public static String message(SQLException e) {
         SQLException last = e;

@@ -4,28 +4,40 @@ import io.rdmarepl.channel.fragment.MessageHandler;
 import io.rdmarepl.format.ChangeStream;
 import io.rdmarepl.format.Lsn;
 import io.rdmarepl.format.codec.RecordDecoder;
+import io.rdmarepl.format.codec.RecordEncoder;
 import io.rdmarepl.format.codec.RecordHandler;
 import io.rdmarepl.format.codec.RelationView;
 import io.rdmarepl.format.codec.RowChangeView;
+import io.rdmarepl.format.codec.SequenceView;
 import io.rdmarepl.format.codec.TransactionDescriptor;
 import io.rdmarepl.format.codec.TruncateView;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Turns ring messages into whole transactions in the {@link GroupLog}: decodes (validating, no allocation),
  * skips every transaction whose commit LSN is at or below what is already applied or queued (re-sent after a
  * shipper restart), keeps Relation records in stream order, and drops a transaction cut short by a writer
  * that started over. Chunks of an initial copy ({@link TransactionDescriptor#BEGIN_SNAPSHOT_CHUNK_FLAG}) are
- * applied without moving the position; the copy's last chunk, a plain transaction at the copy's LSN, moves it. Runs on the apply thread, inside the ring poll.
+ * applied without moving the position; the copy's last chunk, a plain transaction at the copy's LSN, moves it.
+ * Sequence records between transactions are gathered into a unit of their own, closed by the next other record or
+ * the end of the poll ({@link #endOfPoll}), wrapped in a Begin and Commit at the position already reached: applied
+ * in stream order, even when no transaction follows, without moving the position. Runs on the apply thread,
+ * inside the ring poll.
  */
 final class TxAssembler implements MessageHandler, RecordHandler {
     private final RecordDecoder decoder = new RecordDecoder();
     private final GroupLog log;
+    private final RecordEncoder encoder = new RecordEncoder();
+    private final ByteBuffer boundary = ByteBuffer.allocateDirect(64).order(ByteOrder.LITTLE_ENDIAN);
     private ByteBuffer buffer;
     private int offset;
     private int length;
     private long acceptedLsn;
+    private long acceptedTxId;
     private boolean inTransaction;
+    private boolean sequencesOpen;
+    private long sequencesTimeUs;
     private boolean skipping;
     private boolean snapshotChunk;
     private long snapshotChunks;
@@ -39,9 +51,10 @@ final class TxAssembler implements MessageHandler, RecordHandler {
     private long heartbeatLsn;
     private long receivedTransactions;
 
-    TxAssembler(GroupLog log, long appliedLsn) {
+    TxAssembler(GroupLog log, long appliedLsn, long appliedTxId) {
         this.log = log;
         this.acceptedLsn = appliedLsn;
+        this.acceptedTxId = appliedTxId;
     }
 
     /** Called before each poll so commits are stamped without reading the clock per record. */
@@ -61,8 +74,14 @@ final class TxAssembler implements MessageHandler, RecordHandler {
         decoder.decode(buffer, offset, length, this);
     }
 
+    /** Called after each poll: Sequence records received last are applied without waiting for another record. */
+    void endOfPoll() {
+        closeSequences();
+    }
+
     @Override
     public void onBegin(long txId, long commitLsn, long commitTimeUs, int flags) {
+        closeSequences();
         if (inTransaction) {
             discardedPartialTransactions++;
             if (!skipping) {
@@ -82,6 +101,7 @@ final class TxAssembler implements MessageHandler, RecordHandler {
 
     @Override
     public void onCommit(long txId, long commitLsn, long endLsn, long commitTimeUs) {
+        closeSequences();
         if (!inTransaction) {
             strayRecords++;
             return;
@@ -96,6 +116,7 @@ final class TxAssembler implements MessageHandler, RecordHandler {
             } else {
                 log.commitTransaction(commitLsn, txId, commitTimeUs, nowNs);
                 acceptedLsn = commitLsn;
+                acceptedTxId = txId;
                 receivedTransactions++;
             }
         }
@@ -104,6 +125,7 @@ final class TxAssembler implements MessageHandler, RecordHandler {
 
     @Override
     public void onRelation(RelationView relation) {
+        closeSequences();
         append();
     }
 
@@ -129,11 +151,47 @@ final class TxAssembler implements MessageHandler, RecordHandler {
 
     @Override
     public void onHeartbeat(long timeUs, long lastLsn) {
+        closeSequences();
         heartbeatTimeUs = timeUs;
         heartbeatLsn = lastLsn;
     }
 
+    /**
+     * A sequence's state. Between transactions (where the shipper sends them) it joins the open unit of Sequence
+     * records, opening one first; inside a transaction it is applied with it.
+     */
+    @Override
+    public void onSequence(SequenceView sequence) {
+        if (inTransaction) {
+            if (!skipping) {
+                append();
+            }
+            return;
+        }
+        if (!sequencesOpen) {
+            log.beginTransaction();
+            int length = encoder.encodeBegin(boundary, 0, boundary.capacity(), acceptedTxId, acceptedLsn, sequence.readTimeUs());
+            log.append(boundary, 0, length);
+            sequencesOpen = true;
+        }
+        sequencesTimeUs = sequence.readTimeUs();
+        append();
+    }
+
+    /** Ends the open unit of Sequence records, if any, with a Commit at the position already reached. */
+    private void closeSequences() {
+        if (!sequencesOpen) {
+            return;
+        }
+        sequencesOpen = false;
+        int length = encoder.encodeCommit(boundary, 0, boundary.capacity(), acceptedTxId, acceptedLsn, acceptedLsn,
+                sequencesTimeUs);
+        log.append(boundary, 0, length);
+        log.commitSequences(acceptedLsn, acceptedTxId, sequencesTimeUs, nowNs);
+    }
+
     private void row() {
+        closeSequences();
         if (!inTransaction) {
             strayRecords++;
         } else if (!skipping) {
@@ -183,4 +241,5 @@ final class TxAssembler implements MessageHandler, RecordHandler {
     long receivedTransactions() {
         return receivedTransactions;
     }
+
 }

@@ -42,7 +42,9 @@ public record ApplierConfig(
         long retryMaxMs,
         long durablePollMs,
         long feedbackIntervalMs,
+        boolean pauseOnDivergence,
         long sequenceHeadroom,
+        long sequenceSyncIntervalMs,
         String adminBind,
         int adminPort,
         String adminToken,
@@ -50,6 +52,7 @@ public record ApplierConfig(
 
     private static final Set<String> SYNCHRONOUS_COMMIT = Set.of("off", "local", "on", "remote_write", "remote_apply");
     private static final Set<String> REPLICATION_ROLES = Set.of("replica", "origin");
+    private static final Set<String> DIVERGENCE_POLICIES = Set.of("pause", "log");
 
     /** The defaults, overridden by {@code overrides} ({@code key, value, key, value ...}). */
     public static ApplierConfig of(String... overrides) {
@@ -114,7 +117,9 @@ public record ApplierConfig(
         }
         long durablePoll = r.longValue(APPLY_DURABLE_POLL_MS, 1, 60_000);
         long feedbackMs = r.longValue(APPLY_FEEDBACK_INTERVAL_MS, 1, 60_000);
+        boolean pauseOnDivergence = r.oneOf(APPLY_ON_DIVERGENCE, DIVERGENCE_POLICIES).equals("pause");
         long headroom = r.longValue(PROMOTE_SEQUENCE_HEADROOM, 0, Long.MAX_VALUE / 4);
+        long sequenceSyncMs = r.longValue(PROMOTE_SEQUENCE_SYNC_INTERVAL_MS, 10, 3_600_000);
         String adminBind = r.nonEmpty(ADMIN_BIND);
         int adminPort = r.intValue(ADMIN_PORT, 0, 65_535);
         String adminToken = r.string(ADMIN_TOKEN);
@@ -122,7 +127,8 @@ public record ApplierConfig(
         r.throwIfInvalid();
         return new ApplierConfig(source, activation, ringUri, capacity, epoch, url, user, password, poolSize, connectTimeoutMs,
                 readOnly, role, syncCommit, batchRows, groupTx, groupBytes, groupMs, pollFrames, parkUs, retryInitial,
-                retryMax, durablePoll, feedbackMs, headroom, adminBind, adminPort, adminToken, r.resolved());
+                retryMax, durablePoll, feedbackMs, pauseOnDivergence, headroom, sequenceSyncMs, adminBind, adminPort, adminToken,
+                r.resolved());
     }
 
     /**
@@ -138,7 +144,8 @@ public record ApplierConfig(
         return new ApplierConfig(sourceName, activation, ringUri, ringCapacityBytes, epoch, replicaJdbcUrl, replicaUser,
                 replicaPassword, replicaPoolSize, replicaConnectTimeoutMs, replicaReadOnlyForClients, sessionReplicationRole,
                 synchronousCommit, batchMaxRows, groupMaxTransactions, groupMaxBytes, groupMaxMs, pollMaxFrames, idleMaxParkUs,
-                retryInitialMs, retryMaxMs, durablePollMs, feedbackIntervalMs, sequenceHeadroom, adminBind, adminPort,
+                retryInitialMs, retryMaxMs, durablePollMs, feedbackIntervalMs, pauseOnDivergence, sequenceHeadroom,
+                sequenceSyncIntervalMs, adminBind, adminPort,
                 adminToken, Map.copyOf(shown));
     }
 

@@ -53,8 +53,12 @@ public final class ApplierKeys {
             "How often to ask the replica how far its WAL is flushed while commits await durability");
     public static final ConfigKey APPLY_FEEDBACK_INTERVAL_MS = key("apply.feedback.interval.ms", "50",
             "Feedback heartbeat to the shipper while nothing else moves");
+    public static final ConfigKey APPLY_ON_DIVERGENCE = key("apply.on.divergence", "pause",
+            "A change showing the replica already differs (an UPDATE or DELETE that finds no row, a streamed INSERT whose key exists): pause (apply stops at it, naming table and key) or log (counted in rdmarepl_applier_rows_missing_total, logged, the INSERT overwrites)");
     public static final ConfigKey PROMOTE_SEQUENCE_HEADROOM = key("promote.sequence.headroom", "1000",
-            "Added to the highest value seen when promotion sets a sequence (covers values the primary used in rolled-back transactions)");
+            "Added to the last value shipped or the highest value seen when promotion sets a sequence (covers values the primary used in rolled-back transactions)");
+    public static final ConfigKey PROMOTE_SEQUENCE_SYNC_INTERVAL_MS = key("promote.sequence.sync.interval.ms", "1000",
+            "The shipper's sequence.sync.interval.ms (or more): promotion moves a sequence past its last shipped value by its rate times the larger of this and the time since the last reading");
     public static final ConfigKey ADMIN_BIND = key("admin.bind", "127.0.0.1",
             "Address of the admin HTTP endpoint (/health, /status, /metrics)");
     public static final ConfigKey ADMIN_PORT = key("admin.port", "9472",
@@ -67,7 +71,8 @@ public final class ApplierKeys {
             REPLICA_READ_ONLY_FOR_CLIENTS, REPLICA_SESSION_REPLICATION_ROLE, APPLY_SYNCHRONOUS_COMMIT,
             APPLY_BATCH_MAX_ROWS, APPLY_GROUP_MAX_TRANSACTIONS, APPLY_GROUP_MAX_BYTES, APPLY_GROUP_MAX_MS,
             APPLY_POLL_MAX_FRAMES, APPLY_IDLE_MAX_PARK_US, APPLY_RETRY_INITIAL_MS, APPLY_RETRY_MAX_MS,
-            APPLY_DURABLE_POLL_MS, APPLY_FEEDBACK_INTERVAL_MS, PROMOTE_SEQUENCE_HEADROOM, ADMIN_BIND, ADMIN_PORT,
+            APPLY_DURABLE_POLL_MS, APPLY_FEEDBACK_INTERVAL_MS, APPLY_ON_DIVERGENCE, PROMOTE_SEQUENCE_HEADROOM,
+            PROMOTE_SEQUENCE_SYNC_INTERVAL_MS, ADMIN_BIND, ADMIN_PORT,
             ADMIN_TOKEN);
 
     private ApplierKeys() {

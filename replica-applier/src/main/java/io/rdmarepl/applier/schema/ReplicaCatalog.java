@@ -26,6 +26,7 @@ public final class ReplicaCatalog {
     private static final String COLUMNS_SQL = """
             SELECT a.attname,
                    pg_catalog.format_type(a.atttypid, -1),
+                   pg_catalog.format_type(a.atttypid, a.atttypmod),
                    a.attgenerated <> '',
                    a.attidentity <> '',
                    a.attidentity = 'a',
@@ -61,8 +62,8 @@ public final class ReplicaCatalog {
             read.setLong(3, oid);
             try (ResultSet rows = read.executeQuery()) {
                 while (rows.next()) {
-                    columns.add(new ReplicaColumn(rows.getString(1), rows.getString(2), rows.getBoolean(3),
-                            rows.getBoolean(4), rows.getBoolean(5), rows.getString(6), rows.getBoolean(7)));
+                    columns.add(new ReplicaColumn(rows.getString(1), rows.getString(2), rows.getString(3), rows.getBoolean(4),
+                            rows.getBoolean(5), rows.getBoolean(6), rows.getString(7), rows.getBoolean(8)));
                 }
             }
         }

@@ -100,7 +100,7 @@ class ApplierCrashIT {
                 for (int n = 0; n < ROWS_PER_TX; n++) {
                     rows.add(insert(1, i4(tx), i4(n)));
                 }
-                rows.add(insert(2, i4(1), i4(tx)));
+                rows.add(tx == 1 ? insert(2, i4(1), i4(tx)) : Records.update(2, i4(1), i4(tx)));
                 feeder.send(Records.transaction(tx, lsn(tx), rows));
                 fed.set(tx);
             }

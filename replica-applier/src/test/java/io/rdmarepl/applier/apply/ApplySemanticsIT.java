@@ -94,6 +94,60 @@ class ApplySemanticsIT {
     }
 
     @Test
+    void shouldPauseNamingTableAndKeyWhenAnUpdateOrDeleteFindsNoRowThenResumeOnceRepaired() throws Exception {
+        Sql.write(replica, "CREATE TABLE diverged (id int, code char(3), v text, PRIMARY KEY (id, code))");
+        try (ApplierFixture f = ApplierFixture.start(replica, "diverged")) {
+            f.feeder().send(relation(1, "diverged", 'd', "id*", "code*", "v"))
+                    .transaction(1, 0x10, insert(1, i4(1), text("ab "), text("a")), insert(1, i4(2), text("x  "), text("b")))
+                    .transaction(2, 0x20, update(1, i4(1), text("ab "), text("a2")), update(1, i4(7), text("zz "), text("lost")))
+                    .transaction(3, 0x30, insert(1, i4(3), text("c  "), text("c")));
+            ApplierStatus paused = Await.until("apply paused on the update that found no row", DEADLINE, f::status,
+                    s -> s.state() == ApplierState.PAUSED_ERROR);
+            assertThat(paused.lastError()).contains("UPDATE of \"public\".\"diverged\" found no row with key"
+                    + " (\"id\", \"code\")=(7, zz )", "0/20", "apply.on.divergence");
+            assertThat(paused.appliedLsn()).as("the transaction before it is applied, nothing of it").isEqualTo(0x10);
+            assertThat(Sql.rows(replica, "SELECT v FROM diverged WHERE id = 1")).containsExactly(List.of("a"));
+            Sql.write(replica, "INSERT INTO diverged VALUES (7, 'zz', 'repaired')");
+            f.awaitApplied(0x30);
+            f.feeder().transaction(4, 0x40, deleteKey(1, i4(9), text("no "), nul()));
+            ApplierStatus deleted = Await.until("apply paused on the delete that found no row", DEADLINE, f::status,
+                    s -> s.state() == ApplierState.PAUSED_ERROR);
+            assertThat(deleted.lastError()).contains("DELETE of \"public\".\"diverged\" found no row with key"
+                    + " (\"id\", \"code\")=(9, no )", "0/40");
+        }
+        assertThat(Sql.rows(replica, "SELECT id, v FROM diverged ORDER BY id"))
+                .containsExactly(List.of("1", "a2"), List.of("2", "b"), List.of("3", "c"), List.of("7", "lost"));
+    }
+
+    @Test
+    void shouldPauseWhenAStreamedInsertMeetsAnExistingKeyButLetAnInitialCopyOverwrite() throws Exception {
+        Sql.write(replica, "CREATE TABLE met (id int PRIMARY KEY, v text); INSERT INTO met VALUES (1, 'replica'), (2, 'replica')");
+        try (ApplierFixture f = ApplierFixture.start(replica, "met")) {
+            f.feeder().send(relation(1, "met", 'd', "id*", "v"))
+                    .snapshotChunk(1, 0x10, insert(1, i4(1), text("copied")))
+                    .transaction(2, 0x20, insert(1, i4(2), text("streamed")));
+            ApplierStatus paused = Await.until("apply paused on the insert that met a row", DEADLINE, f::status,
+                    s -> s.state() == ApplierState.PAUSED_ERROR);
+            assertThat(paused.lastError()).contains("INSERT into \"public\".\"met\" met a row that is already on the"
+                    + " replica (Key (id)=(2) already exists.)", "0/20");
+            assertThat(Sql.rows(replica, "SELECT id, v FROM met ORDER BY id"))
+                    .containsExactly(List.of("1", "copied"), List.of("2", "replica"));
+        }
+    }
+
+    @Test
+    void shouldCountAndLogDivergenceInsteadOfPausingWhenConfiguredTo() throws Exception {
+        Sql.write(replica, "CREATE TABLE tolerated (id int PRIMARY KEY, v text); INSERT INTO tolerated VALUES (2, 'replica')");
+        try (ApplierFixture f = ApplierFixture.start(replica, "tolerated", "apply.on.divergence", "log")) {
+            f.feeder().send(relation(1, "tolerated", 'd', "id*", "v"))
+                    .transaction(1, 0x10, update(1, i4(1), text("nowhere")), insert(1, i4(2), text("streamed")));
+            f.awaitApplied(0x10);
+            assertThat(f.registry().get("rdmarepl.applier.rows.missing").counter().count()).isEqualTo(1.0);
+        }
+        assertThat(Sql.rows(replica, "SELECT id, v FROM tolerated")).containsExactly(List.of("2", "streamed"));
+    }
+
+    @Test
     void shouldNeverWriteGeneratedColumnsAndOverrideIdentityAlways() throws Exception {
         Sql.write(replica, "CREATE TABLE gen (id int GENERATED ALWAYS AS IDENTITY PRIMARY KEY, price numeric, qty int,"
                 + " total numeric GENERATED ALWAYS AS (price * qty) STORED)");
@@ -295,6 +349,26 @@ class ApplySemanticsIT {
             f.awaitApplied(0x10);
         }
         assertThat(Sql.rows(replica, "SELECT m FROM moods")).containsExactly(List.of("happy"));
+    }
+
+    @Test
+    void shouldPauseNamingTheColumnTypeAndValueANarrowerReplicaColumnRefuses() throws Exception {
+        Sql.write(replica, "CREATE TABLE narrow (id int PRIMARY KEY, note text, code char(3))");
+        try (ApplierFixture f = ApplierFixture.start(replica, "narrow")) {
+            f.feeder().send(relation(1, "narrow", 'd', "id*", "note", "code"))
+                    .transaction(1, 0x10, insert(1, i4(1), text("fits"), text("abc")))
+                    .transaction(2, 0x20, insert(1, i4(2), text("fine"), text("abc")), insert(1, i4(3), text("too wide"),
+                            text("abcdef")));
+            ApplierStatus paused = Await.until("apply paused on the value the column refuses", DEADLINE, f::status,
+                    s -> s.state() == ApplierState.PAUSED_SCHEMA);
+            assertThat(paused.lastError()).contains("0/20", "column \"code\" (character(3)) refused 'abcdef': ",
+                    "value too long for type character(3)", "\"public\".\"narrow\"");
+            assertThat(paused.appliedLsn()).isEqualTo(0x10);
+            Sql.write(replica, "ALTER TABLE narrow ALTER COLUMN code TYPE char(6)");
+            f.awaitApplied(0x20);
+        }
+        assertThat(Sql.rows(replica, "SELECT id, code FROM narrow ORDER BY id"))
+                .containsExactly(List.of("1", "abc   "), List.of("2", "abc   "), List.of("3", "abcdef"));
     }
 
     @Test

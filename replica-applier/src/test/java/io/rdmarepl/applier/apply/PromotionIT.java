@@ -4,6 +4,7 @@ import static io.rdmarepl.applier.testing.Records.i4;
 import static io.rdmarepl.applier.testing.Records.i8;
 import static io.rdmarepl.applier.testing.Records.insert;
 import static io.rdmarepl.applier.testing.Records.relation;
+import static io.rdmarepl.applier.testing.Records.sequence;
 import static io.rdmarepl.applier.testing.Records.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -23,7 +24,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The replica is read-only for clients until promotion, which also moves every sequence past the primary's. */
+/**
+ * The replica is read-only for clients until promotion, which also moves every sequence past the primary's: owned
+ * ones past the rows, shipped ones past their last reading by the headroom and their rate.
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PromotionIT {
     private static PostgresServer replica;
@@ -78,6 +82,43 @@ class PromotionIT {
             f.awaitApplied(20);
 
             assertThat(f.applier().promote(Duration.ofSeconds(10))).containsEntry("public.late_id_seq", 310L);
+        }
+    }
+
+    @Test
+    void shouldMoveEveryShippedSequencePastItsLastReadingByHeadroomAndRate() throws Exception {
+        Sql.write(replica, "CREATE SEQUENCE invoice_no; CREATE SEQUENCE countdown INCREMENT BY -1;"
+                + " CREATE SEQUENCE quiet_reader; CREATE SEQUENCE single_reading; CREATE SEQUENCE moved_ahead;"
+                + " CREATE TABLE orders (id serial PRIMARY KEY)");
+        long sentMs = System.currentTimeMillis();
+        try (ApplierFixture f = ApplierFixture.start(replica, "promotion-rate", "promote.sequence.headroom", "10",
+                "promote.sequence.sync.interval.ms", "1000")) {
+            f.feeder().send(
+                    // 1000 values in the second between the last two readings, the last one just taken
+                    sequence("invoice_no", 1000, true, 1000), sequence("invoice_no", 2000, true, 0),
+                    sequence("countdown", -100, true, 1000), sequence("countdown", -300, true, 0),
+                    // no reading for 20 s: the primary may have gone on at 100 a second all that time
+                    sequence("quiet_reader", 100, true, 21_000), sequence("quiet_reader", 200, true, 20_000),
+                    sequence("single_reading", 5, true, 0),
+                    sequence("moved_ahead", 100, true, 1000), sequence("moved_ahead", 200, true, 0),
+                    sequence("orders_id_seq", 50, true, 1000), sequence("orders_id_seq", 60, true, 0))
+                    .send(relation(1, "orders", 'd', "id*")).transaction(1, 10, insert(1, i4(500)));
+            f.awaitApplied(10);
+            assertThat(Sql.rows(replica, "SELECT last_value FROM invoice_no")).containsExactly(java.util.List.of("2000"));
+            Sql.write(replica, "SELECT setval('moved_ahead', 100000)"); // someone moved it on the replica: never back
+
+            Map<String, Long> set = f.applier().promote(Duration.ofSeconds(10));
+            long sinceSentS = (System.currentTimeMillis() - sentMs) / 1000 + 1; // bounds the time since the readings
+
+            assertThat(set.get("public.invoice_no")).isBetween(2000L + 10 + 1000, 2000L + 10 + 1000 * Math.max(1, sinceSentS));
+            assertThat(set.get("public.countdown")).isBetween(-300L - 10 - 200 * Math.max(1, sinceSentS), -300L - 10 - 200);
+            assertThat(set.get("public.quiet_reader")).isBetween(200L + 10 + 100 * 20, 200L + 10 + 100 * (20 + sinceSentS));
+            assertThat(set).containsEntry("public.single_reading", 15L)
+                    .containsEntry("public.orders_id_seq", 510L) // its rows went further than its readings
+                    .doesNotContainKey("public.moved_ahead");
+            assertThat(Sql.rows(replica, "SELECT last_value, is_called FROM invoice_no"))
+                    .containsExactly(java.util.List.of(Long.toString(set.get("public.invoice_no")), "t"));
+            assertThat(Sql.rows(replica, "SELECT last_value FROM moved_ahead")).containsExactly(java.util.List.of("100000"));
         }
     }
 

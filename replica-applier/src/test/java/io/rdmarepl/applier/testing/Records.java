@@ -33,6 +33,11 @@ public final class Records {
         return out;
     }
 
+    /** A sequence's state in schema public, read {@code ageMs} milliseconds ago. */
+    public static ChangeRecord.Sequence sequence(String name, long lastValue, boolean isCalled, long ageMs) {
+        return new ChangeRecord.Sequence("public", name, lastValue, isCalled, (System.currentTimeMillis() - ageMs) * 1000);
+    }
+
     public static ChangeRecord.Insert insert(int relation, Value... values) {
         return new ChangeRecord.Insert(relation, Tuple.of(values));
     }

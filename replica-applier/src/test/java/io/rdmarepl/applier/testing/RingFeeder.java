@@ -68,6 +68,18 @@ public final class RingFeeder implements AutoCloseable {
         return send(List.of(records));
     }
 
+    /** Like {@link #transaction}, the Begin flagged as a chunk of an initial copy (BEGIN_SNAPSHOT_CHUNK_FLAG). */
+    public RingFeeder snapshotChunk(long txId, long commitLsn, ChangeRecord... rows) {
+        List<ChangeRecord> records = Records.transaction(txId, commitLsn, List.of(rows));
+        int length = encoder.encodeBegin(scratch, 0, scratch.capacity(), txId, commitLsn, System.currentTimeMillis() * 1000,
+                io.rdmarepl.format.codec.TransactionDescriptor.BEGIN_SNAPSHOT_CHUNK_FLAG);
+        while (!messages.tryWrite(ChangeStream.RECORD_FRAME_TYPE, scratch, 0, length)) {
+            writer.publish();
+            LockSupport.parkNanos(50_000);
+        }
+        return send(records.subList(1, records.size()));
+    }
+
     /** Begin, the rows, Commit: one source transaction committed at {@code commitLsn}. */
     public RingFeeder transaction(long txId, long commitLsn, ChangeRecord... rows) {
         return send(Records.transaction(txId, commitLsn, List.of(rows)));

@@ -54,11 +54,6 @@ class HostileSchemaIT {
      * once the pgoutput engine exists this becomes a parameter, with {@code capture.engine} set from it.
      */
     static final String ENGINE = "debezium";
-    /**
-     * TODO: flip to true once sequences are shipped (branch fidelity-sequences, not in main yet); ReplicaComparison
-     * compares them already. The schema has standalone, identity and serial sequences, and a RESTART IDENTITY.
-     */
-    static final boolean COMPARE_SEQUENCES = false;
     static final String[] SCHEMAS = {"public", "Odd.Schema"};
     static final String PUBLICATION = "hostile";
 
@@ -239,7 +234,7 @@ class HostileSchemaIT {
     /** The replica equals the primary except for exactly the engine's known losses in this phase. */
     private void assertFidelity(Phase phase) throws SQLException {
         ComparisonReport report = ReplicaComparison.between(replication.primary(), replication.replica())
-                .schemas(SCHEMAS).sequences(COMPARE_SEQUENCES).run();
+                .schemas(SCHEMAS).sequences(true).run();
         Set<String> expected = FidelityLoss.of(ENGINE, phase).stream().map(FidelityLoss::id)
                 .collect(Collectors.toCollection(TreeSet::new));
         Set<String> found = new TreeSet<>();

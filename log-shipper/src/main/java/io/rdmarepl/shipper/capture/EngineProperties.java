@@ -38,9 +38,10 @@ public final class EngineProperties {
             p.setProperty("database.sslrootcert", config.sslRootCert());
         }
         p.setProperty("database.dbname", config.databaseName());
-        // the replication connection shows as rdmarepl_<source.name>: synchronous_standby_names names it in sync mode
-        p.setProperty("database.connection.factory.class", StreamingConnectionName.class.getName());
-        p.setProperty("database." + StreamingConnectionName.NAME_PROPERTY, SyncSettings.applicationName(config.sourceName()));
+        // every session with CaptureSessionSettings; the replication connection shows as rdmarepl_<source.name>:
+        // synchronous_standby_names names it in sync mode
+        p.setProperty("database.connection.factory.class", DebeziumConnectionFactory.class.getName());
+        p.setProperty("database." + DebeziumConnectionFactory.NAME_PROPERTY, SyncSettings.applicationName(config.sourceName()));
         p.setProperty("plugin.name", "pgoutput");
         p.setProperty("slot.name", config.slotName());
         p.setProperty("slot.drop.on.stop", "false");

@@ -32,6 +32,7 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
     private final AckMarker acks;
     private final Map<Integer, Integer> relationsSent = new HashMap<>();
     private final List<RecordChangeEvent<SourceRecord>> transactionRecords = new ArrayList<>();
+    private final PendingTruncate truncate = new PendingTruncate();
     private final InitialCopy initialCopy;
     private final SyncGate sync;
     private final Runnable beforeMarker;
@@ -113,9 +114,11 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
             txId = parseTxId(value.getString("id"));
             commitTimeUs = 0;
             staged.clear();
+            truncate.clear();
             transactionRecords.clear();
             transactionRecords.add(event);
         } else if ("END".equals(status)) {
+            truncate.stage(staged, encoder);
             transactionRecords.add(event);
             Map<String, ?> offset = event.record().sourceOffset();
             long commitLsn = ((Number) offset.get("lsn")).longValue();
@@ -201,12 +204,24 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
         if (commitTimeUs == 0 && source != null && source.schema().field("ts_us") != null && source.getInt64("ts_us") != null) {
             commitTimeUs = source.getInt64("ts_us");
         }
-        stageRow(record);
+        if ("t".equals(((Struct) record.value()).getString("op"))) {
+            stageRelation(record);
+            truncate.add(encoding.relationId(record));
+        } else {
+            truncate.stage(staged, encoder);
+            stageRow(record);
+        }
         transactionRecords.add(event);
     }
 
     /** Stages the row record of {@code record}, after its table's Relation when the standby has not seen this version. */
     private void stageRow(SourceRecord record) {
+        stageRelation(record);
+        staged.add(at -> encoding.encodeRow(record, staged.buffer(), at, staged.room()));
+    }
+
+    /** Stages the Relation record of {@code record}'s table when the standby has not seen this version. */
+    private void stageRelation(SourceRecord record) {
         int relationId = encoding.relationId(record);
         int version = encoding.relationVersion(record);
         Integer sent = relationsSent.get(relationId);
@@ -214,7 +229,6 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
             staged.add(at -> encoding.encodeRelation(record, staged.buffer(), at, staged.room()));
             relationsSent.put(relationId, version);
         }
-        staged.add(at -> encoding.encodeRow(record, staged.buffer(), at, staged.room()));
     }
 
     /**

@@ -41,8 +41,13 @@ import java.util.Map;
  * </table>
  */
 public final class DebeziumValueSettings {
-    /** The unchanged-TOAST placeholder; long and unlikely so that no real value is mistaken for it. */
-    public static final String UNCHANGED_TOAST_PLACEHOLDER = "__rdmarepl:unchanged-toast:7d0c4b1e9a2f__";
+    /**
+     * The unchanged-TOAST placeholder. It starts and ends with U+0000, which no PostgreSQL text, varchar, json, xml
+     * or other string value can hold, so no real value is mistaken for it: a value that merely read like the
+     * placeholder used to be taken for one, and an update writing it left the replica's old value in place. (A
+     * bytea is handed over as bytes and can still hold these exact bytes.)
+     */
+    public static final String UNCHANGED_TOAST_PLACEHOLDER = "\u0000rdmarepl:unchanged-toast:7d0c4b1e9a2f\u0000";
     /** The name the converter is registered under in {@code converters}. */
     public static final String CONVERTER_NAME = "rdmareplexact";
 

@@ -1,9 +1,12 @@
 package io.rdmarepl.shipper.encode;
 
 import io.rdmarepl.format.PgInfinity;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.OffsetTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
 /**
@@ -38,7 +41,7 @@ final class TemporalText {
     private static final int PG_FIRST_DATE = -2_440_588;
 
     static int date(int debeziumDays) {
-        if (debeziumDays >= PG_FIRST_DATE) {
+        if (debeziumDays >= PG_FIRST_DATE || debeziumDays == PgInfinity.DATE_NEGATIVE) {
             return debeziumDays;
         }
         if (debeziumDays == DEBEZIUM_DATE_POSITIVE_INFINITY) {
@@ -72,13 +75,34 @@ final class TemporalText {
         return debeziumMicros;
     }
 
-    /** Micros since the epoch of a ZonedTimestamp string ({@code 2024-06-30T21:59:59.987654Z}) or an infinity. */
+    /**
+     * What {@link #timestampTz} returns for an instant past 294247-01-10 04:00:54.775806 UTC: PostgreSQL goes on to
+     * 294276-12-31, microseconds since 1970 in a long do not (and their last value is the infinity sentinel). No
+     * timestamp PostgreSQL accepts is this many microseconds before 1970.
+     */
+    static final long BEYOND_MICROS = Long.MIN_VALUE + 1;
+
+    /** Debezium's stand-ins for timestamp infinities in the stream (Instants, PGStatement's millis read as micros). */
+    private static final Instant DEBEZIUM_POSITIVE_INFINITY_INSTANT = micros(DEBEZIUM_TIMESTAMP_POSITIVE_INFINITY);
+    private static final Instant DEBEZIUM_NEGATIVE_INFINITY_INSTANT = micros(DEBEZIUM_TIMESTAMP_NEGATIVE_INFINITY);
+
+    private static Instant micros(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, MICROS_PER_SECOND), Math.floorMod(micros, MICROS_PER_SECOND) * 1000);
+    }
+
+    /**
+     * Micros since the epoch of a ZonedTimestamp string ({@code 2024-06-30T21:59:59.987654Z}) or an infinity;
+     * {@link #BEYOND_MICROS} when the instant is too late for them (write {@link #timestampTzText} instead).
+     */
     static long timestampTz(String text) {
         if ("infinity".equals(text)) {
             return PgInfinity.TIMESTAMP_POSITIVE;
         }
         if ("-infinity".equals(text)) {
             return PgInfinity.TIMESTAMP_NEGATIVE;
+        }
+        if (text.indexOf(' ') > 0) {
+            return pgTimestampTz(text);
         }
         if (text.length() >= 20 && text.charAt(4) == '-' && text.charAt(10) == 'T' && text.endsWith("Z")) {
             long fast = fastUtc(text);
@@ -87,7 +111,141 @@ final class TemporalText {
             }
         }
         OffsetDateTime t = OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME);
-        return Math.addExact(Math.multiplyExact(t.toEpochSecond(), MICROS_PER_SECOND), t.getNano() / 1000);
+        try {
+            long micros = Math.addExact(Math.multiplyExact(t.toEpochSecond(), MICROS_PER_SECOND), t.getNano() / 1000);
+            return micros == PgInfinity.TIMESTAMP_POSITIVE ? BEYOND_MICROS : micros;
+        } catch (ArithmeticException e) {
+            return BEYOND_MICROS;
+        }
+    }
+
+    /**
+     * Micros since 1970 of PostgreSQL's own timestamptz text in ISO DateStyle, as a snapshot reads a domain over
+     * timestamptz ({@code 2024-02-29 23:59:59.999999+05:30}, {@code ... +00 BC}); {@link #BEYOND_MICROS} past them.
+     */
+    private static long pgTimestampTz(String text) {
+        boolean bc = text.endsWith(" BC");
+        String s = bc ? text.substring(0, text.length() - 3) : text;
+        int sign = Math.max(s.lastIndexOf('+'), s.lastIndexOf('-'));
+        if (sign < s.indexOf(' ')) {
+            throw new IllegalArgumentException("not a timestamptz in ISO DateStyle: " + text);
+        }
+        int hours = digits(s, sign + 1, 2);
+        int minutes = s.length() >= sign + 6 ? digits(s, sign + 4, 2) : 0;
+        int seconds = s.length() >= sign + 9 ? digits(s, sign + 7, 2) : 0;
+        if ((hours | minutes | seconds) < 0) {
+            throw new IllegalArgumentException("not a timestamptz in ISO DateStyle: " + text);
+        }
+        long offsetMicros = (hours * 3600L + minutes * 60L + seconds) * MICROS_PER_SECOND * (s.charAt(sign) == '-' ? -1 : 1);
+        TemporalText local = new TemporalText();
+        if (!local.timestampMicros(s.substring(0, sign) + (bc ? " BC" : ""))) {
+            return BEYOND_MICROS;
+        }
+        try {
+            long micros = Math.subtractExact(local.micros, offsetMicros);
+            return micros == PgInfinity.TIMESTAMP_POSITIVE ? BEYOND_MICROS : micros;
+        } catch (ArithmeticException e) {
+            return BEYOND_MICROS;
+        }
+    }
+
+    /** PostgreSQL's text of a ZonedTimestamp string, in UTC: {@code 294276-12-31 23:59:59.999999+00}. */
+    static String timestampTzText(String text) {
+        if (text.indexOf(' ') > 0) { // PostgreSQL's own text, in the session's zone: moved to UTC
+            boolean bc = text.endsWith(" BC");
+            String s = bc ? text.substring(0, text.length() - 3) : text;
+            int sign = Math.max(s.lastIndexOf('+'), s.lastIndexOf('-'));
+            int offset = digits(s, sign + 1, 2) * 3600 + (s.length() >= sign + 6 ? digits(s, sign + 4, 2) * 60 : 0)
+                + (s.length() >= sign + 9 ? digits(s, sign + 7, 2) : 0);
+            String local = s.substring(0, sign);
+            int dash = local.indexOf('-', 1);
+            int space = local.indexOf(' ');
+            long year = Long.parseLong(local, 0, dash, 10);
+            LocalDateTime t = LocalDateTime.of(Math.toIntExact(bc ? 1 - year : year), digits(local, dash + 1, 2),
+                digits(local, dash + 4, 2), digits(local, space + 1, 2), digits(local, space + 4, 2), digits(local, space + 7, 2),
+                (int) fraction(local, space + 9, local.length()) * 1000);
+            return pgTimestamp(t.minusSeconds(s.charAt(sign) == '-' ? -offset : offset), new StringBuilder(40), "+00").toString();
+        }
+        OffsetDateTime t = OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).withOffsetSameInstant(ZoneOffset.UTC);
+        return pgTimestamp(t.toLocalDateTime(), new StringBuilder(40), "+00").toString();
+    }
+
+    /**
+     * PostgreSQL's text, ISO DateStyle, of a timestamp (without time zone) as Debezium's stream hands it over: an
+     * Instant of the wall-clock time read as UTC, or one of Debezium's infinity stand-ins.
+     */
+    static String timestampText(Instant instant) {
+        if (instant.equals(DEBEZIUM_POSITIVE_INFINITY_INSTANT)) {
+            return "infinity";
+        }
+        if (instant.equals(DEBEZIUM_NEGATIVE_INFINITY_INSTANT)) {
+            return "-infinity";
+        }
+        return pgTimestamp(LocalDateTime.ofInstant(instant, ZoneOffset.UTC), new StringBuilder(32), "").toString();
+    }
+
+    /** {@code 2024-01-02 03:04:05.123456}, {@code 0044-03-15 12:00:00 BC}: years before 1 as their BC number. */
+    private static StringBuilder pgTimestamp(LocalDateTime t, StringBuilder out, String offset) {
+        int year = t.getYear();
+        pad(out, year <= 0 ? 1 - year : year, 4).append('-');
+        pad(out, t.getMonthValue(), 2).append('-');
+        pad(out, t.getDayOfMonth(), 2).append(' ');
+        pad(out, t.getHour(), 2).append(':');
+        pad(out, t.getMinute(), 2).append(':');
+        pad(out, t.getSecond(), 2);
+        if (t.getNano() != 0) {
+            out.append('.');
+            pad(out, t.getNano() / 1000, 6);
+        }
+        out.append(offset);
+        return year <= 0 ? out.append(" BC") : out;
+    }
+
+    private static StringBuilder pad(StringBuilder out, long value, int width) {
+        String digits = Long.toString(value);
+        for (int i = digits.length(); i < width; i++) {
+            out.append('0');
+        }
+        return out.append(digits);
+    }
+
+    /**
+     * Parses PostgreSQL's text of a timestamp in ISO DateStyle ({@code 2024-01-02 03:04:05.123456}, {@code ... BC},
+     * {@code infinity}) into {@link #micros} since 1970. False when the timestamp is past what micros since 1970
+     * hold (294247-01-10 04:00:54.775806): write the text itself.
+     */
+    boolean timestampMicros(String text) {
+        if ("infinity".equals(text)) {
+            micros = PgInfinity.TIMESTAMP_POSITIVE;
+            return true;
+        }
+        if ("-infinity".equals(text)) {
+            micros = PgInfinity.TIMESTAMP_NEGATIVE;
+            return true;
+        }
+        boolean bc = text.endsWith(" BC");
+        String s = bc ? text.substring(0, text.length() - 3) : text;
+        int dash = s.indexOf('-', 1);
+        int space = s.indexOf(' ');
+        if (dash < 4 || space != dash + 6 || s.length() < space + 9) {
+            throw new IllegalArgumentException("not a timestamp in ISO DateStyle: " + text);
+        }
+        long year = Long.parseLong(s, 0, dash, 10);
+        LocalDate date = LocalDate.of(Math.toIntExact(bc ? 1 - year : year), digits(s, dash + 1, 2), digits(s, dash + 4, 2));
+        int hour = digits(s, space + 1, 2);
+        int minute = digits(s, space + 4, 2);
+        int second = digits(s, space + 7, 2);
+        long fraction = fraction(s, space + 9, s.length());
+        if ((hour | minute | second) < 0 || fraction < 0 || s.charAt(space + 3) != ':' || s.charAt(space + 6) != ':') {
+            throw new IllegalArgumentException("not a timestamp in ISO DateStyle: " + text);
+        }
+        try {
+            long seconds = Math.addExact(Math.multiplyExact(date.toEpochDay(), 86_400L), hour * 3600L + minute * 60L + second);
+            micros = Math.addExact(Math.multiplyExact(seconds, MICROS_PER_SECOND), fraction);
+            return micros != PgInfinity.TIMESTAMP_POSITIVE;
+        } catch (ArithmeticException e) {
+            return false;
+        }
     }
 
     /** {@code yyyy-MM-ddTHH:mm:ss[.f]Z}; Long.MIN_VALUE if the text has another shape. */
@@ -116,9 +274,50 @@ final class TemporalText {
      * {@link #offsetSeconds}. Debezium has already moved the value to UTC, so the offset is 0 in practice.
      */
     long timeTzMicros(String text) {
-        OffsetTime t = OffsetTime.parse(text, DateTimeFormatter.ISO_OFFSET_TIME);
-        offsetSeconds = t.getOffset().getTotalSeconds();
-        return t.toLocalTime().toNanoOfDay() / 1000;
+        if (text.endsWith("Z")) {
+            OffsetTime t = OffsetTime.parse(text, DateTimeFormatter.ISO_OFFSET_TIME);
+            offsetSeconds = t.getOffset().getTotalSeconds();
+            return t.toLocalTime().toNanoOfDay() / 1000;
+        }
+        // PostgreSQL's text: HH:MM:SS[.f](+|-)HH[:MM[:SS]], 24:00:00 included
+        int sign = Math.max(text.lastIndexOf('+'), text.lastIndexOf('-'));
+        int hour = digits(text, 0, 2);
+        int minute = digits(text, 3, 2);
+        int second = digits(text, 6, 2);
+        long fraction = fraction(text, 8, sign);
+        int offHours = digits(text, sign + 1, 2);
+        int offMinutes = text.length() >= sign + 6 ? digits(text, sign + 4, 2) : 0;
+        int offSeconds = text.length() >= sign + 9 ? digits(text, sign + 7, 2) : 0;
+        if (sign < 8 || (hour | minute | second | offHours | offMinutes | offSeconds) < 0 || fraction < 0
+            || text.charAt(2) != ':' || text.charAt(5) != ':') {
+            throw new IllegalArgumentException("not a timetz: " + text);
+        }
+        int offset = offHours * 3600 + offMinutes * 60 + offSeconds;
+        offsetSeconds = text.charAt(sign) == '-' ? -offset : offset;
+        return (hour * 3600L + minute * 60L + second) * MICROS_PER_SECOND + fraction;
+    }
+
+    /** PostgreSQL's text of an OffsetTime: {@code 04:41:12.345678+00}, {@code 10:11:12+05:30}. */
+    static String timeTzText(OffsetTime time) {
+        StringBuilder out = new StringBuilder(24);
+        pad(out, time.getHour(), 2).append(':');
+        pad(out, time.getMinute(), 2).append(':');
+        pad(out, time.getSecond(), 2);
+        if (time.getNano() != 0) {
+            out.append('.');
+            pad(out, time.getNano() / 1000, 6);
+        }
+        int offset = time.getOffset().getTotalSeconds();
+        out.append(offset < 0 ? '-' : '+');
+        int abs = Math.abs(offset);
+        pad(out, abs / 3600, 2);
+        if (abs % 3600 != 0) {
+            pad(out.append(':'), abs / 60 % 60, 2);
+            if (abs % 60 != 0) {
+                pad(out.append(':'), abs % 60, 2);
+            }
+        }
+        return out.toString();
     }
 
     /**

@@ -19,13 +19,18 @@ import java.util.Arrays;
  *       <td>NUMERIC (unscaled two's complement + scale) or its special</td><td>yes</td></tr>
  *   <tr><td>text, varchar, bpchar, name, "char"</td><td>String (bpchar padded)</td><td>TEXT</td><td>yes</td></tr>
  *   <tr><td>bytea</td><td>ByteBuffer</td><td>BYTEA</td><td>yes</td></tr>
- *   <tr><td>date</td><td>Integer epoch days; infinities as day -5877611-06-21/22</td><td>DATE, {@code PgInfinity}</td><td>yes</td></tr>
+ *   <tr><td>date</td><td>Integer epoch days (ExactTextConverter: BC dates of a snapshot keep their era);
+ *       infinities as Debezium's sentinels or {@code PgInfinity}</td><td>DATE, {@code PgInfinity}</td><td>yes</td></tr>
  *   <tr><td>time</td><td>Long micros (24:00:00 = 86400000000)</td><td>TIME</td><td>yes</td></tr>
- *   <tr><td>timetz</td><td>String, already moved to UTC ({@code 04:41:12.345678Z} for 10:11:12.345678+05:30)</td>
- *       <td>TIMETZ with offset 0</td><td><b>no</b>: the same instant, but the original zone offset is lost by
- *       Debezium's pgoutput decoder before any converter runs</td></tr>
- *   <tr><td>timestamp</td><td>Long micros; infinities as ±922337203683x sentinels</td><td>TIMESTAMP, {@code PgInfinity}</td><td>yes</td></tr>
- *   <tr><td>timestamptz</td><td>ISO String in UTC, or "infinity"/"-infinity"</td><td>TIMESTAMPTZ micros UTC</td><td>yes</td></tr>
+ *   <tr><td>timetz</td><td>PostgreSQL's text (ExactTextConverter): as stored in a snapshot; in the stream already
+ *       moved to UTC ({@code 04:41:12.345678+00} for 10:11:12.345678+05:30)</td>
+ *       <td>TIMETZ</td><td>snapshot yes; stream <b>no</b>: the same instant, but the zone offset is lost by
+ *       Debezium's pgoutput decoder before any converter runs, and an offset with seconds stops it</td></tr>
+ *   <tr><td>timestamp</td><td>PostgreSQL's ISO text (ExactTextConverter; Debezium's own Long micros wrap past
+ *       294247 AD)</td><td>TIMESTAMP, {@code PgInfinity}; past 294247-01-10 (beyond micros since 1970 in a long)
+ *       TEXT_FALLBACK</td><td>yes</td></tr>
+ *   <tr><td>timestamptz</td><td>ISO String in UTC, or "infinity"/"-infinity"</td><td>TIMESTAMPTZ micros UTC; past
+ *       294247-01-10 TEXT_FALLBACK {@code 294276-12-31 23:59:59.999999+00}</td><td>yes</td></tr>
  *   <tr><td>interval</td><td>ISO-8601 String {@code P1Y2M-3DT4H5M6.789012S}</td><td>INTERVAL months/days/micros</td><td>yes</td></tr>
  *   <tr><td>uuid, json, jsonb</td><td>String (jsonb as PostgreSQL normalised it)</td><td>UUID, JSON, JSONB</td><td>yes</td></tr>
  *   <tr><td>inet, cidr, macaddr, macaddr8</td><td>String</td><td>INET, CIDR, MACADDR, MACADDR8</td><td>yes</td></tr>
@@ -85,8 +90,24 @@ final class ValueEncoder {
                 long micros = temporal.timeTzMicros(text(value));
                 w.putTimeTz(micros, temporal.offsetSeconds);
             }
-            case TIMESTAMP -> w.putTimestamp(TemporalText.timestamp(((Number) value).longValue()));
-            case TIMESTAMPTZ -> w.putTimestampTz(TemporalText.timestampTz(text(value)));
+            case TIMESTAMP -> {
+                if (value instanceof Number micros) {
+                    w.putTimestamp(TemporalText.timestamp(micros.longValue()));
+                } else if (temporal.timestampMicros(text(value))) {
+                    w.putTimestamp(temporal.micros);
+                } else {
+                    w.putTextFallback(column.typeOid(), text(value));
+                }
+            }
+            case TIMESTAMPTZ -> {
+                String text = text(value);
+                long micros = TemporalText.timestampTz(text);
+                if (micros != TemporalText.BEYOND_MICROS) {
+                    w.putTimestampTz(micros);
+                } else {
+                    w.putTextFallback(column.typeOid(), TemporalText.timestampTzText(text));
+                }
+            }
             case INTERVAL -> {
                 temporal.interval(text(value));
                 w.putInterval(temporal.months, temporal.days, temporal.micros);

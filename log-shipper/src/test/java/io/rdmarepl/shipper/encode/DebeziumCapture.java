@@ -4,6 +4,7 @@ import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
+import io.rdmarepl.shipper.capture.DebeziumConnectionFactory;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ import org.apache.kafka.connect.source.SourceRecord;
 
 /**
  * Test harness: a real Debezium embedded engine (pgoutput, in-memory offsets) on a test-support server, with
- * {@link DebeziumValueSettings} merged in, collecting every SourceRecord into a queue. Every wait has a deadline.
+ * {@link DebeziumValueSettings} merged in and the shipper's connection factory, collecting every SourceRecord into a queue. Every wait has a deadline.
  */
 final class DebeziumCapture implements AutoCloseable {
     static final Duration DEADLINE = Duration.ofSeconds(30);
@@ -74,6 +75,8 @@ final class DebeziumCapture implements AutoCloseable {
         p.setProperty("provide.transaction.metadata", "true");
         p.setProperty("poll.interval.ms", "10");
         p.setProperty("errors.max.retries", "0");
+        // the shipper's connection factory: every session with CaptureSessionSettings, as in production
+        p.setProperty("database.connection.factory.class", DebeziumConnectionFactory.class.getName());
         p.putAll(DebeziumValueSettings.properties());
         return new DebeziumCapture(p);
     }

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every type from a real primary (server TimeZone America/St_Johns, JVM zone Pacific/Chatham) through a real
+ * Every type from a real primary (server TimeZone America/St_Johns, IntervalStyle sql_standard, bytea_output
+ * escape, extra_float_digits 0; JVM zone Pacific/Chatham) through a real
  * Debezium engine into log-format records, decoded back and compared with the primary's values.
  */
 class EncodeTypesIT {
@@ -50,7 +51,12 @@ class EncodeTypesIT {
         savedZone = TimeZone.getDefault();
         TimeZone.setDefault(TimeZone.getTimeZone("Pacific/Chatham"));
         server = PostgresServer.builder("primary").durability(Durability.FAST)
-            .setting("timezone", "America/St_Johns").start();
+            .setting("timezone", "America/St_Johns")
+            // hostile defaults the capture sessions must not inherit (CaptureSessionSettings): under sql_standard
+            // PGInterval drops years, months and days; under escape a bytea[] stopped capture
+            .setting("IntervalStyle", "sql_standard").setting("bytea_output", "escape")
+            // and floats rounded to 15 and 6 digits
+            .setting("extra_float_digits", "0").start();
         server.execute(AllTypesFixture.SETUP);
         server.execute("""
             CREATE TABLE enc.toasty (id int PRIMARY KEY, n int, big text, big_b bytea, big_arr int[], big_j jsonb);
@@ -60,9 +66,15 @@ class EncodeTypesIT {
             CREATE TABLE enc.full_t (a int, b text);
             ALTER TABLE enc.full_t REPLICA IDENTITY FULL;
             CREATE TABLE enc.alter_t (id int PRIMARY KEY, a int);
+            CREATE TABLE enc.styled (id int PRIMARY KEY, iv interval, ivs interval[], by bytea[]);
+            CREATE TABLE enc.far (id int PRIMARY KEY, ts timestamp, ts0 timestamp(0), tstz timestamptz);
+            CREATE DOMAIN enc.stamp AS timestamp;
+            CREATE DOMAIN enc.stampz AS timestamptz;
+            CREATE DOMAIN enc.day AS date;
+            CREATE TABLE enc.dom (id int PRIMARY KEY, dts enc.stamp, dtz enc.stampz, dd enc.day);
             """);
         capture = DebeziumCapture.start(server, SLOT, "no_data",
-            "enc.all_types", "enc.toasty", "enc.pk_t", "enc.full_t", "enc.alter_t");
+            "enc.all_types", "enc.toasty", "enc.pk_t", "enc.full_t", "enc.alter_t", "enc.styled", "enc.far", "enc.dom");
         capture.awaitStreaming(server, SLOT);
         catalog = RelationCatalog.forJdbcUrl(server.jdbcUrl("postgres"), new java.util.Properties());
         encoder = new ChangeEventEncoder(catalog);
@@ -221,6 +233,109 @@ class EncodeTypesIT {
     }
 
     @Test
+    void theServersIntervalStyleAndByteaOutputDoNotReachTheValues() throws Exception {
+        // server defaults sql_standard and escape: the walsender would write -1 2:00:00 (minus one day and two
+        // hours, which IntervalStyle postgres reads as -1 day +2 hours) and \000\377
+        server.execute("INSERT INTO enc.styled VALUES (1, '-1 year -2 mons -3 days -04:05:06', "
+            + "'{\"-1 days -02:00:00\",\"1 mon -1 day\"}', '{\"\\\\x00ff5c\",NULL}')");
+        ChangeRecord.Insert insert = (ChangeRecord.Insert) encodeAndDecode(encoder, capture.nextOn("styled"));
+        assertThat(insert.newTuple().values().get(1)).isEqualTo(new Value.Interval(-14, -3, -((4 * 60 + 5) * 60 + 6) * 1_000_000L));
+        assertThat(insert.newTuple().values().get(2))
+            .isEqualTo(new Value.TextFallback(tableColumnType("enc.styled", "ivs"), "{\"-1 days -02:00:00\",\"1 mon -1 days\"}"));
+        assertThat(insert.newTuple().values().get(3))
+            .isEqualTo(Value.Array.of(ValueTag.BYTEA, Arrays.asList(new Value.Bytea(new byte[] {0, (byte) 0xff, 0x5c}), Value.NULL)));
+    }
+
+    /** Past 294247-01-10 04:00:54.775806 UTC micros since 1970 overflow a long; PostgreSQL goes on to 294276. */
+    @Test
+    void timestampsPastWhatMicrosSince1970HoldArriveAsTheirText() throws Exception {
+        String rows = "INSERT INTO enc.far VALUES "
+            + "(1, '294276-12-31 23:59:59.999999', '294276-12-31 23:59:59', '294276-12-31 23:59:59.999999+00'), "
+            + "(2, '294247-01-10 04:00:54.775806', '294247-01-10 04:00:54', '294247-01-10 04:00:54.775807+00'), "
+            + "(3, '0044-03-15 12:00:00.5 BC', '4714-11-24 00:00:00 BC', '4714-11-24 00:00:00+00 BC')";
+        server.execute(rows);
+        Map<Integer, List<Value>> streamed = new HashMap<>();
+        for (int i = 0; i < 3; i++) {
+            List<Value> values = ((ChangeRecord.Insert) encodeAndDecode(encoder, capture.nextOn("far"))).newTuple().values();
+            streamed.put(((Value.Int4) values.get(0)).value(), values);
+        }
+        int ts = tableColumnType("enc.far", "ts");
+        int tstz = tableColumnType("enc.far", "tstz");
+        long bc = micros("-0043-03-15T12:00:00.500Z");
+        assertThat(streamed.get(1)).containsExactly(new Value.Int4(1), new Value.TextFallback(ts, "294276-12-31 23:59:59.999999"),
+            new Value.TextFallback(ts, "294276-12-31 23:59:59"), new Value.TextFallback(tstz, "294276-12-31 23:59:59.999999+00"));
+        assertThat(streamed.get(2)).containsExactly(new Value.Int4(2), new Value.Timestamp(Long.MAX_VALUE - 1),
+            new Value.Timestamp(Long.MAX_VALUE - 775_807), new Value.TextFallback(tstz, "294247-01-10 04:00:54.775807+00"));
+        assertThat(streamed.get(3)).containsExactly(new Value.Int4(3), new Value.Timestamp(bc),
+            new Value.Timestamp(micros("-4713-11-24T00:00:00Z")), new Value.TimestampTz(micros("-4713-11-24T00:00:00Z")));
+
+        server.execute("CREATE TABLE enc.far_snap AS SELECT * FROM enc.far; ALTER TABLE enc.far_snap ADD PRIMARY KEY (id)");
+        try (DebeziumCapture snapshot = DebeziumCapture.start(server, "enc_far_snap", "initial", "enc.far_snap")) {
+            for (int i = 0; i < 3; i++) {
+                List<Value> values = ((ChangeRecord.Insert) encodeAndDecode(encoder, snapshot.nextOn("far_snap"))).newTuple().values();
+                assertThat(values).as("snapshot read = streamed").isEqualTo(streamed.get(((Value.Int4) values.get(0)).value()));
+            }
+        }
+    }
+
+    /** Domains over timestamp, timestamptz and date get what their base types get: exact, streamed and copied. */
+    @Test
+    void domainsOverDateAndTimestampsAreExactToo() throws Exception {
+        server.execute("INSERT INTO enc.dom VALUES "
+            + "(1, '294276-12-31 23:59:59', '294276-12-31 23:59:59.999999+00', '4714-11-24 BC'), "
+            + "(2, '2024-02-29 12:00:00.5', '2024-02-29 12:00:00.5+05:30', '2024-02-29'), "
+            + "(3, '0044-03-15 12:00:00 BC', '0044-03-15 12:00:00+00 BC', 'infinity')");
+        int ts = typeOids("enc.far").get("ts");
+        int tstz = typeOids("enc.far").get("tstz");
+        Map<Integer, List<Value>> expected = Map.of(
+            1, List.of(new Value.Int4(1), new Value.TextFallback(typeOids("enc.dom").get("dts"), "294276-12-31 23:59:59"),
+                new Value.TextFallback(typeOids("enc.dom").get("dtz"), "294276-12-31 23:59:59.999999+00"),
+                new Value.Date((int) LocalDate.of(-4713, 11, 24).toEpochDay())),
+            2, List.of(new Value.Int4(2), new Value.Timestamp(micros("2024-02-29T12:00:00.500Z")),
+                new Value.TimestampTz(micros("2024-02-29T06:30:00.500Z")), new Value.Date((int) LocalDate.of(2024, 2, 29).toEpochDay())),
+            3, List.of(new Value.Int4(3), new Value.Timestamp(micros("-0043-03-15T12:00:00Z")),
+                new Value.TimestampTz(micros("-0043-03-15T12:00:00Z")), new Value.Date(PgInfinity.DATE_POSITIVE)));
+        for (int i = 0; i < 3; i++) {
+            List<Value> values = ((ChangeRecord.Insert) encodeAndDecode(encoder, capture.nextOn("dom"))).newTuple().values();
+            assertThat(values).as("streamed").isEqualTo(expected.get(((Value.Int4) values.get(0)).value()));
+        }
+        try (DebeziumCapture snapshot = DebeziumCapture.start(server, "enc_dom_snap", "initial", "enc.dom")) {
+            for (int i = 0; i < 3; i++) {
+                List<Value> values = ((ChangeRecord.Insert) encodeAndDecode(encoder, snapshot.nextOn("dom"))).newTuple().values();
+                assertThat(values).as("copied").isEqualTo(expected.get(((Value.Int4) values.get(0)).value()));
+            }
+        }
+        assertThat(ts).isEqualTo(1114);
+        assertThat(tstz).isEqualTo(1184);
+    }
+
+    /**
+     * Debezium reads a snapshot's dates as java.sql.Date without their era, and timetz offsets with seconds as NULL.
+     * (The ten days 1582-10-05 to 14, which the driver's calendar does not have, stay lost: 1582-10-10 reads as 10-20.)
+     */
+    @Test
+    void snapshotReadsKeepBcDatesAndTimetzOffsets() throws Exception {
+        server.execute("CREATE TABLE enc.old (id int PRIMARY KEY, d date, tt timetz); INSERT INTO enc.old VALUES "
+            + "(1, '4714-11-24 BC', '00:00:00.000001+15:59:59'), (2, '0001-12-31 BC', '24:00:00-15:59'), "
+            + "(3, '1582-10-04', '12:00:00+05:45'), (4, 'infinity', '12:00:00+00'), (5, '-infinity', '23:59:59.999999-00:00:01')");
+        Map<Integer, List<Value>> expected = Map.of(
+            1, List.of(new Value.Int4(1), new Value.Date((int) LocalDate.of(-4713, 11, 24).toEpochDay()),
+                new Value.TimeTz(1, 15 * 3600 + 59 * 60 + 59)),
+            2, List.of(new Value.Int4(2), new Value.Date((int) LocalDate.of(0, 12, 31).toEpochDay()),
+                new Value.TimeTz(86_400_000_000L, -(15 * 3600 + 59 * 60))),
+            3, List.of(new Value.Int4(3), new Value.Date((int) LocalDate.of(1582, 10, 4).toEpochDay()),
+                new Value.TimeTz(12 * 3_600_000_000L, 5 * 3600 + 45 * 60)),
+            4, List.of(new Value.Int4(4), new Value.Date(PgInfinity.DATE_POSITIVE), new Value.TimeTz(12 * 3_600_000_000L, 0)),
+            5, List.of(new Value.Int4(5), new Value.Date(PgInfinity.DATE_NEGATIVE), new Value.TimeTz(86_399_999_999L, -1)));
+        try (DebeziumCapture snapshot = DebeziumCapture.start(server, "enc_old_snap", "initial", "enc.old")) {
+            for (int i = 0; i < expected.size(); i++) {
+                List<Value> values = ((ChangeRecord.Insert) encodeAndDecode(encoder, snapshot.nextOn("old"))).newTuple().values();
+                assertThat(values).isEqualTo(expected.get(((Value.Int4) values.get(0)).value()));
+            }
+        }
+    }
+
+    @Test
     void unchangedToastedValuesStayUnchanged() throws Exception {
         server.execute("INSERT INTO enc.toasty SELECT 1, 1, string_agg(md5(i::text), ''), "
             + "decode(string_agg(md5(i::text), ''), 'hex'), array_agg(i), jsonb_agg(md5(i::text)) "
@@ -237,6 +352,17 @@ class EncodeTypesIT {
         assertThat(update.oldTupleKind()).isEqualTo(OldTupleKind.NONE);
         assertThat(update.newTuple()).isEqualTo(Tuple.of(new Value.Int4(1), new Value.Int4(2), Value.UNCHANGED_TOAST,
             Value.UNCHANGED_TOAST, Value.UNCHANGED_TOAST, Value.UNCHANGED_TOAST));
+    }
+
+    /** A value that reads like a placeholder is data: an update writing it must not be taken for unchanged TOAST. */
+    @Test
+    void aValueThatReadsLikeTheToastPlaceholderIsData() throws Exception {
+        String lookalike = "__rdmarepl:unchanged-toast:7d0c4b1e9a2f__"; // the placeholder until it held U+0000
+        server.execute("INSERT INTO enc.toasty (id, n, big) VALUES (2, 0, 'x')");
+        capture.nextOn("toasty");
+        server.execute("UPDATE enc.toasty SET big = '" + lookalike + "' WHERE id = 2");
+        ChangeRecord.Update update = (ChangeRecord.Update) encodeAndDecode(encoder, capture.nextOn("toasty"));
+        assertThat(update.newTuple().values().get(2)).isEqualTo(new Value.Text(lookalike));
     }
 
     @Test
@@ -360,7 +486,8 @@ class EncodeTypesIT {
     }
 
     /** Columns whose snapshot value differs from the streamed one (see the report / ValueEncoder Javadoc). */
-    private static final java.util.Set<String> KNOWN_SNAPSHOT_DIFFERENCES = java.util.Set.of();
+    private static final java.util.Set<String> KNOWN_SNAPSHOT_DIFFERENCES = java.util.Set.of(
+        "c_timetz"); // exact in the snapshot, moved to UTC by Debezium's stream decoder
 
     private static Value fallback(Map<String, Integer> oids, String column, String text) {
         return new Value.TextFallback(oids.get(column), text);
@@ -381,6 +508,10 @@ class EncodeTypesIT {
     private static long micros(String instant) {
         Instant i = Instant.parse(instant);
         return i.getEpochSecond() * 1_000_000L + i.getNano() / 1000;
+    }
+
+    private static int tableColumnType(String table, String column) throws Exception {
+        return typeOids(table).get(column);
     }
 
     private static int tableOid(String table) throws Exception {

@@ -42,6 +42,7 @@ final class GroupApplier implements RecordHandler {
     private int recordOffset;
     private int end;
     private boolean snapshotChunk;
+    private String truncating;
 
     private GroupLog log;
     private boolean commitEach;
@@ -86,6 +87,7 @@ final class GroupApplier implements RecordHandler {
         this.missingRows = 0;
         this.txIndex = 0;
         this.open = null;
+        this.truncating = null;
         end = log.transactionEnd(count - 1);
         try {
             session.connection();
@@ -131,7 +133,8 @@ final class GroupApplier implements RecordHandler {
                     (refused == null ? SqlErrors.message(e) : refused) + where);
         } else if (cause instanceof SQLException e) {
             FailureCategory category = SqlErrors.classify(e);
-            String where = table == null ? "" : " (applying " + open.shape().kind().displayName() + " to " + table + ")";
+            String where = table != null ? " (applying " + open.shape().kind().displayName() + " to " + table + ")"
+                    : truncating != null ? " (applying Truncate to " + truncating + ")" : "";
             failure = new ApplyFailure(category, failedTx, failedLsn, table, null, SqlErrors.sqlState(e),
                     SqlErrors.message(e) + where);
         } else {
@@ -254,10 +257,13 @@ final class GroupApplier implements RecordHandler {
     public void onTruncate(TruncateView truncate) {
         try {
             flush();
-            StringBuilder sql = new StringBuilder("TRUNCATE TABLE ");
+            open = null; // a failure from here on is the truncate's, not the last batch's
+            StringBuilder tables = new StringBuilder();
             for (int i = 0; i < truncate.relationCount(); i++) {
-                sql.append(i == 0 ? "" : ", ").append(mapping(truncate.relationId(i)).qualifiedName());
+                tables.append(i == 0 ? "" : ", ").append(mapping(truncate.relationId(i)).qualifiedName());
             }
+            truncating = tables.toString();
+            StringBuilder sql = new StringBuilder("TRUNCATE TABLE ").append(tables);
             if (truncate.restartIdentity()) {
                 sql.append(" RESTART IDENTITY");
             }
@@ -267,6 +273,7 @@ final class GroupApplier implements RecordHandler {
             try (Statement statement = session.connection().createStatement()) {
                 statement.execute(sql.toString());
             }
+            truncating = null;
             rows++;
         } catch (SQLException | SchemaMismatchException e) {
             throw new Abort(e);

@@ -221,6 +221,20 @@ class ApplySemanticsIT {
     }
 
     @Test
+    void shouldNameTheTruncateNotTheLastBatchWhenATruncateIsRefused() throws Exception {
+        Sql.write(replica, "CREATE TABLE t_parent (id int PRIMARY KEY); CREATE TABLE t_other (id int PRIMARY KEY);"
+                + " CREATE TABLE t_child (id int PRIMARY KEY, parent int REFERENCES t_parent)");
+        try (ApplierFixture f = ApplierFixture.start(replica, "truncate-refused")) {
+            f.feeder().send(relation(1, "t_parent", 'd', "id*"), relation(2, "t_other", 'd', "id*"))
+                    .transaction(1, 0x10, insert(2, i4(1)), new ChangeRecord.Truncate(false, false, List.of(1)));
+            ApplierStatus paused = Await.until("apply paused on the refused truncate", DEADLINE, f::status,
+                    s -> s.state().paused());
+            assertThat(paused.lastError()).contains("applying Truncate to \"public\".\"t_parent\"", "0A000")
+                    .doesNotContain("t_other");
+        }
+    }
+
+    @Test
     void shouldGroupTransactionsButNeverMakeHalfOfOneVisible() throws Exception {
         Sql.write(replica, "CREATE TABLE grouped (tx int, n int, PRIMARY KEY (tx, n))");
         int transactions = 150;

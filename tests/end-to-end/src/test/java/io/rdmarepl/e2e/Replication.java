@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -76,6 +77,22 @@ final class Replication implements AutoCloseable {
      * (the verbs code path over the software RDMA provider, on a free loopback port).
      */
     static Replication create(String name, String transport) throws IOException {
+        return create(name, transport, servers -> {
+            servers.primary().execute(Workload.SCHEMA);
+            servers.replica().execute(Workload.SCHEMA);
+        });
+    }
+
+    /**
+     * Like {@link #create(String)}, with {@code setup} run on the started servers instead of creating
+     * {@link Workload#SCHEMA}: another schema, server settings (restarting a server is fine), rows. The schema must
+     * have the {@code marker} table {@link #awaitCaughtUp()} writes; {@link #compare()} knows only Workload's tables.
+     */
+    static Replication create(String name, Consumer<PostgresPair> setup) throws IOException {
+        return create(name, "shm", setup);
+    }
+
+    private static Replication create(String name, String transport, Consumer<PostgresPair> setup) throws IOException {
         Path directory = Path.of("target", "e2e", name).toAbsolutePath();
         Files.createDirectories(directory);
         Path shm = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
@@ -84,8 +101,7 @@ final class Replication implements AutoCloseable {
         PostgresPair servers = PostgresPair.start(Durability.FAST);
         Replication replication = new Replication(name, servers, directory, ring, ringUri);
         try {
-            servers.primary().execute(Workload.SCHEMA);
-            servers.replica().execute(Workload.SCHEMA);
+            setup.accept(servers);
             replication.writeConfigs();
             return replication;
         } catch (IOException | RuntimeException e) {
@@ -118,6 +134,16 @@ final class Replication implements AutoCloseable {
         }
         shipping.setProperty(key, value);
         store(shipping, shipperConfig);
+    }
+
+    /** Sets {@code key} in the applier's configuration file, for the applier started next. */
+    void applierSetting(String key, String value) throws IOException {
+        Properties applying = new Properties();
+        try (var reader = Files.newBufferedReader(applierConfig)) {
+            applying.load(reader);
+        }
+        applying.setProperty(key, value);
+        store(applying, applierConfig);
     }
 
     RoleProcess coordinator() {

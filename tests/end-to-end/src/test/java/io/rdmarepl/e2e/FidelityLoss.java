@@ -27,6 +27,7 @@ record FidelityLoss(String relation, String key, String column, String value, St
     static List<FidelityLoss> of(String engine, Phase phase) {
         List<FidelityLoss> all = switch (engine) {
             case "debezium" -> DebeziumLosses.LOSSES;
+            case "pgoutput" -> List.of(); // the server's own text output, unparsed: nothing to lose
             default -> throw new IllegalArgumentException("no fidelity-loss list for capture engine " + engine);
         };
         return all.stream().filter(l -> l.phases().contains(phase)).toList();

@@ -158,7 +158,11 @@ class ShipperPipelineIT {
             List<ChangeRecord> received = standby.awaitRecords(r -> commits(r) >= 5, 30_000);
             long lastCommitLsn = ((ChangeRecord.Commit) received.stream().filter(r -> r instanceof ChangeRecord.Commit)
                     .reduce((a, b) -> b).orElseThrow()).commitLsn();
-            shipper.close(java.time.Duration.ofSeconds(5));
+            long stopNs = System.nanoTime();
+            shipper.close(java.time.Duration.ofSeconds(30));
+            long stopMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopNs);
+            assertThat(stopMs).as("the stop returns once the standby's acknowledgement is confirmed, not after its"
+                    + " whole 30 s drain timeout").isLessThan(15_000);
             assertThat(Long.compareUnsigned(confirmedFlushLsn("drain"), lastCommitLsn))
                     .as("slot confirmed %s after the stop, last acknowledged commit at %s",
                             Lsn.format(confirmedFlushLsn("drain")), Lsn.format(lastCommitLsn))

@@ -75,6 +75,12 @@ public final class TransactionAssembler implements DebeziumEngine.ChangeConsumer
     public void handleBatch(List<RecordChangeEvent<SourceRecord>> records,
                             DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer) throws InterruptedException {
         acks.markAcknowledged(committer);
+        if (draining) {
+            // ship nothing new: these records stay unprocessed, so the slot sends them again after the restart;
+            // Debezium's heartbeat keeps the batches (and with them the offset commits) coming meanwhile
+            drained = acks.pending() == 0;
+            return;
+        }
         for (RecordChangeEvent<SourceRecord> event : records) {
             SourceRecord record = event.record();
             Struct envelope = record.value() instanceof Struct value && value.schema().field("op") != null ? value : null;

@@ -57,7 +57,7 @@ public record ShipperConfig(
             new String[] {"database.password", "", "its password (masked in every message)"},
             new String[] {"database.sslmode", "prefer", "TLS to the primary, for the replication connection and every SQL connection: disable, prefer, require, verify-ca or verify-full (as libpq)"},
             new String[] {"database.sslrootcert", "", "PEM file of the certificate authority that signed the primary's certificate (verify-ca, verify-full)"},
-            new String[] {"capture.engine", "debezium", "pgoutput: the shipper reads the replication stream itself (one thread on the socket, acknowledgements confirmed to the slot the moment the standbys hold them); debezium: Debezium's embedded engine"},
+            new String[] {"capture.engine", "pgoutput", "pgoutput: the shipper reads the replication stream itself (one thread on the socket, acknowledgements confirmed to the slot the moment the standbys hold them); debezium: Debezium's embedded engine"},
             new String[] {"slot.name", "rdmarepl", "logical replication slot (pgoutput), created if missing"},
             new String[] {"publication.name", "rdmarepl", "publication, created if missing"},
             new String[] {"publication.tables", "", "comma-separated schema.table list; empty = all tables"},
@@ -103,7 +103,7 @@ public record ShipperConfig(
         } else if (!sslRootCert.isEmpty() && !java.nio.file.Files.isReadable(java.nio.file.Path.of(sslRootCert))) {
             p.problem("database.sslrootcert", sslRootCert, "is not a readable file");
         }
-        String engine = p.oneOf("capture.engine", "debezium", Set.of("pgoutput", "debezium"));
+        String engine = p.oneOf("capture.engine", "pgoutput", Set.of("pgoutput", "debezium"));
         String slot = p.string("slot.name", "rdmarepl");
         if (!slot.matches("[a-z0-9_]{1,63}")) {
             p.problem("slot.name", slot, "must be 1-63 lower-case letters, digits or underscores");

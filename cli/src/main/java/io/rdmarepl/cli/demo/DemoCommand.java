@@ -103,6 +103,8 @@ public final class DemoCommand implements Callable<Integer> {
             try (ReplicationRoles roles = ReplicationRoles.start("demo", primary, replica, ring, ROLES_TOKEN, registry)) {
                 Applier applier = roles.applier();
                 Shipper shipper = roles.shipper();
+                Object engine = shipper.status().get("capture_engine");
+                say(progress, "capture engine: " + engine + " (capture.engine)");
                 say(progress, "workload: " + clients + " clients (" + (rate == 0 ? "flat out" : rate + " tx/s") + ") and "
                         + probeRate + " probes/s for " + seconds + " s");
                 DemoWorkload workload = new DemoWorkload(primary);
@@ -118,6 +120,7 @@ public final class DemoCommand implements Callable<Integer> {
                 ComparisonReport tables = ReplicaComparison.between(primary, replica).schemas("public").run();
                 LagReport lag = LagReport.read(replica, firstMeasuredProbe - 1);
                 Map<String, Object> report = report(workload, tables, lag, caughtUpMs, ringUri);
+                report.put("capture_engine", engine);
                 report.put("stages", StageBreakdown.of(registry));
                 if (!noFailover) {
                     report.put("failover", Boolean.TRUE.equals(report.get("pass"))
@@ -231,8 +234,9 @@ public final class DemoCommand implements Callable<Integer> {
 
     private static String table(Map<String, Object> report, ComparisonReport tables, LagReport lag) {
         StringBuilder out = new StringBuilder();
-        out.append(String.format("rdmarepl demo: %s transactions committed (%s rolled back) over %s in %s s%n",
-                report.get("transactions"), report.get("rolled_back"), report.get("transport"), report.get("seconds")));
+        out.append(String.format("rdmarepl demo: %s transactions committed (%s rolled back) over %s in %s s, captured by %s%n",
+                report.get("transactions"), report.get("rolled_back"), report.get("transport"), report.get("seconds"),
+                report.get("capture_engine")));
         for (TableResult t : tables.tables()) {
             out.append(String.format("  %-22s %8d rows on the primary, %8s on the replica  %s%s%n", t.table(), t.primaryRows(),
                     t.missingOnReplica() ? "none" : Long.toString(t.replicaRows()),

@@ -98,7 +98,8 @@ public final class ReplicationConnection implements AutoCloseable {
         } catch (SocketTimeoutException ex) {
             closeQuietly(tcp);
             throw new ReplicationException(Reason.TIMEOUT, "replication connection to " + endpoint.describe()
-                + ": no connection, TLS and authentication within " + timeoutMs + " ms (connectTimeout)", ex);
+                + ": no answer within " + timeoutMs
+                + " ms (connectTimeout) while connecting, negotiating TLS or authenticating", ex);
         } catch (EOFException ex) {
             closeQuietly(tcp);
             throw new ReplicationException(Reason.NETWORK, "replication connection to " + endpoint.describe()

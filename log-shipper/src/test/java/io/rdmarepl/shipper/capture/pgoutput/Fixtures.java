@@ -45,6 +45,20 @@ final class Fixtures {
         return options;
     }
 
+    /** Opens a connection, creates a logical slot (no snapshot) and starts streaming it. */
+    static ReplicationConnection startStreaming(ReplicationEndpoint endpoint, String slot, String publication)
+        throws ReplicationException {
+        ReplicationConnection connection = ReplicationConnection.open(endpoint);
+        try {
+            connection.simpleQuery("CREATE_REPLICATION_SLOT " + slot + " LOGICAL pgoutput (SNAPSHOT 'nothing')");
+            connection.startLogical(slot, 0L, pgoutputOptions(publication));
+            return connection;
+        } catch (ReplicationException | RuntimeException ex) {
+            connection.close();
+            throw ex;
+        }
+    }
+
     /** Waits until {@code condition} holds, checking every 5 ms. */
     static void await(String what, Duration timeout, BooleanSupplier condition) {
         long deadlineNs = System.nanoTime() + timeout.toNanos();

@@ -208,68 +208,6 @@ class ReplicationConnectionIT {
     }
 
     @Test
-    void shouldUnblockAReaderPromptlyWhenClosed() throws Exception {
-        ReplicationConnection connection = startStreaming("close_slot", "items_pub");
-        try {
-            StreamReader reader = new StreamReader(connection);
-            await("the reader is blocked in poll", DEADLINE, reader::insidePoll);
-
-            connection.close();
-            Throwable failure = reader.awaitFailure(Duration.ofSeconds(10));
-
-            assertThat(failure).isInstanceOf(ReplicationException.class).hasMessageContaining("closed by close()");
-            assertThat(((ReplicationException) failure).reason()).isEqualTo(Reason.CLOSED);
-            connection.close();
-            assertThatThrownBy(() -> connection.sendStatus(1, 1, 1, false))
-                .isInstanceOf(ReplicationException.class).hasMessageContaining("closed by close()");
-            await("the walsender is gone", DEADLINE, () -> Fixtures.queryOne(server,
-                "SELECT pid FROM pg_stat_replication WHERE pid = ?", connection.backendPid()) == null);
-        } finally {
-            Fixtures.dropSlot(server, "close_slot");
-        }
-    }
-
-    @Test
-    void shouldReportTheServerTerminatingTheWalsender() throws Exception {
-        try (ReplicationConnection connection = startStreaming("terminated_slot", "items_pub");
-             StreamReader reader = new StreamReader(connection)) {
-            await("the reader is blocked in poll", DEADLINE, reader::insidePoll);
-
-            server.execute("SELECT pg_terminate_backend(" + connection.backendPid() + ")");
-            Throwable failure = reader.awaitFailure(DEADLINE);
-
-            assertThat(failure).isInstanceOf(ReplicationException.class)
-                .hasMessageContaining("127.0.0.1:" + server.port())
-                .hasMessageContaining("57P01 terminating connection due to administrator command");
-            ReplicationException ended = (ReplicationException) failure;
-            assertThat(ended.reason()).isEqualTo(Reason.SERVER_ERROR);
-            assertThat(ended.serverError()).get().extracting(ServerError::sqlState).isEqualTo("57P01");
-            assertThat(connection.isClosed()).isTrue();
-        } finally {
-            Fixtures.dropSlot(server, "terminated_slot");
-        }
-    }
-
-    @Test
-    void shouldReportASlotActiveElsewhereAndStayUsable() throws Exception {
-        try (ReplicationConnection first = startStreaming("busy_slot", "items_pub");
-             ReplicationConnection second = ReplicationConnection.open(endpoint(server, "postgres"))) {
-            assertThatThrownBy(() -> second.startLogical("busy_slot", 0L, pgoutputOptions("items_pub")))
-                .isInstanceOf(ReplicationException.class)
-                .hasMessageContaining("55006")
-                .hasMessageContaining("replication slot \"busy_slot\" is active for PID " + first.backendPid())
-                .extracting(ex -> ((ReplicationException) ex).reason()).isEqualTo(Reason.SERVER_ERROR);
-
-            assertThat(second.simpleQuery("IDENTIFY_SYSTEM")).hasSize(1);
-            assertThatThrownBy(() -> second.simpleQuery("SELECT * FROM no_such_table"))
-                .isInstanceOf(ReplicationException.class).hasMessageContaining("42P01");
-            assertThat(second.simpleQuery("SELECT 1, NULL").get(0)).containsExactly("1", null);
-        } finally {
-            Fixtures.dropSlot(server, "busy_slot");
-        }
-    }
-
-    @Test
     void shouldRefuseTlsRequiredFromAServerWithoutIt() {
         ReplicationEndpoint tls = endpoint(server, "postgres").withSsl(SslMode.REQUIRE, null);
 
@@ -359,20 +297,12 @@ class ReplicationConnectionIT {
     }
 
     private static ReplicationConnection startStreaming(String slot, String publication) throws ReplicationException {
-        return startStreaming(endpoint(server, "postgres"), slot, publication);
+        return Fixtures.startStreaming(endpoint(server, "postgres"), slot, publication);
     }
 
     private static ReplicationConnection startStreaming(ReplicationEndpoint endpoint, String slot, String publication)
         throws ReplicationException {
-        ReplicationConnection connection = ReplicationConnection.open(endpoint);
-        try {
-            connection.simpleQuery("CREATE_REPLICATION_SLOT " + slot + " LOGICAL pgoutput (SNAPSHOT 'nothing')");
-            connection.startLogical(slot, 0L, pgoutputOptions(publication));
-            return connection;
-        } catch (ReplicationException | RuntimeException ex) {
-            connection.close();
-            throw ex;
-        }
+        return Fixtures.startStreaming(endpoint, slot, publication);
     }
 
     private static String show(ReplicationConnection connection, String setting) throws ReplicationException {

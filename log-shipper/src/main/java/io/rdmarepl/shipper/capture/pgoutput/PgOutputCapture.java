@@ -165,10 +165,22 @@ public final class PgOutputCapture implements Capture {
         if (ProtocolVersion.streams(protocol)) {
             options.put("streaming", "on");
         }
+        long start = slotConfirmedFlush();
         replication.startLogical(config.slotName(), 0, options);
+        // a walsender counts as a synchronous standby only once it reported a flush position: report where the slot
+        // stands now, before any transaction arrives
+        confirm(positions.confirmIdle(start));
         LOG.info("streaming slot {} of {} (pgoutput proto_version {}, publication {})", config.slotName(),
                 config.databaseDescription(), protocol, config.publicationName());
         return replication;
+    }
+
+    private long slotConfirmedFlush() throws SQLException {
+        try (Connection sql = PrimaryPreflight.connect(config)) {
+            String lsn = single(sql, "SELECT confirmed_flush_lsn::text FROM pg_catalog.pg_replication_slots WHERE slot_name = ?",
+                    config.slotName());
+            return lsn == null ? 0 : Lsn.parse(lsn);
+        }
     }
 
     private ReplicationEndpoint endpoint() {

@@ -55,8 +55,12 @@ public final class CaptureBenchCommand implements Callable<Integer> {
     @Option(names = "--clients", defaultValue = "4", description = "Clients in the maximum-rate phase. Default: ${DEFAULT-VALUE}.")
     int clients;
 
-    @Option(names = "--poll-interval-ms", defaultValue = "1", description = "Debezium poll.interval.ms (capture.poll.interval.ms). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--poll-interval-ms", defaultValue = "1", description = "Debezium poll.interval.ms (capture.poll.interval.ms; the debezium engine only). Default: ${DEFAULT-VALUE}.")
     int pollIntervalMs;
+
+    @Option(names = "--engine", defaultValue = "pgoutput", paramLabel = "pgoutput|debezium",
+            description = "The shipper's capture.engine. Default: ${DEFAULT-VALUE}.")
+    String engine;
 
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
@@ -123,6 +127,7 @@ public final class CaptureBenchCommand implements Callable<Integer> {
         p.setProperty("standby.bench.uri", ringUri);
         p.setProperty("admin.address", "127.0.0.1:0");
         p.setProperty("capture.poll.interval.ms", Integer.toString(pollIntervalMs));
+        p.setProperty("capture.engine", engine);
         return ShipperConfig.load(p);
     }
 
@@ -211,6 +216,7 @@ public final class CaptureBenchCommand implements Callable<Integer> {
         lat.put("samples", latency.getTotalCount());
         lat.put("visible_before_commit_returned", early);
         Map<String, Object> report = new LinkedHashMap<>();
+        report.put("capture_engine", engine);
         report.put("rate", rate);
         report.put("seconds", seconds);
         report.put("poll_interval_ms", pollIntervalMs);
@@ -224,10 +230,10 @@ public final class CaptureBenchCommand implements Callable<Integer> {
     private static String table(Map<String, Object> report) {
         Map<String, Object> lat = (Map<String, Object>) report.get("capture_latency_us");
         Map<String, Object> max = (Map<String, Object>) report.get("max_rate");
-        return String.format("rdmarepl bench capture: commit returned -> visible in the ring, %s tx/s, poll.interval.ms %s (%s samples, us):%n"
+        return String.format("rdmarepl bench capture (%s engine): commit returned -> visible in the ring, %s tx/s, poll.interval.ms %s (%s samples, us):%n"
                         + "  p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%n"
                         + "maximum rate with %s clients: %s tx/s committed, %s tx/s captured, caught up %s ms after the load%n",
-                report.get("rate"), report.get("poll_interval_ms"), lat.get("samples"), lat.get("p50"), lat.get("p90"), lat.get("p99"),
+                report.get("capture_engine"), report.get("rate"), report.get("poll_interval_ms"), lat.get("samples"), lat.get("p50"), lat.get("p90"), lat.get("p99"),
                 lat.get("p999"), lat.get("max"), max.get("clients"), max.get("committed_tx_per_s"), max.get("captured_tx_per_s"),
                 max.get("catch_up_ms"));
     }

@@ -256,6 +256,7 @@ record LagBenchSettings(int seconds, int warmupSeconds, int rounds, int probeRat
     Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("mode", mode);
+        m.put("capture_engine", shipperSettings.getOrDefault("capture.engine", "pgoutput"));
         m.put("seconds", seconds);
         m.put("warmup_seconds", warmupSeconds);
         m.put("rounds", rounds);

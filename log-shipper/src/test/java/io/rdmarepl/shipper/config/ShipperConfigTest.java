@@ -37,7 +37,26 @@ class ShipperConfigTest {
             assertThat(s.required()).isTrue();
         });
         assertThat(config.adminAddress().getPort()).isEqualTo(7480);
-        assertThat(config.jdbcUrl()).isEqualTo("jdbc:postgresql://localhost:5432/postgres");
+        assertThat(config.jdbcUrl()).isEqualTo("jdbc:postgresql://localhost:5432/postgres?sslmode=prefer");
+        assertThat(config.captureEngine()).isEqualTo("pgoutput");
+        assertThat(config.sslMode()).isEqualTo("prefer");
+    }
+
+    @Test
+    void shouldRefuseAnUnknownEngineAndAVerifyingSslModeWithoutItsRootCertificate() {
+        Properties p = minimal();
+        p.setProperty("capture.engine", "wal2json");
+        p.setProperty("database.sslmode", "verify-full");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("capture.engine").hasMessageContaining("wal2json")
+                .hasMessageContaining("database.sslrootcert");
+        p.setProperty("capture.engine", "debezium");
+        p.setProperty("database.sslrootcert", "/nonexistent/root.crt");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).hasMessageContaining("database.sslrootcert")
+                .hasMessageContaining("not a readable file");
+        p.setProperty("database.sslmode", "require");
+        p.remove("database.sslrootcert");
+        assertThat(ShipperConfig.load(p).jdbcUrl()).endsWith("?sslmode=require");
     }
 
     @Test

@@ -273,6 +273,7 @@ public final class Shipper implements AutoCloseable {
         status.put("initial_copy", capture.copying());
         long copyLsn = capture.copyLsn();
         status.put("copy_lsn", copyLsn == 0 ? null : Lsn.format(copyLsn));
+        status.put("copy_progress", capture.copyProgress());
         status.put("transactions_shipped", capture.transactionsShipped());
         status.put("last_shipped_lsn", Lsn.format(capture.lastShippedLsn()));
         status.put("acknowledged_lsn", Lsn.format(pipeline.acks().acknowledged()));

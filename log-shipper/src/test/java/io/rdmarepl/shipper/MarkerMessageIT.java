@@ -73,8 +73,10 @@ class MarkerMessageIT {
             assertThat(begin.txId()).isEqualTo(xid);
             assertThat(commit.txId()).isEqualTo(xid);
             assertThat(begin.commitLsn()).isEqualTo(commit.commitLsn());
-            assertThat(Lsn.compare(commit.commitLsn(), markerLsn)).as("commit %s after the marker %s",
-                    Lsn.format(commit.commitLsn()), Lsn.format(markerLsn)).isPositive();
+            // the standby's applied LSN reaches the marker's: pgoutput's commit LSN is where the commit record starts,
+            // which is where the message record ends (what pg_logical_emit_message returns); Debezium's lies beyond it
+            assertThat(Lsn.compare(commit.commitLsn(), markerLsn)).as("commit %s not before the marker %s",
+                    Lsn.format(commit.commitLsn()), Lsn.format(markerLsn)).isNotNegative();
             assertThat(Lsn.compare(commit.commitLsn(), afterCommit)).as("commit %s no later than the WAL after it %s",
                     Lsn.format(commit.commitLsn()), Lsn.format(afterCommit)).isNotPositive();
             assertThat(commit.commitTimeUs()).isPositive();
@@ -148,7 +150,7 @@ class MarkerMessageIT {
             assertThat(last.lastValue()).isEqualTo(4001);
             assertThat(last.isCalled()).isTrue();
             ChangeRecord.Commit commit = (ChangeRecord.Commit) ShippedTransactions.of(records).get(0).get(1);
-            assertThat(Lsn.compare(commit.commitLsn(), markerLsn)).isPositive();
+            assertThat(Lsn.compare(commit.commitLsn(), markerLsn)).isNotNegative();
             @SuppressWarnings("unchecked")
             Map<String, Object> sequences = (Map<String, Object>) shipper.status().get("sequences");
             assertThat((Long) sequences.get("syncs")).as("readings at start and at the marker").isGreaterThanOrEqualTo(2);
@@ -158,14 +160,21 @@ class MarkerMessageIT {
 
     private static List<String> insertedIds(List<ChangeRecord> transaction) {
         return transaction.stream().filter(r -> r instanceof ChangeRecord.Insert)
-                .map(r -> ((Value.Text) ((ChangeRecord.Insert) r).newTuple().values().get(0)).value()).toList();
+                .map(r -> ((ChangeRecord.Insert) r).newTuple().values().get(0))
+                .map(v -> v instanceof Value.Text t ? t.value() : v instanceof Value.Int4 i ? Integer.toString(i.value()) : String.valueOf(v))
+                .toList();
     }
 
-    private static Shipper start(String name, RingCollector standby) {
+    /** The {@code capture.engine} under test; {@link DebeziumMarkerMessageIT} runs the other one. */
+    String engine() {
+        return "pgoutput";
+    }
+
+    private Shipper start(String name, RingCollector standby) {
         return start(name, standby, Map.of());
     }
 
-    private static Shipper start(String name, RingCollector standby, Map<String, String> extra) {
+    private Shipper start(String name, RingCollector standby, Map<String, String> extra) {
         Properties p = new Properties();
         p.setProperty("database.host", PostgresServer.HOST);
         p.setProperty("database.port", Integer.toString(primary.port()));
@@ -176,6 +185,7 @@ class MarkerMessageIT {
         p.setProperty("standbys", "a");
         p.setProperty("standby.a.uri", standby.uri());
         p.setProperty("admin.address", "127.0.0.1:0");
+        p.setProperty("capture.engine", engine());
         extra.forEach(p::setProperty);
         Shipper shipper = Shipper.start(ShipperConfig.load(p), new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry());
         try {

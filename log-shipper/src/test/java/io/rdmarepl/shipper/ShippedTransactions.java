@@ -46,4 +46,18 @@ final class ShippedTransactions {
         }
         return transactions;
     }
+
+    /** A value as text, whichever engine shipped it: Debezium's text, the native engine's integers and server text. */
+    static String text(io.rdmarepl.format.record.Value value) {
+        if (value instanceof io.rdmarepl.format.record.Value.Text t) {
+            return t.value();
+        }
+        if (value instanceof io.rdmarepl.format.record.Value.Int4 i) {
+            return Integer.toString(i.value());
+        }
+        if (value instanceof io.rdmarepl.format.record.Value.Int8 l) {
+            return Long.toString(l.value());
+        }
+        return value instanceof io.rdmarepl.format.record.Value.TextFallback f ? f.text() : String.valueOf(value);
+    }
 }

@@ -105,7 +105,13 @@ class ShipperPipelineIT {
             int child = oid("child");
             int other = oid("other");
             assertThat(truncates(transactions.get(0))).containsExactly(Set.of(parent, child));
-            assertThat(truncates(transactions.get(1))).containsExactly(Set.of(other, parent, child), Set.of(other));
+            if ("pgoutput".equals(engine())) {
+                // pgoutput sends each TRUNCATE statement as it ran: the standby runs the same statements
+                assertThat(truncates(transactions.get(1))).containsExactly(Set.of(other), Set.of(parent, child), Set.of(other));
+            } else {
+                // Debezium splits a TRUNCATE into one event per table: consecutive ones go back together
+                assertThat(truncates(transactions.get(1))).containsExactly(Set.of(other, parent, child), Set.of(other));
+            }
         }
     }
 
@@ -119,8 +125,15 @@ class ShipperPipelineIT {
         return truncates;
     }
 
-    /** The relation id TextChangeEncoding gives {@code public.<table>}. */
-    private static int oid(String table) {
+    /** The relation id of {@code public.<table>}: the id TextChangeEncoding gives it, or (native engine) its OID. */
+    private int oid(String table) throws Exception {
+        if ("pgoutput".equals(engine())) {
+            try (Connection c = primary.connect("postgres"); java.sql.Statement s = c.createStatement();
+                 java.sql.ResultSet rs = s.executeQuery("SELECT 'public." + table + "'::regclass::oid")) {
+                rs.next();
+                return (int) rs.getLong(1);
+            }
+        }
         return ("rdmarepl.public." + table).hashCode() & Integer.MAX_VALUE;
     }
 

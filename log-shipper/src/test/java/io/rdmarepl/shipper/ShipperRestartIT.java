@@ -3,7 +3,6 @@ package io.rdmarepl.shipper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmarepl.format.record.ChangeRecord;
-import io.rdmarepl.format.record.Value;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.io.FileWriter;
@@ -80,7 +79,7 @@ class ShipperRestartIT {
         Set<Integer> ids = new TreeSet<>();
         for (ChangeRecord r : records) {
             if (r instanceof ChangeRecord.Insert insert) {
-                ids.add(Integer.parseInt(((Value.Text) insert.newTuple().values().get(0)).value()));
+                ids.add(Integer.parseInt(ShippedTransactions.text(insert.newTuple().values().get(0))));
             }
         }
         return ids;

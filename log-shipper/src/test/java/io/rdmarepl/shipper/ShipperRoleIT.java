@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rdmarepl.format.Lsn;
 import io.rdmarepl.format.record.ChangeRecord;
-import io.rdmarepl.format.record.Value;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.role.PrimarySlotDropper;
 import io.rdmarepl.shipper.role.RoleState;
@@ -161,7 +160,7 @@ class ShipperRoleIT {
     private static List<String> inserted(List<ChangeRecord> records, String table) {
         Map<Integer, String> names = relationIds(records);
         return records.stream().filter(r -> r instanceof ChangeRecord.Insert i && ("public." + table).equals(names.get(i.relationId())))
-                .map(r -> ((Value.Text) ((ChangeRecord.Insert) r).newTuple().values().get(0)).value()).toList();
+                .map(r -> ShippedTransactions.text(((ChangeRecord.Insert) r).newTuple().values().get(0))).toList();
     }
 
     private static List<String> relations(List<ChangeRecord> records) {

@@ -23,6 +23,11 @@ public interface Capture extends AutoCloseable {
     /** The LSN of the last initial copy once known, or 0 when none was taken. */
     long copyLsn();
 
+    /** How far a running initial copy is (table, rows, bytes, rate, ETA), or null when none runs or the engine cannot say. */
+    default java.util.Map<String, Object> copyProgress() {
+        return null;
+    }
+
     long transactionsShipped();
 
     long lastShippedLsn();

@@ -31,10 +31,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Shipped as chunks of about {@code snapshot.chunk.bytes}, each its own replica transaction carrying the consistent
  * point as commit LSN: the first one opens with every table's Relation and one Truncate emptying them all on the
- * standby (a copy cut short and taken again leaves nothing behind). Records are published as they are encoded, so
+ * standby (a copy cut short and taken again leaves nothing behind). Rows are published as they are encoded, so
  * nothing holds a chunk in memory, and a chunk's Begin goes out before anyone knows whether it is the last: every
  * chunk is flagged {@link TransactionDescriptor#BEGIN_SNAPSHOT_CHUNK_FLAG}, and an empty unflagged transaction closes
- * the copy. The standby's position, and the acknowledgement that confirms the slot, move only with that one.
+ * the copy. The standby's position, and the acknowledgement that confirms the slot, move only with that one. A copy
+ * without a single row is one unflagged transaction: the Relations and the Truncate.
  */
 final class NativeInitialCopy {
     private static final Logger LOG = LoggerFactory.getLogger(NativeInitialCopy.class);
@@ -76,9 +77,20 @@ final class NativeInitialCopy {
     private long timeUs;
     private long chunkBytesSoFar;
     private boolean chunkOpen;
+    private static final long PROGRESS_LOG_NS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+
     private volatile long rows; // read by /status
     private volatile long bytes;
     private volatile String table;
+    private volatile long tableRows;
+    private volatile int tablesDone;
+    private volatile int tablesTotal;
+    private volatile long estimatedRows;
+    private volatile long startNs;
+    private long lastLogNs;
+    /** The Relation and Truncate records that open the copy, held until the first row (or the end) says how to ship them. */
+    private final List<byte[]> header = new ArrayList<>();
+    private boolean headerShipped;
 
     NativeInitialCopy(ShipPipeline pipeline, long chunkBytes) {
         this.pipeline = pipeline;
@@ -93,7 +105,8 @@ final class NativeInitialCopy {
     void run(Connection connection, List<String[]> tables, String snapshotName, long consistentPoint) throws SQLException {
         this.lsn = consistentPoint;
         this.timeUs = System.currentTimeMillis() * 1000L;
-        long startNs = System.nanoTime();
+        this.startNs = System.nanoTime();
+        this.lastLogNs = startNs;
         try (Statement session = connection.createStatement()) {
             session.execute(SESSION);
         }
@@ -106,26 +119,33 @@ final class NativeInitialCopy {
         for (String[] t : tables) {
             described.add(describe(connection, t[0], t[1]));
         }
-        openChunk();
+        tablesTotal = described.size();
+        estimatedRows = estimateRows(connection, described);
+        header.clear();
+        headerShipped = false;
         int[] ids = new int[described.size()];
         for (int i = 0; i < ids.length; i++) {
             Table t = described.get(i);
-            publish(ShipEvent.BODY, encodeRelation(t));
+            hold(encodeRelation(t));
             ids[i] = t.oid();
         }
         if (ids.length > 0) {
-            publish(ShipEvent.BODY, encodeWithRoom(() -> encoder.encodeTruncate(scratch, 0, scratch.capacity(), false, false,
-                    ids, ids.length)));
+            hold(encodeWithRoom(() -> encoder.encodeTruncate(scratch, 0, scratch.capacity(), false, false, ids, ids.length)));
         }
         CopyOutReader reader = new CopyOutReader(connection.unwrap(PGConnection.class));
         for (Table t : described) {
             table = t.qualified();
+            tableRows = 0;
             copy(reader, t);
+            tablesDone++;
         }
         table = null;
         closeChunk();
         int begin = encoder.encodeBegin(frames, 0, frames.capacity(), 0, lsn, timeUs, 0);
         pipeline.publish(ShipEvent.BEGIN, frames, 0, begin, lsn, 0);
+        if (!headerShipped) {
+            shipHeader(); // no row at all: the copy is this one transaction
+        }
         int commit = encoder.encodeCommit(frames, 0, frames.capacity(), 0, lsn, lsn, timeUs);
         pipeline.publish(ShipEvent.COMMIT, frames, 0, commit, lsn, 0);
         connection.commit();
@@ -221,8 +241,48 @@ final class NativeInitialCopy {
             publish(ShipEvent.BODY, encodeWithRoom(() -> encodeInsert(t)));
             tableRows++;
             rows++;
+            if ((rows & 1023) == 0 && System.nanoTime() - lastLogNs >= PROGRESS_LOG_NS) {
+                lastLogNs = System.nanoTime();
+                LOG.info("initial copy: {}", progress());
+            }
         }
         LOG.debug("initial copy: {} rows of {}", tableRows, t.qualified());
+    }
+
+    /**
+     * Where the copy stands: the table being copied and its rows, tables done of all, rows and encoded bytes so far,
+     * the rate, and an ETA from the planner's row estimates ({@code reltuples}; null while the tables were never
+     * analyzed).
+     */
+    java.util.Map<String, Object> progress() {
+        java.util.Map<String, Object> p = new java.util.LinkedHashMap<>();
+        double seconds = Math.max(1e-3, (System.nanoTime() - startNs) / 1e9);
+        long rate = Math.round(rows / seconds);
+        p.put("table", table);
+        p.put("table_rows", tableRows);
+        p.put("tables_done", tablesDone);
+        p.put("tables", tablesTotal);
+        p.put("rows", rows);
+        p.put("bytes", bytes);
+        p.put("rows_per_s", rate);
+        p.put("bytes_per_s", Math.round(bytes / seconds));
+        p.put("estimated_rows", estimatedRows > 0 ? estimatedRows : null);
+        p.put("eta_s", estimatedRows > 0 && rate > 0 ? Math.max(0, (estimatedRows - rows) / rate) : null);
+        return p;
+    }
+
+    private static long estimateRows(Connection connection, List<Table> tables) throws SQLException {
+        long total = 0;
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT GREATEST(c.reltuples, 0)::bigint FROM pg_catalog.pg_class c WHERE c.oid = ?::oid")) {
+            for (Table t : tables) {
+                query.setLong(1, Integer.toUnsignedLong(t.oid()));
+                try (ResultSet rs = query.executeQuery()) {
+                    total += rs.next() ? rs.getLong(1) : 0;
+                }
+            }
+        }
+        return total;
     }
 
     private int encodeInsert(Table t) {
@@ -286,9 +346,27 @@ final class NativeInitialCopy {
         }
     }
 
+    private void hold(int length) {
+        byte[] record = new byte[length];
+        scratch.get(0, record);
+        header.add(record);
+    }
+
+    private void shipHeader() {
+        for (byte[] record : header) {
+            pipeline.publish(ShipEvent.BODY, ByteBuffer.wrap(record), 0, record.length, lsn, 0);
+            chunkBytesSoFar += record.length;
+            bytes += record.length;
+        }
+        headerShipped = true;
+    }
+
     private void publish(int role, int length) {
         if (!chunkOpen) {
             openChunk();
+            if (!headerShipped) {
+                shipHeader();
+            }
         }
         pipeline.publish(role, scratch, 0, length, lsn, 0);
         chunkBytesSoFar += length;

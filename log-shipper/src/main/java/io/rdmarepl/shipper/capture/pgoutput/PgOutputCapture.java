@@ -306,6 +306,11 @@ public final class PgOutputCapture implements Capture {
     }
 
     @Override
+    public java.util.Map<String, Object> copyProgress() {
+        return copying ? copy.progress() : null;
+    }
+
+    @Override
     public long transactionsShipped() {
         return transactionsShipped;
     }

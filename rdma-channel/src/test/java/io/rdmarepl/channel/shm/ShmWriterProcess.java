@@ -10,6 +10,7 @@ public final class ShmWriterProcess {
     }
 
     public static void main(String[] args) {
+        exitWithParent();
         Path path = Path.of(args[0]);
         long frames = Long.parseLong(args[1]);
         int maxPayload = Integer.parseInt(args[2]);
@@ -18,5 +19,21 @@ public final class ShmWriterProcess {
             NumberedFrames.write(writer, 11, frames, maxPayload, 16);
             System.out.println("wrote " + frames + " frames, back-pressured " + writer.backPressureEvents() + " times");
         }
+    }
+
+    /**
+     * A test JVM killed mid-run (a build stopped by hand) leaves no reader: the writer would wait for ring space
+     * forever, spinning a core. It goes when its parent goes.
+     */
+    private static void exitWithParent() {
+        ProcessHandle.current().parent().ifPresent(parent -> {
+            Thread watch = new Thread(() -> {
+                parent.onExit().join();
+                System.err.println("the test JVM that started this writer is gone: exiting");
+                Runtime.getRuntime().halt(3);
+            }, "parent-watch");
+            watch.setDaemon(true);
+            watch.start();
+        });
     }
 }

@@ -8,11 +8,13 @@ import io.rdmarepl.format.record.ChangeRecord;
 import io.rdmarepl.format.record.Value;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.testsupport.Durability;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -260,11 +262,7 @@ class ShipperPipelineIT {
             // unchanged states are not shipped again, however many readings pass
             int counterStates = ShippedTransactions.sequences(standby.records(), "seq", "counter").size();
             long syncs = syncs(shipper);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (syncs(shipper) < syncs + 5) {
-                assertThat(System.nanoTime()).as("five more readings of the sequences within 30 s").isLessThan(deadline);
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-            }
+            Await.until("five more readings of the sequences", Duration.ofSeconds(30), () -> syncs(shipper), n -> n >= syncs + 5);
             assertThat(ShippedTransactions.sequences(standby.records(), "seq", "counter")).hasSize(counterStates);
             assertThat(ShippedTransactions.sequences(standby.records(), "seq", "things_id_seq")).hasSize(1);
 
@@ -297,11 +295,8 @@ class ShipperPipelineIT {
                 exec(holder, "DROP SEQUENCE seq_held.held"); // not committed: reading the sequence waits for the lock
                 primary.execute("INSERT INTO seq_held.items VALUES (1)");
                 standby.awaitRecords(r -> commits(r) >= 1, 30_000); // capture goes on meanwhile
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (sequenceStatus(shipper).get("last_error") == null) {
-                    assertThat(System.nanoTime()).as("a reading given up within 30 s").isLessThan(deadline);
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-                }
+                Await.until("a reading given up", Duration.ofSeconds(30), () -> sequenceStatus(shipper).get("last_error"),
+                        error -> error != null);
                 assertThat((String) sequenceStatus(shipper).get("last_error")).contains("statement timeout");
                 assertThat(shipper.healthy()).isTrue();
                 holder.rollback();

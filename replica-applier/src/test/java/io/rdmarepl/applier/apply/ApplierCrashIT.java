@@ -5,7 +5,7 @@ import static io.rdmarepl.applier.testing.Records.insert;
 import static io.rdmarepl.applier.testing.Records.relation;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmarepl.applier.testing.Await;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.applier.testing.Records;
 import io.rdmarepl.applier.testing.RingFeeder;
 import io.rdmarepl.applier.testing.Rings;

@@ -14,7 +14,7 @@ import static io.rdmarepl.applier.testing.Records.updateKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmarepl.applier.testing.ApplierFixture;
-import io.rdmarepl.applier.testing.Await;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.applier.testing.Records;
 import io.rdmarepl.applier.testing.Sql;
 import io.rdmarepl.format.ChangeStream;

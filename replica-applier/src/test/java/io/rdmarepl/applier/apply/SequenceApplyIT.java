@@ -7,7 +7,7 @@ import static io.rdmarepl.applier.testing.Records.sequence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmarepl.applier.testing.ApplierFixture;
-import io.rdmarepl.applier.testing.Await;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.applier.testing.Sql;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;

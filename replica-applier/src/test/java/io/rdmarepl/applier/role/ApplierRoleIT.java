@@ -10,7 +10,7 @@ import io.rdmarepl.applier.apply.Applier;
 import io.rdmarepl.applier.apply.ApplierState;
 import io.rdmarepl.applier.apply.ApplierStatus;
 import io.rdmarepl.applier.config.ApplierConfig;
-import io.rdmarepl.applier.testing.Await;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.applier.testing.RingFeeder;
 import io.rdmarepl.applier.testing.Rings;
 import io.rdmarepl.channel.ChannelSecurity;

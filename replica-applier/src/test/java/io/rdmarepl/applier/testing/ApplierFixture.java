@@ -1,5 +1,6 @@
 package io.rdmarepl.applier.testing;
 
+import io.rdmarepl.testsupport.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rdmarepl.applier.apply.Applier;
 import io.rdmarepl.applier.apply.ApplierStatus;

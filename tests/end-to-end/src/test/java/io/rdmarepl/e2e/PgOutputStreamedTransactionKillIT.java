@@ -2,6 +2,7 @@ package io.rdmarepl.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.compare.ComparisonReport;
 import io.rdmarepl.testsupport.compare.ReplicaComparison;
 import java.sql.Connection;
@@ -69,16 +70,11 @@ class PgOutputStreamedTransactionKillIT {
     }
 
     /** Waits until the walsender streamed part of the open transaction to the shipper (pg_stat_replication_slots). */
-    private void awaitStreamed() throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() - deadline < 0) {
-            if (Replication.queryLong(replication.primary(),
-                    "SELECT COALESCE(sum(stream_bytes), 0) FROM pg_stat_replication_slots WHERE slot_name = 'rdmarepl'") > 0) {
-                return;
-            }
+    private void awaitStreamed() {
+        Await.until("the open transaction streamed to the shipper (stream_bytes of the slot)", Duration.ofSeconds(60), () -> {
             replication.checkAlive();
-            Thread.sleep(20);
-        }
-        throw new AssertionError("the open transaction was not streamed to the shipper within 60 s\n" + replication.diagnostics());
+            return Replication.queryLong(replication.primary(),
+                    "SELECT COALESCE(sum(stream_bytes), 0) FROM pg_stat_replication_slots WHERE slot_name = 'rdmarepl'");
+        }, bytes -> bytes > 0);
     }
 }

@@ -13,14 +13,11 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /** Servers, slots and waits shared by the replication connection ITs. Every wait has a deadline. */
 final class Fixtures {
     static final Duration DEADLINE = Duration.ofSeconds(20);
-    private static final long CHECK_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private Fixtures() {
     }
@@ -59,15 +56,9 @@ final class Fixtures {
         }
     }
 
-    /** Waits until {@code condition} holds, checking every 5 ms. */
+    /** Waits until {@code condition} holds (test-support's {@link io.rdmarepl.testsupport.Await}). */
     static void await(String what, Duration timeout, BooleanSupplier condition) {
-        long deadlineNs = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadlineNs > 0) {
-                throw new AssertionError(what + " within " + timeout.toMillis() + " ms");
-            }
-            LockSupport.parkNanos(CHECK_INTERVAL_NS);
-        }
+        io.rdmarepl.testsupport.Await.until(what, timeout, condition::getAsBoolean, ok -> ok);
     }
 
     /** The slot's confirmed_flush_lsn, 0 when unset. */

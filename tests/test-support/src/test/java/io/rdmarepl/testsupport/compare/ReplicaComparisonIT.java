@@ -15,9 +15,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -386,11 +384,8 @@ class ReplicaComparisonIT {
     }
 
     /** New sessions see a reloaded configuration once the postmaster has read it: wait for that, 10 s at most. */
-    private static void awaitSetting(PostgresServer server, String db, String setting, String value) throws SQLException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!row(server, db, "SHOW " + setting).equals(List.of(value))) {
-            assertThat(System.nanoTime() - deadline).as("%s is %s on %s within 10 s", setting, value, server).isNegative();
-            LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
-        }
+    private static void awaitSetting(PostgresServer server, String db, String setting, String value) {
+        io.rdmarepl.testsupport.Await.until(setting + " is " + value + " on " + server, Duration.ofSeconds(10),
+                () -> row(server, db, "SHOW " + setting), List.of(value)::equals);
     }
 }

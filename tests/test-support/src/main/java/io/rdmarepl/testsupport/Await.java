@@ -1,4 +1,4 @@
-package io.rdmarepl.applier.testing;
+package io.rdmarepl.testsupport;
 
 import java.time.Duration;
 import java.util.Objects;

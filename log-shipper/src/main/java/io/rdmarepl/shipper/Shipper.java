@@ -44,6 +44,7 @@ import org.slf4j.LoggerFactory;
 public final class Shipper implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Shipper.class);
     private static final long MAX_TRANSACTION_BYTES = 1L << 30;
+    private static final long SYNC_WATCH_MS = 5;
 
     private final ShipperConfig config;
     private final ShipMetrics metrics;
@@ -140,16 +141,13 @@ public final class Shipper implements AutoCloseable {
     /**
      * Sync mode on the native engine: the primary's commits wait in its walsender until the slot is confirmed, which
      * happens the moment the standbys acknowledge; capture never waits. This thread only applies the degrade policy
-     * (and its restoration), watching how long shipped transactions stay unacknowledged.
+     * and its restoration ({@link SyncGate#watch}), looking every {@value #SYNC_WATCH_MS} ms.
      */
     private void startSyncWatch() {
         Thread watch = new Thread(() -> {
             while (!closed.get() && fencedReason == null) {
-                long shipped = capture.lastShippedLsn();
-                if (Lsn.compare(pipeline.acks().acknowledged(), shipped) < 0 || sync.state() == SyncGate.State.DEGRADED) {
-                    sync.afterBatch(shipped);
-                }
-                java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+                sync.watch(capture.lastShippedLsn());
+                java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(SYNC_WATCH_MS));
             }
         }, "rdmarepl-sync-watch");
         watch.setDaemon(true);

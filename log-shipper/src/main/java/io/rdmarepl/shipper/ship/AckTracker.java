@@ -57,7 +57,10 @@ public final class AckTracker {
             return;
         }
         held.set(index, lsn);
-        recompute();
+        long moved = recompute();
+        if (moved != 0) {
+            onAcknowledged.accept(moved); // outside the lock: the listener may write to a socket
+        }
     }
 
     /** Standby {@code index} holds every transaction up to {@code lsn} durably (and applied, as far as it says). */
@@ -65,7 +68,8 @@ public final class AckTracker {
         report(index, lsn, lsn);
     }
 
-    private synchronized void recompute() {
+    /** @return the new acknowledged LSN when it moved, else 0 */
+    private synchronized long recompute() {
         int n = 0;
         for (int i = 0; i < required.length; i++) {
             if (required[i]) {
@@ -76,8 +80,9 @@ public final class AckTracker {
         long reached = scratch[n - quorum];
         if (Long.compareUnsigned(reached, acknowledged) > 0) {
             acknowledged = reached;
-            onAcknowledged.accept(reached);
+            return reached;
         }
+        return 0;
     }
 
     /**

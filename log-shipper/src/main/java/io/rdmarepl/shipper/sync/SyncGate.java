@@ -51,6 +51,7 @@ public final class SyncGate {
     private final BooleanSupplier stopping;
     private volatile State state;
     private volatile long waitingSinceNs;
+    private long watchedLsn; // the watch thread's only
     private volatile long degradations;
     private volatile String failure;
 
@@ -125,6 +126,40 @@ public final class SyncGate {
             }
         } finally {
             acks.awaiting(0); // degraded or stopping: the handlers go back to reading feedback at each heartbeat
+            waitingSinceNs = 0;
+        }
+    }
+
+    /**
+     * The native engine's sync mode, from a watch thread: the primary's commits wait in its walsender and capture never
+     * does, so this only applies the degrade policy and its restoration, without blocking. A transaction shipped at
+     * {@code shippedLsn} and still unacknowledged {@code sync.degrade.after.ms} after this first saw it degrades; the
+     * clock restarts with each position that was acknowledged in time, so a steady stream of quickly acknowledged
+     * transactions never adds up to a wait.
+     */
+    public void watch(long shippedLsn) {
+        State now = state;
+        boolean held = Lsn.compare(acks.acknowledged(), shippedLsn) >= 0;
+        if (now == State.DEGRADED) {
+            if (held) {
+                restore();
+            }
+            return;
+        }
+        if (now != State.SYNC || held) {
+            watchedLsn = 0;
+            waitingSinceNs = 0;
+            return;
+        }
+        long nowNs = System.nanoTime();
+        if (watchedLsn == 0 || Lsn.compare(acks.acknowledged(), watchedLsn) >= 0) {
+            watchedLsn = shippedLsn; // the previous one was acknowledged: time the newest
+            waitingSinceNs = nowNs;
+            return;
+        }
+        if (!settings.strict() && nowNs - waitingSinceNs > TimeUnit.MILLISECONDS.toNanos(settings.degradeAfterMs())) {
+            degrade(watchedLsn);
+            watchedLsn = 0;
             waitingSinceNs = 0;
         }
     }

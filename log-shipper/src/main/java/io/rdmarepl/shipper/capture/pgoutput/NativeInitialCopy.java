@@ -61,7 +61,7 @@ final class NativeInitialCopy {
     private record Table(String schema, String name, int oid, char identity, boolean partitioned, List<String> columns,
                          int[] typeOids, int[] typeModifiers, String[] typeNames, boolean[] keys) {
         String qualified() {
-            return PublicationSetup.quote(schema) + "." + PublicationSetup.quote(name);
+            return ReplicationCommands.quoteIdentifier(schema) + "." + ReplicationCommands.quoteIdentifier(name);
         }
     }
 
@@ -69,6 +69,8 @@ final class NativeInitialCopy {
     private final long chunkBytes;
     private final RecordEncoder encoder = new RecordEncoder();
     private final CopyTextRow row = new CopyTextRow();
+    private final java.util.function.IntSupplier encodeInsert = this::encodeInsert;
+    private Table copying;
     private ByteBuffer scratch = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
     /** Begin and Commit records, kept apart from {@link #scratch}, which may hold the record that opens a chunk. */
     private final ByteBuffer frames = ByteBuffer.allocateDirect(256).order(ByteOrder.LITTLE_ENDIAN);
@@ -132,7 +134,7 @@ final class NativeInitialCopy {
         if (ids.length > 0) {
             hold(encodeWithRoom(() -> encoder.encodeTruncate(scratch, 0, scratch.capacity(), false, false, ids, ids.length)));
         }
-        CopyOutReader reader = new CopyOutReader(connection.unwrap(PGConnection.class));
+        org.postgresql.copy.CopyManager reader = connection.unwrap(PGConnection.class).getCopyAPI();
         for (Table t : described) {
             table = t.qualified();
             tableRows = 0;
@@ -152,19 +154,6 @@ final class NativeInitialCopy {
         connection.setAutoCommit(true);
         LOG.info("initial copy shipped: {} tables, {} rows, {} MB in {} ms at LSN {}", described.size(), rows,
                 bytes >> 20, (System.nanoTime() - startNs) / 1_000_000, Lsn.format(lsn));
-    }
-
-    long rows() {
-        return rows;
-    }
-
-    long bytes() {
-        return bytes;
-    }
-
-    /** The table being copied, or null. */
-    String table() {
-        return table;
     }
 
     private Table describe(Connection connection, String schema, String name) throws SQLException {
@@ -220,14 +209,15 @@ final class NativeInitialCopy {
         });
     }
 
-    private void copy(CopyOutReader reader, Table t) throws SQLException {
+    private void copy(org.postgresql.copy.CopyManager reader, Table t) throws SQLException {
         StringBuilder sql = new StringBuilder("COPY (SELECT ");
         for (int i = 0; i < t.columns().size(); i++) {
-            sql.append(i == 0 ? "" : ", ").append(PublicationSetup.quote(t.columns().get(i)));
+            sql.append(i == 0 ? "" : ", ").append(ReplicationCommands.quoteIdentifier(t.columns().get(i)));
         }
         sql.append(" FROM ").append(t.partitioned() ? "" : "ONLY ").append(t.qualified()).append(") TO STDOUT");
         long tableRows = 0;
-        CopyOut out = reader.start(sql.toString());
+        copying = t;
+        CopyOut out = reader.copyOut(sql.toString());
         byte[] line;
         while ((line = out.readFromCopy()) != null) {
             row.parse(line, line.length);
@@ -238,7 +228,7 @@ final class NativeInitialCopy {
             if (text.array() != row.text()) {
                 text = ByteBuffer.wrap(row.text());
             }
-            publish(ShipEvent.BODY, encodeWithRoom(() -> encodeInsert(t)));
+            publish(ShipEvent.BODY, encodeWithRoom(encodeInsert));
             tableRows++;
             rows++;
             if ((rows & 1023) == 0 && System.nanoTime() - lastLogNs >= PROGRESS_LOG_NS) {
@@ -285,7 +275,9 @@ final class NativeInitialCopy {
         return total;
     }
 
-    private int encodeInsert(Table t) {
+    /** Encodes the parsed {@link #row} as an Insert into {@link #copying}: one supplier for every row, no lambda per row. */
+    private int encodeInsert() {
+        Table t = copying;
         RowWriter writer = encoder.startInsert(scratch, 0, scratch.capacity(), t.oid());
         for (int c = 0; c < row.fields(); c++) {
             if (row.isNull(c)) {
@@ -392,12 +384,5 @@ final class NativeInitialCopy {
         int length = encoder.encodeCommit(frames, 0, frames.capacity(), 0, lsn, lsn, timeUs);
         pipeline.publish(ShipEvent.COMMIT, frames, 0, length, lsn, 0);
         chunkOpen = false;
-    }
-
-    /** pgjdbc's COPY OUT, one row per read. */
-    private record CopyOutReader(PGConnection connection) {
-        CopyOut start(String sql) throws SQLException {
-            return connection.getCopyAPI().copyOut(sql);
-        }
     }
 }

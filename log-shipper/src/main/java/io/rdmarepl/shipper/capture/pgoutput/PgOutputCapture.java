@@ -136,7 +136,7 @@ public final class PgOutputCapture implements Capture {
             replication.close();
             throw new ReplicationException(ReplicationException.Reason.CLOSED, "capture closed while starting");
         }
-        String slot = PublicationSetup.quote(config.slotName());
+        String slot = ReplicationCommands.quoteIdentifier(config.slotName());
         boolean modern = serverVersion >= 150000;
         if (!slotExists && copying) {
             List<String[]> created = replication.simpleQuery("CREATE_REPLICATION_SLOT " + slot + " LOGICAL pgoutput"
@@ -160,7 +160,7 @@ public final class PgOutputCapture implements Capture {
         int protocol = ProtocolVersion.forServer(serverVersion);
         Map<String, String> options = new LinkedHashMap<>();
         options.put("proto_version", Integer.toString(protocol));
-        options.put("publication_names", PublicationSetup.quote(config.publicationName()));
+        options.put("publication_names", ReplicationCommands.publicationNames(List.of(config.publicationName())));
         options.put("messages", "true");
         if (ProtocolVersion.streams(protocol)) {
             options.put("streaming", "on");

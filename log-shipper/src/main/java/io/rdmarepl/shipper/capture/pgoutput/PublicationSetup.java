@@ -26,7 +26,7 @@ final class PublicationSetup {
                 }
             }
         }
-        StringBuilder sql = new StringBuilder("CREATE PUBLICATION ").append(quote(config.publicationName()));
+        StringBuilder sql = new StringBuilder("CREATE PUBLICATION ").append(ReplicationCommands.quoteIdentifier(config.publicationName()));
         if (config.publicationTables().isEmpty()) {
             sql.append(" FOR ALL TABLES");
         } else {
@@ -34,17 +34,13 @@ final class PublicationSetup {
             for (int i = 0; i < config.publicationTables().size(); i++) {
                 String table = config.publicationTables().get(i);
                 int dot = table.indexOf('.');
-                sql.append(i == 0 ? "" : ", ").append(quote(table.substring(0, dot))).append('.')
-                        .append(quote(table.substring(dot + 1)));
+                sql.append(i == 0 ? "" : ", ").append(ReplicationCommands.quoteIdentifier(table.substring(0, dot))).append('.')
+                        .append(ReplicationCommands.quoteIdentifier(table.substring(dot + 1)));
             }
         }
         try (Statement create = connection.createStatement()) {
             create.execute(sql.toString());
         }
         return true;
-    }
-
-    static String quote(String identifier) {
-        return '"' + identifier.replace("\"", "\"\"") + '"';
     }
 }

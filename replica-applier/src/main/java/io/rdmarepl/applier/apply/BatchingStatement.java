@@ -1,5 +1,6 @@
 package io.rdmarepl.applier.apply;
 
+import io.rdmarepl.applier.schema.TableMapping;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -11,19 +12,26 @@ import java.sql.SQLException;
  */
 final class BatchingStatement implements AutoCloseable {
     private final StatementShape shape;
+    private final TableMapping mapping;
     private final PreparedStatement statement;
     private int pending;
     private int[] recordOffsets = new int[16];
     private int firstMissingOffset = -1;
     private int flushed;
 
-    BatchingStatement(Connection connection, StatementShape shape) throws SQLException {
+    BatchingStatement(Connection connection, TableMapping mapping, StatementShape shape) throws SQLException {
+        this.mapping = mapping;
         this.shape = shape;
         this.statement = connection.prepareStatement(shape.sql());
     }
 
     StatementShape shape() {
         return shape;
+    }
+
+    /** The table mapping the shape was built from (column indexes of its rows refer to it). */
+    TableMapping mapping() {
+        return mapping;
     }
 
     PreparedStatement statement() {

@@ -153,10 +153,9 @@ final class GroupApplier implements RecordHandler {
     /** Which column's value the replica refused (the batch rolled back), or null when no single value is to blame. */
     private String refusedValue() {
         try {
-            TableMapping m = mappingOfRow(open.recordOffsets()[0]);
             return ValueProbe.refusedValue(session.connection(), log.buffer(), open.recordOffsets(), open.flushedRows(), end,
-                    m, open.shape());
-        } catch (SQLException | SchemaMismatchException | RuntimeException probeFailed) {
+                    open.mapping(), open.shape());
+        } catch (SQLException | RuntimeException probeFailed) {
             return null;
         }
     }
@@ -342,8 +341,8 @@ final class GroupApplier implements RecordHandler {
         StatementShape shape = s.shape();
         String key;
         try {
-            key = RowKeyText.of(log.buffer(), s.firstMissingOffset(), end, mappingOfRow(s.firstMissingOffset()), shape);
-        } catch (RuntimeException | SQLException | SchemaMismatchException e) {
+            key = RowKeyText.of(log.buffer(), s.firstMissingOffset(), end, s.mapping(), shape);
+        } catch (RuntimeException e) {
             key = "(key not readable: " + e.getMessage() + ")";
         }
         String operation = shape.kind() == RecordKind.UPDATE ? "UPDATE" : "DELETE";
@@ -351,28 +350,6 @@ final class GroupApplier implements RecordHandler {
                 + key + (missing > 1 ? " (and " + (missing - 1) + " more in the same batch)" : "")
                 + " on the replica: the replica differs from the primary; repair the row, or set"
                 + " apply.on.divergence=log to count and log such changes instead");
-    }
-
-    /** The mapping of the row change at {@code offset} (its relation id read again). */
-    private TableMapping mappingOfRow(int offset) throws SQLException, SchemaMismatchException {
-        int[] relationId = {-1};
-        new RecordDecoder().decode(log.buffer(), offset, end - offset, new RecordHandler() {
-            @Override
-            public void onInsert(RowChangeView insert) {
-                relationId[0] = insert.relationId();
-            }
-
-            @Override
-            public void onUpdate(RowChangeView update) {
-                relationId[0] = update.relationId();
-            }
-
-            @Override
-            public void onDelete(RowChangeView delete) {
-                relationId[0] = delete.relationId();
-            }
-        });
-        return relations.mapping(relationId[0], session.connection());
     }
 
     /** Carries a checked failure out of a decoder callback; stackless. */

@@ -5,6 +5,7 @@ import io.rdmarepl.format.PgInfinity;
 import io.rdmarepl.format.ValueTag;
 import io.rdmarepl.format.codec.ArrayView;
 import io.rdmarepl.format.codec.NetworkText;
+import io.rdmarepl.format.codec.TupleView;
 import io.rdmarepl.format.codec.ValuesView;
 import java.math.BigDecimal;
 
@@ -18,6 +19,25 @@ final class PgText {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private PgText() {
+    }
+
+    /**
+     * Value {@code column} of {@code tuple} as text for an error message (control path, allocates): any tag, NULL and an
+     * unchanged TOAST value named as such, cut to {@code longest} characters.
+     */
+    static String forMessage(TupleView tuple, int column, int longest) {
+        StringBuilder text = new StringBuilder();
+        switch (tuple.tag(column)) {
+            case NULL -> text.append("NULL");
+            case ARRAY -> appendArray(tuple.array(column), text);
+            case UNCHANGED_TOAST -> text.append("(unchanged TOAST value)");
+            default -> appendScalar(tuple, column, text);
+        }
+        if (text.length() > longest) {
+            text.setLength(longest);
+            text.append("...");
+        }
+        return text.toString();
     }
 
     /** Appends value {@code i} of {@code values} (any tag but NULL, UNCHANGED_TOAST and ARRAY). */

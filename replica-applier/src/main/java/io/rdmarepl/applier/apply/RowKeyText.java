@@ -41,26 +41,11 @@ final class RowKeyText {
                 out.append(")=(");
                 for (int k = 0; k < columns.length; k++) {
                     out.append(k == 0 ? "" : ", ");
-                    value(tuple, columns[k], out);
+                    out.append(PgText.forMessage(tuple, columns[k], LONGEST_VALUE));
                 }
                 out.append(')');
             }
         });
         return out.toString();
-    }
-
-    private static void value(TupleView tuple, int column, StringBuilder out) {
-        StringBuilder text = new StringBuilder();
-        switch (tuple.tag(column)) {
-            case NULL -> text.append("NULL");
-            case ARRAY -> PgText.appendArray(tuple.array(column), text);
-            case UNCHANGED_TOAST -> text.append("(unchanged TOAST value)");
-            default -> PgText.appendScalar(tuple, column, text);
-        }
-        if (text.length() > LONGEST_VALUE) {
-            text.setLength(LONGEST_VALUE);
-            text.append("...");
-        }
-        out.append(text);
     }
 }

@@ -46,7 +46,7 @@ final class StatementCache implements AutoCloseable {
             case DELETE -> ShapeBuilder.delete(mapping, old, oldToast);
             default -> throw new IllegalArgumentException(kind + " has no statement");
         };
-        BatchingStatement statement = new BatchingStatement(connection, shape);
+        BatchingStatement statement = new BatchingStatement(connection, mapping, shape);
         entries.add(new Entry(kind, old, upsert, newToast.clone(), oldToast.clone(), statement));
         return statement;
     }

@@ -96,16 +96,7 @@ final class ValueProbe {
             if (refused.getSQLState() == null || refused.getSQLState().startsWith("08")) {
                 throw refused;
             }
-            StringBuilder value = new StringBuilder();
-            if (tuple.tag(column) == ValueTag.ARRAY) {
-                PgText.appendArray(tuple.array(column), value);
-            } else {
-                PgText.appendScalar(tuple, column, value);
-            }
-            if (value.length() > LONGEST_VALUE) {
-                value.setLength(LONGEST_VALUE);
-                value.append("...");
-            }
+            String value = PgText.forMessage(tuple, column, LONGEST_VALUE);
             return "column " + SqlNames.quote(target.name()) + " (" + target.declaredType() + ") refused '" + value + "': "
                     + SqlErrors.message(refused);
         }

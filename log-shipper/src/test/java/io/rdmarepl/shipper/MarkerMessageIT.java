@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rdmarepl.format.Lsn;
 import io.rdmarepl.format.record.ChangeRecord;
-import io.rdmarepl.format.record.Value;
 import io.rdmarepl.shipper.capture.MarkerMessage;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.testsupport.Durability;
@@ -160,9 +159,7 @@ class MarkerMessageIT {
 
     private static List<String> insertedIds(List<ChangeRecord> transaction) {
         return transaction.stream().filter(r -> r instanceof ChangeRecord.Insert)
-                .map(r -> ((ChangeRecord.Insert) r).newTuple().values().get(0))
-                .map(v -> v instanceof Value.Text t ? t.value() : v instanceof Value.Int4 i ? Integer.toString(i.value()) : String.valueOf(v))
-                .toList();
+                .map(r -> ShippedTransactions.text(((ChangeRecord.Insert) r).newTuple().values().get(0))).toList();
     }
 
     /** The {@code capture.engine} under test; {@link DebeziumMarkerMessageIT} runs the other one. */

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rdmarepl.format.Lsn;
 import io.rdmarepl.format.record.ChangeRecord;
-import io.rdmarepl.format.record.Value;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.Await;
@@ -204,7 +203,7 @@ class ShipperPipelineIT {
             List<Integer> ids = new ArrayList<>();
             for (ChangeRecord r : received) {
                 if (r instanceof ChangeRecord.Insert insert) {
-                    ids.add(Integer.parseInt(text(insert.newTuple().values().get(0))));
+                    ids.add(Integer.parseInt(ShippedTransactions.text(insert.newTuple().values().get(0))));
                 }
             }
             List<Integer> expected = new ArrayList<>();
@@ -404,23 +403,13 @@ class ShipperPipelineIT {
         List<String> texts = new ArrayList<>();
         for (ChangeRecord r : transaction) {
             if (r instanceof ChangeRecord.Insert i) {
-                texts.add(text(i.newTuple().values().get(0)) + ":" + text(i.newTuple().values().get(1)));
+                texts.add(ShippedTransactions.text(i.newTuple().values().get(0)) + ":" + ShippedTransactions.text(i.newTuple().values().get(1)));
             } else if (r instanceof ChangeRecord.Update u) {
-                texts.add(text(u.newTuple().values().get(0)) + ":" + text(u.newTuple().values().get(1)));
+                texts.add(ShippedTransactions.text(u.newTuple().values().get(0)) + ":" + ShippedTransactions.text(u.newTuple().values().get(1)));
             } else if (r instanceof ChangeRecord.Delete d) {
-                texts.add("delete " + text(d.oldTuple().values().get(0)));
+                texts.add("delete " + ShippedTransactions.text(d.oldTuple().values().get(0)));
             }
         }
         return texts;
-    }
-
-    private static String text(Value value) {
-        if (value instanceof Value.Text t) {
-            return t.value();
-        }
-        if (value instanceof Value.Int4 i) { // the native engine carries integers as integers
-            return Integer.toString(i.value());
-        }
-        return value instanceof Value.TextFallback f ? f.text() : String.valueOf(value);
     }
 }

@@ -21,12 +21,20 @@ package io.rdmarepl.channel.ring;
  *  +---------------------------------------------------------------+
  *  |   epoch (int) the reader accepts  |  crc32c (int) of [0, 44)  | 40
  *  +---------------------------------------------------------------+
- *  |                     reserved to byte 64                       | 48
+ *  |   doorbell sleep word (long): odd while the reader sleeps     | 48
+ *  +---------------------------------------------------------------+
+ *  |   doorbell address (int)          |  reserved                 | 56
  *  +---------------------------------------------------------------+
  * </pre>
  *
  * The writer reads the region while it may be changing: a report is taken only when its CRC
  * matches, otherwise the previous good report stands. All values only grow.
+ *
+ * <p>The doorbell words lie outside the CRC: each is one aligned word written alone, and the writer reads
+ * them on every publish without copying the report. A reader whose transport has a doorbell
+ * ({@link ReaderEnd#doorbell()}) stores an odd, ever-new sleep word before it sleeps and the next even one
+ * when it wakes; a writer that publishes while the word is odd rings the doorbell once for that word. The
+ * address says where the bell is (for shared memory, a UDP port on the loopback); 0 means there is none.
  */
 public final class FeedbackDescriptor {
     public static final int CONSUMER_POSITION_OFFSET = 0;
@@ -36,6 +44,8 @@ public final class FeedbackDescriptor {
     public static final int UPDATE_COUNT_OFFSET;
     public static final int EPOCH_OFFSET;
     public static final int CRC_OFFSET;
+    public static final int DOORBELL_SLEEP_OFFSET;
+    public static final int DOORBELL_ADDRESS_OFFSET;
     /** Bytes the region occupies: one cache line. */
     public static final int REGION_LENGTH = 64;
 
@@ -46,6 +56,8 @@ public final class FeedbackDescriptor {
         UPDATE_COUNT_OFFSET = HEARTBEAT_TIME_US_OFFSET + Long.BYTES;
         EPOCH_OFFSET = UPDATE_COUNT_OFFSET + Long.BYTES;
         CRC_OFFSET = EPOCH_OFFSET + Integer.BYTES;
+        DOORBELL_SLEEP_OFFSET = CRC_OFFSET + Integer.BYTES;
+        DOORBELL_ADDRESS_OFFSET = DOORBELL_SLEEP_OFFSET + Long.BYTES;
     }
 
     private FeedbackDescriptor() {

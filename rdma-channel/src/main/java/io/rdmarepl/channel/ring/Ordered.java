@@ -25,6 +25,12 @@ final class Ordered {
         LONG.setRelease(buffer, offset, value);
     }
 
+    /** Stores {@code value}, then fences: a load after it cannot be ordered before the store (Dekker's pattern). */
+    static void putLongThenFence(ByteBuffer buffer, int offset, long value) {
+        LONG.setVolatile(buffer, offset, value);
+        VarHandle.fullFence();
+    }
+
     static int getIntAcquire(ByteBuffer buffer, int offset) {
         return (int) INT.getAcquire(buffer, offset);
     }

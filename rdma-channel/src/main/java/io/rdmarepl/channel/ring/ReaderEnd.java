@@ -17,6 +17,15 @@ public interface ReaderEnd extends AutoCloseable {
     /** Makes the whole feedback image visible in the writer's feedback region (one-sided). */
     void pushFeedback();
 
+    /**
+     * The doorbell an idle reader sleeps on, or null when the transport has none (the reader then parks
+     * for bounded periods). A transport with a doorbell stores its address in the feedback image
+     * ({@link FeedbackDescriptor#DOORBELL_ADDRESS_OFFSET}).
+     */
+    default Doorbell doorbell() {
+        return null;
+    }
+
     /** Transport URI, for messages. */
     String uri();
 

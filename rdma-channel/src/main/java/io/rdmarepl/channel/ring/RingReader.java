@@ -26,8 +26,15 @@ public final class RingReader {
     private final FeedbackPublisher feedback;
     private final String uri;
     private final int capacity;
+    private final ByteBuffer sleepImage;
+
+    private final Doorbell doorbell;
 
     private long position;
+    private long producerSeenByLastPoll;
+    private long polls;
+    private long pollsAtLastSkippedSleep = -1;
+    private long sleepWord;
     private long framesRead;
     private long incompleteReads;
     private long refusedEpochFrames;
@@ -40,6 +47,10 @@ public final class RingReader {
         this.capacity = RingHeader.verify(region, uri);
         this.validator = new FrameValidator(region, capacity);
         this.feedback = new FeedbackPublisher(end);
+        this.doorbell = end.doorbell();
+        this.sleepImage = Ordered.littleEndian(end.feedbackImage());
+        // a later reader of the same region continues the words, so a writer never takes a new sleep for an old one
+        this.sleepWord = (sleepImage.getLong(FeedbackDescriptor.DOORBELL_SLEEP_OFFSET) + 1) & ~1L;
         publishFeedback();
     }
 
@@ -51,6 +62,8 @@ public final class RingReader {
     public int poll(FrameHandler handler, int frameLimit) {
         final int epoch = RingHeader.epoch(region);
         final long start = position;
+        producerSeenByLastPoll = RingHeader.producerPosition(region);
+        polls++;
         int delivered = 0;
         while (delivered < frameLimit) {
             int tail = validator.tail(position);
@@ -79,6 +92,38 @@ public final class RingReader {
             publishFeedback();
         }
         return delivered;
+    }
+
+    /** True when the transport gives this ring a doorbell, so {@link #sleepUntilWritten} can block instead of park. */
+    public boolean hasDoorbell() {
+        return doorbell != null;
+    }
+
+    /**
+     * Sleeps until the writer publishes frames this reader's last {@link #poll} did not see, or {@code timeoutNs}
+     * passed. Needs {@link #hasDoorbell()}. The reader says it sleeps (an odd sleep word, then a full fence),
+     * looks at the producer position once more, and only then blocks on the doorbell; the writer stores the
+     * producer position, fences, then reads the sleep word ({@link RingWriter}). So a publish is never missed
+     * for longer than the timeout, which also bounds a sleep whose ring was lost on the way.
+     *
+     * <p>A reader that stopped polling (its consumer is paused) would see the same unread publish on every
+     * call: it sleeps out the timeout the second time, rather than spin.
+     */
+    public void sleepUntilWritten(long timeoutNs) {
+        if (doorbell == null) {
+            throw new IllegalStateException("ring " + uri + " has no doorbell: park instead");
+        }
+        sleepWord += 2;
+        Ordered.putLongThenFence(sleepImage, FeedbackDescriptor.DOORBELL_SLEEP_OFFSET, sleepWord | 1);
+        try {
+            if (RingHeader.producerPosition(region) != producerSeenByLastPoll && polls != pollsAtLastSkippedSleep) {
+                pollsAtLastSkippedSleep = polls;
+                return;
+            }
+            doorbell.await(timeoutNs);
+        } finally {
+            Ordered.putLongRelease(sleepImage, FeedbackDescriptor.DOORBELL_SLEEP_OFFSET, sleepWord);
+        }
     }
 
     /** Pushes the current position, LSNs and a heartbeat to the writer (also done by polls that moved). */

@@ -61,6 +61,8 @@ public final class RingWriter {
     private boolean fenced;
     private long nextHealthCheckNs;
 
+    private long lastRungSleepWord;
+    private long doorbellRings;
     private long backPressureEvents;
     private long framesCommitted;
 
@@ -203,7 +205,28 @@ public final class RingWriter {
         RingHeader.producerPosition(image, to);
         end.push(PRODUCER_POSITION_OFFSET, Long.BYTES);
         publishedPosition = to;
+        wakeReaderIfAsleep();
         return (int) Math.min(bytes, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The other half of the reader's {@link RingReader#sleepUntilWritten}: the producer position is stored
+     * before the sleep word is read, and the reader stores the sleep word before it reads the producer
+     * position, each with a full fence between, so at least one of the two sees the other's store.
+     */
+    private void wakeReaderIfAsleep() {
+        java.lang.invoke.VarHandle.fullFence();
+        long sleepWord = Ordered.getLongAcquire(feedbackRegion, FeedbackDescriptor.DOORBELL_SLEEP_OFFSET);
+        if ((sleepWord & 1) != 0 && sleepWord != lastRungSleepWord) {
+            lastRungSleepWord = sleepWord;
+            doorbellRings++;
+            end.ringDoorbell();
+        }
+    }
+
+    /** Times this writer woke a sleeping reader through the transport's doorbell. */
+    public long doorbellRings() {
+        return doorbellRings;
     }
 
     /** The image frames are written into; payload offsets from {@link #tryClaim} index it. */

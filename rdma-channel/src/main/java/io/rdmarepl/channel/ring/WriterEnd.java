@@ -39,6 +39,14 @@ public interface WriterEnd extends AutoCloseable {
     default void checkHealth() {
     }
 
+    /**
+     * Wakes a reader that said it sleeps ({@link FeedbackDescriptor#DOORBELL_SLEEP_OFFSET}); a no-op for a
+     * transport without a doorbell. Must not block, and must not throw for an unreachable bell: the
+     * reader's bounded sleep covers a ring that got lost.
+     */
+    default void ringDoorbell() {
+    }
+
     /** Transport URI, for messages. */
     String uri();
 

@@ -1,5 +1,7 @@
 package io.rdmarepl.channel.shm;
 
+import io.rdmarepl.channel.ring.Doorbell;
+import io.rdmarepl.channel.ring.FeedbackDescriptor;
 import io.rdmarepl.channel.ring.ReaderEnd;
 import io.rdmarepl.channel.ring.RingDescriptor;
 import io.rdmarepl.channel.ring.RingHeader;
@@ -9,21 +11,39 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The reader's (owner's) end of a shared-memory channel. Creating it replaces any file at the path
  * with a fresh one, so a writer still mapping an old file writes into an orphan and never into this
- * ring. Feedback is written straight into the shared file, so pushing it is a no-op.
+ * ring. Feedback is written straight into the shared file, so pushing it is a no-op. Its doorbell is a
+ * UDP port on the loopback ({@link LoopbackDoorbell}), announced in the feedback region.
  */
 public final class ShmReaderEnd implements ReaderEnd {
+    private static final Logger LOG = LoggerFactory.getLogger(ShmReaderEnd.class);
+
     private final ShmMapping mapping;
     private final String uri;
     private final boolean deleteOnClose;
+    private final LoopbackDoorbell doorbell;
 
     private ShmReaderEnd(ShmMapping mapping, boolean deleteOnClose) {
         this.mapping = mapping;
         this.uri = "shm://" + mapping.path.toAbsolutePath();
         this.deleteOnClose = deleteOnClose;
+        this.doorbell = openDoorbell(uri);
+        mapping.feedbackRegion.putInt(FeedbackDescriptor.DOORBELL_ADDRESS_OFFSET, doorbell == null ? 0 : doorbell.port());
+    }
+
+    private static LoopbackDoorbell openDoorbell(String uri) {
+        try {
+            return LoopbackDoorbell.open();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("ring {} has no doorbell (cannot bind a UDP port on the loopback: {}); an idle reader parks "
+                    + "for bounded periods instead", uri, e.toString());
+            return null;
+        }
     }
 
     /**
@@ -72,6 +92,11 @@ public final class ShmReaderEnd implements ReaderEnd {
     }
 
     @Override
+    public Doorbell doorbell() {
+        return doorbell;
+    }
+
+    @Override
     public String uri() {
         return uri;
     }
@@ -82,6 +107,9 @@ public final class ShmReaderEnd implements ReaderEnd {
 
     @Override
     public void close() {
+        if (doorbell != null) {
+            doorbell.close();
+        }
         if (deleteOnClose) {
             try {
                 Files.deleteIfExists(mapping.path);

@@ -1,5 +1,6 @@
 package io.rdmarepl.channel.shm;
 
+import io.rdmarepl.channel.ring.FeedbackDescriptor;
 import io.rdmarepl.channel.ring.RingDescriptor;
 import io.rdmarepl.channel.ring.RingHeader;
 import io.rdmarepl.channel.ring.WriterEnd;
@@ -26,11 +27,13 @@ public final class ShmWriterEnd implements WriterEnd {
     private final ShmMapping mapping;
     private final String uri;
     private final Object fileKey;
+    private final LoopbackBellRinger bell;
 
     private ShmWriterEnd(ShmMapping mapping, Object fileKey) {
         this.mapping = mapping;
         this.uri = "shm://" + mapping.path.toAbsolutePath();
         this.fileKey = fileKey;
+        this.bell = new LoopbackBellRinger(uri);
     }
 
     /**
@@ -89,6 +92,14 @@ public final class ShmWriterEnd implements WriterEnd {
         return mapping.feedbackRegion;
     }
 
+    @Override
+    public void ringDoorbell() {
+        int port = mapping.feedbackRegion.getInt(FeedbackDescriptor.DOORBELL_ADDRESS_OFFSET);
+        if (port != 0) {
+            bell.ring(port);
+        }
+    }
+
     /** A reader that restarted replaced the file: this mapping is an orphan nobody reads. */
     @Override
     public void checkHealth() {
@@ -112,6 +123,7 @@ public final class ShmWriterEnd implements WriterEnd {
     @Override
     public void close() {
         // the mapping is released with its last reference; nothing to flush for tmpfs-backed memory
+        bell.close();
     }
 
     private static void closeQuietly(FileChannel channel) {

@@ -10,7 +10,7 @@ import io.rdmarepl.applier.schema.SequenceTracker;
 import io.rdmarepl.channel.RingSettings;
 import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.channel.Transports;
-import io.rdmarepl.channel.idle.BackoffIdleStrategy;
+import io.rdmarepl.channel.idle.DoorbellIdleStrategy;
 import io.rdmarepl.channel.idle.IdleStrategy;
 import io.rdmarepl.channel.ring.ReaderEnd;
 import io.rdmarepl.channel.ring.RingReader;
@@ -53,11 +53,14 @@ public final class Applier implements ApplierControl {
     private final SequenceReadings readings;
     private final ApplierMetrics metrics;
     private final Thread thread;
+    private final IdleStrategy idle;
     private volatile boolean running = true;
 
     private Applier(ApplierConfig config, HikariDataSource dataSource, ReaderEnd ring, ReplicaSession session,
-                    ApplierAgent agent, SequenceTracker sequences, SequenceReadings readings, ApplierMetrics metrics) {
+                    ApplierAgent agent, SequenceTracker sequences, SequenceReadings readings, ApplierMetrics metrics,
+                    IdleStrategy idle) {
         this.config = config;
+        this.idle = idle;
         this.dataSource = dataSource;
         this.ring = ring;
         this.session = session;
@@ -112,7 +115,9 @@ public final class Applier implements ApplierControl {
             SequenceReadings readings = new SequenceReadings();
             ApplierMetrics metrics = new ApplierMetrics(registry);
             ApplierAgent agent = new ApplierAgent(config, reader, session, sequences, readings, metrics, position);
-            Applier applier = new Applier(config, dataSource, ring, session, agent, sequences, readings, metrics);
+            // spins and yields cover a busy ring; then the reader sleeps on the ring's doorbell, or parks without one
+            IdleStrategy idle = DoorbellIdleStrategy.forReader(reader, 1_000, 10, TimeUnit.MICROSECONDS.toNanos(config.idleMaxParkUs()));
+            Applier applier = new Applier(config, dataSource, ring, session, agent, sequences, readings, metrics, idle);
             applier.registerGauges(metrics);
             applier.thread.start();
             LOG.info("applying {} from {} into {}, resuming after {}", config.sourceName(), config.ringUri(),
@@ -229,7 +234,6 @@ public final class Applier implements ApplierControl {
     }
 
     private void run() {
-        IdleStrategy idle = new BackoffIdleStrategy(1_000, 10, 1_000, TimeUnit.MICROSECONDS.toNanos(config.idleMaxParkUs()));
         String lastFailure = null;
         while (running) {
             int work;

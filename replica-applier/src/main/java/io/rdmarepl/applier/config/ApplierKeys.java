@@ -44,7 +44,7 @@ public final class ApplierKeys {
     public static final ConfigKey APPLY_POLL_MAX_FRAMES = key("apply.poll.max.frames", "256",
             "Most ring frames read per poll");
     public static final ConfigKey APPLY_IDLE_MAX_PARK_US = key("apply.idle.max.park.us", "1000",
-            "Longest park of the idle apply loop: bounds the wake-up latency of an idle standby");
+            "Longest sleep of the idle apply loop. Over shm the shipper rings a doorbell and wakes it at once; over other transports this bounds the wake-up latency of an idle standby");
     public static final ConfigKey APPLY_RETRY_INITIAL_MS = key("apply.retry.initial.ms", "100",
             "First back-off before retrying a failed or paused group");
     public static final ConfigKey APPLY_RETRY_MAX_MS = key("apply.retry.max.ms", "5000",

@@ -1,0 +1,90 @@
+package io.rdmarepl.channel.shm;
+
+import io.rdmarepl.channel.ring.Doorbell;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The doorbell of a shared-memory ring: a UDP socket on the loopback that the reader blocks on, and that
+ * the writer sends one byte to ({@link LoopbackBellRinger}). Java has no futex on shared memory; a datagram
+ * wakes a blocked reader as fast as the kernel schedules it, needs no connection to manage when either
+ * side restarts, and a datagram from anyone else only ends one sleep early.
+ *
+ * <p>Not thread-safe: the ring's reader thread awaits. Allocation-free in {@link #await} except for the
+ * sender address the JDK creates per datagram received.
+ */
+final class LoopbackDoorbell implements Doorbell {
+    private final DatagramChannel channel;
+    private final Selector selector;
+    private final ByteBuffer drain = ByteBuffer.allocateDirect(64);
+    private final Consumer<SelectionKey> ignoreKey = key -> { };
+
+    private LoopbackDoorbell(DatagramChannel channel, Selector selector) {
+        this.channel = channel;
+        this.selector = selector;
+    }
+
+    /** Binds an ephemeral port on the loopback. */
+    static LoopbackDoorbell open() throws IOException {
+        DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
+        try {
+            channel.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            channel.configureBlocking(false);
+            Selector selector = Selector.open();
+            channel.register(selector, SelectionKey.OP_READ);
+            return new LoopbackDoorbell(channel, selector);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /** The UDP port the writer rings. */
+    int port() {
+        try {
+            return ((InetSocketAddress) channel.getLocalAddress()).getPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("doorbell socket closed", e);
+        }
+    }
+
+    @Override
+    public void await(long timeoutNs) {
+        try {
+            if (!swallowRings()) {
+                // select(0) would block for ever; the timeout is whole milliseconds, at least one
+                selector.select(ignoreKey, Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNs)));
+                swallowRings();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("doorbell of a shared-memory ring failed: " + e, e);
+        }
+    }
+
+    /** @return true when at least one ring was pending */
+    private boolean swallowRings() throws IOException {
+        boolean rung = false;
+        while (channel.receive(drain.clear()) != null) {
+            rung = true;
+        }
+        return rung;
+    }
+
+    @Override
+    public void close() {
+        try (channel; selector) {
+            // both closed
+        } catch (IOException ignored) {
+            // closing a local socket: nothing to recover
+        }
+    }
+}

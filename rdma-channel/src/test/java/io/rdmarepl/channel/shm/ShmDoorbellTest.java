@@ -1,0 +1,110 @@
+package io.rdmarepl.channel.shm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmarepl.channel.ring.FeedbackDescriptor;
+import io.rdmarepl.channel.ring.RingReader;
+import io.rdmarepl.channel.ring.RingWriter;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The doorbell of a shared-memory ring: a reader asleep for far longer than any test waits is woken by the
+ * writer's publish. Each sleep here lasts a minute unless rung, so a missed ring fails the test's bound.
+ */
+class ShmDoorbellTest {
+    private static final long ONE_MINUTE_NS = TimeUnit.MINUTES.toNanos(1);
+
+    @Test
+    void shouldWakeASleepingReaderWhenTheWriterPublishes() throws Exception {
+        Path file = ShmTestFiles.newRingPath("doorbell");
+        try (ShmReaderEnd readerEnd = ShmReaderEnd.create(file, 8192, 1, 7L, true);
+             ShmWriterEnd writerEnd = ShmWriterEnd.attach(file)) {
+            RingReader reader = new RingReader(readerEnd);
+            RingWriter writer = new RingWriter(writerEnd);
+            assertThat(reader.hasDoorbell()).isTrue();
+            assertThat(writerEnd.feedbackRegion().getInt(FeedbackDescriptor.DOORBELL_ADDRESS_OFFSET)).isPositive();
+            assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isZero();
+
+            CompletableFuture<Void> sleeper = CompletableFuture.runAsync(() -> reader.sleepUntilWritten(ONE_MINUTE_NS));
+            awaitAsleep(writerEnd);
+            write(writer, 1);
+
+            sleeper.get(30, TimeUnit.SECONDS);
+            assertThat(writer.doorbellRings()).isEqualTo(1);
+            assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldNotSleepOnAFramePublishedAfterTheLastPoll() {
+        Path file = ShmTestFiles.newRingPath("doorbell-race");
+        try (ShmReaderEnd readerEnd = ShmReaderEnd.create(file, 8192, 1, 7L, true);
+             ShmWriterEnd writerEnd = ShmWriterEnd.attach(file)) {
+            RingReader reader = new RingReader(readerEnd);
+            RingWriter writer = new RingWriter(writerEnd);
+            assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isZero();
+            write(writer, 1); // nobody asleep: no ring, and the reader must still not sleep through it
+
+            reader.sleepUntilWritten(ONE_MINUTE_NS); // returns at once, or the test never ends
+
+            assertThat(writer.doorbellRings()).isZero();
+            assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isEqualTo(1);
+        }
+    }
+
+    /**
+     * A writer publishing at random moments against a reader that polls and sleeps: every frame arrives though
+     * each sleep would last a minute, so no publish falls between the reader's last look and its sleep.
+     */
+    @Test
+    void shouldNeverLoseAWakeUpBetweenPollAndSleep() throws Exception {
+        Path file = ShmTestFiles.newRingPath("doorbell-stress");
+        int frames = 3_000;
+        try (ShmReaderEnd readerEnd = ShmReaderEnd.create(file, 1 << 16, 1, 7L, true);
+             ShmWriterEnd writerEnd = ShmWriterEnd.attach(file)) {
+            RingReader reader = new RingReader(readerEnd);
+            RingWriter writer = new RingWriter(writerEnd);
+            AtomicLong read = new AtomicLong();
+            CompletableFuture<Void> readLoop = CompletableFuture.runAsync(() -> {
+                while (read.get() < frames) {
+                    int got = reader.poll((t, f, b, o, l) -> read.incrementAndGet(), 64);
+                    if (got == 0) {
+                        reader.sleepUntilWritten(ONE_MINUTE_NS);
+                    }
+                }
+            });
+            ByteBuffer payload = ByteBuffer.allocate(Integer.BYTES);
+            for (int i = 0; i < frames; i++) {
+                while (!writer.tryWrite(1, payload.putInt(0, i), 0, Integer.BYTES)) {
+                    writer.feedback().refresh(); // the ring is full: wait for the reader to free room
+                }
+                writer.publish();
+                LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(20_000));
+            }
+            readLoop.get(60, TimeUnit.SECONDS);
+            assertThat(read.get()).isEqualTo(frames);
+            assertThat(writer.doorbellRings()).isPositive().isLessThanOrEqualTo(frames);
+        }
+    }
+
+    private static void write(RingWriter writer, int value) {
+        ByteBuffer payload = ByteBuffer.allocate(Integer.BYTES).putInt(0, value);
+        assertThat(writer.tryWrite(1, payload, 0, Integer.BYTES)).isTrue();
+        writer.publish();
+    }
+
+    private static void awaitAsleep(ShmWriterEnd writerEnd) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((writerEnd.feedbackRegion().getLong(FeedbackDescriptor.DOORBELL_SLEEP_OFFSET) & 1) == 0) {
+            assertThat(System.nanoTime()).as("reader asleep within 30 s").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+    }
+}

@@ -77,6 +77,11 @@ public final class ShipPipeline implements AutoCloseable {
             throw e;
         }
         disruptor.setDefaultExceptionHandler(new StandbyFailureHandler(shippers));
+        if (shippers.stream().allMatch(StandbyShipper::sleepsOnDoorbell)) {
+            wait.handlersSleepOnDoorbells(() -> shippers.forEach(StandbyShipper::wakeIfAsleepOnDoorbell));
+        }
+        RingBuffer<ShipEvent> events = disruptor.getRingBuffer();
+        shippers.forEach(s -> s.published(events::getCursor)); // before the handler threads start
         disruptor.handleEventsWith(shippers.toArray(new StandbyShipper[0]));
         this.ringBuffer = disruptor.start();
         watchdog.scheduleWithFixedDelay(() -> {

@@ -19,6 +19,8 @@ import java.nio.ByteOrder;
  * next Begin, or while idle and capturing, as heartbeats do.
  */
 final class StandbyShipper implements EventHandler<ShipEvent> {
+    /** Longest sleep on the doorbell while an acknowledgement is awaited: covers a ring lost on the way. */
+    private static final long MAX_FEEDBACK_SLEEP_NS = 1_000_000;
 
     private final StandbyConfig standby;
     private final int index;
@@ -44,6 +46,8 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     private long lastCommitLsn;
     private long lastWriteNs = System.nanoTime();
     private volatile String failure;
+    private volatile boolean asleepOnDoorbell;
+    private java.util.function.LongSupplier published = () -> Long.MAX_VALUE;
 
     StandbyShipper(StandbyConfig standby, int index, WriterEnd end, AckTracker acks, ShipMetrics metrics, long heartbeatIntervalNs,
                    java.util.function.BooleanSupplier capturing, Lease lease, SequenceBoard sequences) {
@@ -101,6 +105,43 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
             }
         }
         reportAcks();
+        sleepOnDoorbellWhileAwaited(sequence);
+    }
+
+    /**
+     * While the capture thread waits for an acknowledgement, sleeps until this standby's reader writes feedback
+     * (its doorbell), a record is published ({@link #wakeIfAsleepOnDoorbell}) or a heartbeat is due. The flag is
+     * set before the cursor is read, and the publisher fences between storing the cursor and reading the flag.
+     */
+    private void sleepOnDoorbellWhileAwaited(long lastProcessed) {
+        if (!sleepsOnDoorbell() || !acks.acknowledgementAwaited() || failure != null) {
+            return;
+        }
+        asleepOnDoorbell = true;
+        try {
+            if (published.getAsLong() <= lastProcessed) {
+                ring.sleepUntilFeedback(Math.min(heartbeatIntervalNs, MAX_FEEDBACK_SLEEP_NS));
+            }
+        } finally {
+            asleepOnDoorbell = false;
+        }
+        reportAcks();
+    }
+
+    boolean sleepsOnDoorbell() {
+        return ring.hasDoorbell();
+    }
+
+    /** A record was published: a handler asleep until feedback must ship it now. Any thread. */
+    void wakeIfAsleepOnDoorbell() {
+        if (asleepOnDoorbell) {
+            ring.wakeUp();
+        }
+    }
+
+    /** The Disruptor's cursor: the last record published, to tell whether one came since this handler's last. */
+    void published(java.util.function.LongSupplier cursor) {
+        this.published = cursor;
     }
 
     /** Writes the sequence states that changed since this standby's last board version; between transactions only. */

@@ -1,9 +1,11 @@
 package io.rdmarepl.channel.ring;
 
 /**
- * The reader's side of a doorbell: something an idle reader can block on, and that the writer rings
- * after publishing frames while the reader sleeps ({@link FeedbackDescriptor}). It replaces a timed
- * park, whose period is the wake-up latency of an idle standby, with a wake-up as fast as the kernel's.
+ * One end's doorbell: something that end can block on, and that the far end rings when it has news while
+ * this end said it sleeps. The reader's is rung by the writer after publishing frames
+ * ({@link FeedbackDescriptor}); the writer's by the reader after publishing feedback ({@link RingDescriptor}).
+ * It replaces a timed park, whose period (plus the kernel's timer slack) is the wake-up latency, with a
+ * wake-up as fast as the kernel's.
  */
 public interface Doorbell extends AutoCloseable {
 
@@ -12,6 +14,9 @@ public interface Doorbell extends AutoCloseable {
      * that the next call blocks again. A stale ring only makes one sleep end early.
      */
     void await(long timeoutNs);
+
+    /** Ends the current await, or the next one, at once. Any thread; for news that comes from this process. */
+    void wakeUp();
 
     @Override
     void close();

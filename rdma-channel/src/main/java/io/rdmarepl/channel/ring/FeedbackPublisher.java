@@ -20,6 +20,8 @@ public final class FeedbackPublisher {
     private final ReaderEnd end;
     private final ByteBuffer image;
     private final ByteBuffer crcView;
+    private final ByteBuffer ringRegion;
+    private long lastRungWriterSleepWord;
     private final CRC32C crc = new CRC32C();
     private long consumerPosition;
     private long appliedLsn;
@@ -31,6 +33,7 @@ public final class FeedbackPublisher {
         this.end = end;
         this.image = Ordered.littleEndian(end.feedbackImage());
         this.crcView = image.duplicate();
+        this.ringRegion = Ordered.littleEndian(end.ringRegion());
     }
 
     /** Positions and LSNs only move forward: a smaller value is ignored. */
@@ -84,5 +87,16 @@ public final class FeedbackPublisher {
         crc.update(crcView);
         Ordered.putIntRelease(image, CRC_OFFSET, (int) crc.getValue());
         end.pushFeedback();
+        wakeWriterIfAsleep();
+    }
+
+    /** The reader's half of {@link RingWriter#sleepUntilFeedback}: the report is stored, then the sleep word read. */
+    private void wakeWriterIfAsleep() {
+        java.lang.invoke.VarHandle.fullFence();
+        long sleepWord = Ordered.getLongAcquire(ringRegion, RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET);
+        if ((sleepWord & 1) != 0 && sleepWord != lastRungWriterSleepWord) {
+            lastRungWriterSleepWord = sleepWord;
+            end.ringDoorbell();
+        }
     }
 }

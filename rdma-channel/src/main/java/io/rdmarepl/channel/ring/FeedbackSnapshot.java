@@ -28,15 +28,22 @@ public final class FeedbackSnapshot {
     private long heartbeatTimeUs;
     private int epoch;
     private long tornReads;
+    private long updateCountSeen;
 
     public FeedbackSnapshot(ByteBuffer feedbackRegion) {
         this.region = Ordered.littleEndian(feedbackRegion);
+    }
+
+    /** Whether the reader wrote a report (whole or still arriving) since the last {@link #refresh}. */
+    boolean changedSinceRefresh() {
+        return Ordered.getLongAcquire(region, UPDATE_COUNT_OFFSET) != updateCountSeen;
     }
 
     /** @return true when a valid report was taken */
     public boolean refresh() {
         int storedCrc = Ordered.getIntAcquire(region, CRC_OFFSET);
         copy.put(0, region, 0, REGION_LENGTH);
+        updateCountSeen = copy.getLong(UPDATE_COUNT_OFFSET);
         crc.reset();
         copyCrcView.clear().position(0).limit(CRC_OFFSET);
         crc.update(copyCrcView);

@@ -26,6 +26,13 @@ public interface ReaderEnd extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Wakes a writer that said it sleeps until the next feedback ({@link RingDescriptor#WRITER_DOORBELL_SLEEP_OFFSET});
+     * a no-op for a transport without a doorbell. Must not block, and must not throw for an unreachable bell.
+     */
+    default void ringDoorbell() {
+    }
+
     /** Transport URI, for messages. */
     String uri();
 

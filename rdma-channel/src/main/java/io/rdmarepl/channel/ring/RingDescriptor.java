@@ -27,7 +27,10 @@ package io.rdmarepl.channel.ring;
  *  |     producer position (long, written by the writer after      | 64
  *  |     its frames; monitoring and wake-up, never correctness)    |
  *  +---------------------------------------------------------------+
- *  |                     reserved to byte 128                      | 72
+ *  |     writer's doorbell sleep word (long): odd while the writer | 72
+ *  |     sleeps until the reader's next feedback                   |
+ *  +---------------------------------------------------------------+
+ *  |     writer's doorbell address (int) |  reserved to byte 128   | 80
  *  +---------------------------------------------------------------+
  *  |                 data area: capacity bytes of frames           | 128
  *  ...                                                           ...
@@ -36,6 +39,10 @@ package io.rdmarepl.channel.ring;
  * The header line (0..63) is written only by the ring's owner (the reader side): the magic last,
  * so a writer that sees the magic sees the rest. The producer-position line (64..127) is written
  * only by the writer. They sit on separate cache lines because different hosts write them.
+ *
+ * <p>The writer's doorbell mirrors the reader's ({@link FeedbackDescriptor}): a writer waiting for an
+ * acknowledgement stores an odd, ever-new sleep word, and a reader that publishes feedback while it is odd rings
+ * the bell at the address (for shared memory, a UDP port on the loopback; 0: none) once for that word.
  */
 public final class RingDescriptor {
     /** "RDMARING" read as a little-endian long. */
@@ -49,6 +56,8 @@ public final class RingDescriptor {
     public static final int EPOCH_OFFSET;
     public static final int RING_ID_OFFSET;
     public static final int PRODUCER_POSITION_OFFSET;
+    public static final int WRITER_DOORBELL_SLEEP_OFFSET;
+    public static final int WRITER_DOORBELL_ADDRESS_OFFSET;
     public static final int DATA_OFFSET;
 
     /** Smallest data area: room for a few maximum-size frames. */
@@ -62,6 +71,8 @@ public final class RingDescriptor {
         EPOCH_OFFSET = CAPACITY_OFFSET + Integer.BYTES;
         RING_ID_OFFSET = EPOCH_OFFSET + 2 * Integer.BYTES;
         PRODUCER_POSITION_OFFSET = CACHE_LINE_LENGTH;
+        WRITER_DOORBELL_SLEEP_OFFSET = PRODUCER_POSITION_OFFSET + Long.BYTES;
+        WRITER_DOORBELL_ADDRESS_OFFSET = WRITER_DOORBELL_SLEEP_OFFSET + Long.BYTES;
         DATA_OFFSET = PRODUCER_POSITION_OFFSET + CACHE_LINE_LENGTH;
     }
 

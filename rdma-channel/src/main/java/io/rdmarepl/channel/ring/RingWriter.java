@@ -61,6 +61,8 @@ public final class RingWriter {
     private boolean fenced;
     private long nextHealthCheckNs;
 
+    private final Doorbell doorbell;
+    private long feedbackSleepWord;
     private long lastRungSleepWord;
     private long doorbellRings;
     private long backPressureEvents;
@@ -84,6 +86,9 @@ public final class RingWriter {
         this.epoch = RingHeader.epoch(image);
         this.feedbackRegion = Ordered.littleEndian(end.feedbackRegion());
         this.feedback = new FeedbackSnapshot(feedbackRegion);
+        this.doorbell = end.doorbell();
+        // a later writer of the same ring continues the words, so a reader never takes a new sleep for an old one
+        this.feedbackSleepWord = (image.getLong(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET) + 1) & ~1L;
         awaitFeedback(feedbackWaitNs);
         long resume = end.resumePosition();
         this.position = resume >= 0 ? resume
@@ -221,6 +226,41 @@ public final class RingWriter {
             lastRungSleepWord = sleepWord;
             doorbellRings++;
             end.ringDoorbell();
+        }
+    }
+
+    /** True when the transport gives this writer a doorbell, so {@link #sleepUntilFeedback} can block. */
+    public boolean hasDoorbell() {
+        return doorbell != null;
+    }
+
+    /**
+     * Sleeps until the reader writes feedback this writer's last {@link FeedbackSnapshot#refresh} did not see, or
+     * {@code timeoutNs} passed, or {@link #wakeUp}. Needs {@link #hasDoorbell()}. The same protocol as the reader's
+     * {@link RingReader#sleepUntilWritten}, the other way: the sleep word is stored and fenced before the feedback's
+     * update count is looked at once more; the reader stores its report and fences before it reads the word.
+     */
+    public void sleepUntilFeedback(long timeoutNs) {
+        if (doorbell == null) {
+            throw new IllegalStateException("ring " + end.uri() + " has no doorbell for its writer: park instead");
+        }
+        feedbackSleepWord += 2;
+        Ordered.putLongThenFence(image, RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, feedbackSleepWord | 1);
+        end.push(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, Long.BYTES);
+        try {
+            if (!feedback.changedSinceRefresh()) {
+                doorbell.await(timeoutNs);
+            }
+        } finally {
+            Ordered.putLongRelease(image, RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, feedbackSleepWord);
+            end.push(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, Long.BYTES);
+        }
+    }
+
+    /** Ends a {@link #sleepUntilFeedback} in progress, or the next one, at once. Any thread. */
+    public void wakeUp() {
+        if (doorbell != null) {
+            doorbell.wakeUp();
         }
     }
 

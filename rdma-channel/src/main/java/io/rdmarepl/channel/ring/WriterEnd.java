@@ -47,6 +47,14 @@ public interface WriterEnd extends AutoCloseable {
     default void ringDoorbell() {
     }
 
+    /**
+     * The doorbell this writer sleeps on while it waits for the reader's feedback, or null when the transport has
+     * none. A transport with one stores its address in the image ({@link RingDescriptor#WRITER_DOORBELL_ADDRESS_OFFSET}).
+     */
+    default Doorbell doorbell() {
+        return null;
+    }
+
     /** Transport URI, for messages. */
     String uri();
 

@@ -10,9 +10,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The writer's side of a {@link LoopbackDoorbell}: one byte to the port the reader announced. Never
- * blocks and never throws: a ring that cannot be sent is logged once, and the reader's bounded sleep
- * ({@code apply.idle.max.park.us}) notices the frames anyway.
+ * The ringing side of a {@link LoopbackDoorbell}: one byte to the port the far end announced. Never
+ * blocks and never throws: a ring that cannot be sent is logged once, and the sleeper's bounded sleep
+ * notices the news anyway.
  */
 final class LoopbackBellRinger implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LoopbackBellRinger.class);
@@ -40,8 +40,8 @@ final class LoopbackBellRinger implements AutoCloseable {
         } catch (IOException e) {
             if (!failureLogged) {
                 failureLogged = true;
-                LOG.warn("cannot ring the doorbell of {} (UDP port {} on the loopback): {}; the standby notices new "
-                        + "frames within its idle sleep instead", uri, port, e.toString());
+                LOG.warn("cannot ring the doorbell of {} (UDP port {} on the loopback): {}; the far end notices "
+                        + "news within its bounded sleep instead", uri, port, e.toString());
             }
         }
     }

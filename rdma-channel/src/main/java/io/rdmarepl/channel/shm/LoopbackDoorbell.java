@@ -12,17 +12,21 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The doorbell of a shared-memory ring: a UDP socket on the loopback that the reader blocks on, and that
- * the writer sends one byte to ({@link LoopbackBellRinger}). Java has no futex on shared memory; a datagram
+ * the far end sends one byte to ({@link LoopbackBellRinger}). Java has no futex on shared memory; a datagram
  * wakes a blocked reader as fast as the kernel schedules it, needs no connection to manage when either
  * side restarts, and a datagram from anyone else only ends one sleep early.
  *
- * <p>Not thread-safe: the ring's reader thread awaits. Allocation-free in {@link #await} except for the
+ * <p>One thread awaits; {@link #wakeUp} from any. Allocation-free in {@link #await} except for the
  * sender address the JDK creates per datagram received.
  */
 final class LoopbackDoorbell implements Doorbell {
+    private static final Logger LOG = LoggerFactory.getLogger(LoopbackDoorbell.class);
+
     private final DatagramChannel channel;
     private final Selector selector;
     private final ByteBuffer drain = ByteBuffer.allocateDirect(64);
@@ -31,6 +35,16 @@ final class LoopbackDoorbell implements Doorbell {
     private LoopbackDoorbell(DatagramChannel channel, Selector selector) {
         this.channel = channel;
         this.selector = selector;
+    }
+
+    /** A doorbell, or null after one warning naming the ring and {@code fallback} when no UDP port can be bound. */
+    static LoopbackDoorbell openOrWarn(String uri, String fallback) {
+        try {
+            return open();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("ring {} has no doorbell (cannot bind a UDP port on the loopback: {}); {}", uri, e.toString(), fallback);
+            return null;
+        }
     }
 
     /** Binds an ephemeral port on the loopback. */
@@ -48,7 +62,7 @@ final class LoopbackDoorbell implements Doorbell {
         }
     }
 
-    /** The UDP port the writer rings. */
+    /** The UDP port the far end rings. */
     int port() {
         try {
             return ((InetSocketAddress) channel.getLocalAddress()).getPort();
@@ -68,6 +82,11 @@ final class LoopbackDoorbell implements Doorbell {
         } catch (IOException e) {
             throw new UncheckedIOException("doorbell of a shared-memory ring failed: " + e, e);
         }
+    }
+
+    @Override
+    public void wakeUp() {
+        selector.wakeup();
     }
 
     /** @return true when at least one ring was pending */

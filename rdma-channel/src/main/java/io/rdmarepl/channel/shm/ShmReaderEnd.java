@@ -11,8 +11,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The reader's (owner's) end of a shared-memory channel. Creating it replaces any file at the path
@@ -21,28 +19,26 @@ import org.slf4j.LoggerFactory;
  * UDP port on the loopback ({@link LoopbackDoorbell}), announced in the feedback region.
  */
 public final class ShmReaderEnd implements ReaderEnd {
-    private static final Logger LOG = LoggerFactory.getLogger(ShmReaderEnd.class);
-
     private final ShmMapping mapping;
     private final String uri;
     private final boolean deleteOnClose;
     private final LoopbackDoorbell doorbell;
+    private final LoopbackBellRinger bell;
 
     private ShmReaderEnd(ShmMapping mapping, boolean deleteOnClose) {
         this.mapping = mapping;
         this.uri = "shm://" + mapping.path.toAbsolutePath();
         this.deleteOnClose = deleteOnClose;
-        this.doorbell = openDoorbell(uri);
+        this.doorbell = LoopbackDoorbell.openOrWarn(uri, "an idle reader parks for bounded periods instead");
+        this.bell = new LoopbackBellRinger(uri);
         mapping.feedbackRegion.putInt(FeedbackDescriptor.DOORBELL_ADDRESS_OFFSET, doorbell == null ? 0 : doorbell.port());
     }
 
-    private static LoopbackDoorbell openDoorbell(String uri) {
-        try {
-            return LoopbackDoorbell.open();
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("ring {} has no doorbell (cannot bind a UDP port on the loopback: {}); an idle reader parks "
-                    + "for bounded periods instead", uri, e.toString());
-            return null;
+    @Override
+    public void ringDoorbell() {
+        int port = mapping.ringRegion.getInt(RingDescriptor.WRITER_DOORBELL_ADDRESS_OFFSET);
+        if (port != 0) {
+            bell.ring(port);
         }
     }
 
@@ -110,6 +106,7 @@ public final class ShmReaderEnd implements ReaderEnd {
         if (doorbell != null) {
             doorbell.close();
         }
+        bell.close();
         if (deleteOnClose) {
             try {
                 Files.deleteIfExists(mapping.path);

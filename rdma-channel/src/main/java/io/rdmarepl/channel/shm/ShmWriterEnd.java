@@ -1,5 +1,6 @@
 package io.rdmarepl.channel.shm;
 
+import io.rdmarepl.channel.ring.Doorbell;
 import io.rdmarepl.channel.ring.FeedbackDescriptor;
 import io.rdmarepl.channel.ring.RingDescriptor;
 import io.rdmarepl.channel.ring.RingHeader;
@@ -28,12 +29,20 @@ public final class ShmWriterEnd implements WriterEnd {
     private final String uri;
     private final Object fileKey;
     private final LoopbackBellRinger bell;
+    private final LoopbackDoorbell doorbell;
 
     private ShmWriterEnd(ShmMapping mapping, Object fileKey) {
         this.mapping = mapping;
         this.uri = "shm://" + mapping.path.toAbsolutePath();
         this.fileKey = fileKey;
         this.bell = new LoopbackBellRinger(uri);
+        this.doorbell = LoopbackDoorbell.openOrWarn(uri, "a shipper waiting for acknowledgements polls the feedback instead");
+        mapping.ringRegion.putInt(RingDescriptor.WRITER_DOORBELL_ADDRESS_OFFSET, doorbell == null ? 0 : doorbell.port());
+    }
+
+    @Override
+    public Doorbell doorbell() {
+        return doorbell;
     }
 
     /**
@@ -124,6 +133,9 @@ public final class ShmWriterEnd implements WriterEnd {
     public void close() {
         // the mapping is released with its last reference; nothing to flush for tmpfs-backed memory
         bell.close();
+        if (doorbell != null) {
+            doorbell.close();
+        }
     }
 
     private static void closeQuietly(FileChannel channel) {

@@ -3,6 +3,7 @@ package io.rdmarepl.channel.shm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmarepl.channel.ring.FeedbackDescriptor;
+import io.rdmarepl.channel.ring.RingDescriptor;
 import io.rdmarepl.channel.ring.RingReader;
 import io.rdmarepl.channel.ring.RingWriter;
 import java.nio.ByteBuffer;
@@ -15,8 +16,9 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
- * The doorbell of a shared-memory ring: a reader asleep for far longer than any test waits is woken by the
- * writer's publish. Each sleep here lasts a minute unless rung, so a missed ring fails the test's bound.
+ * The doorbells of a shared-memory ring: a reader asleep is woken by the writer's publish, and a writer awaiting
+ * feedback by the reader's report. Each sleep here lasts a minute unless rung, so a missed ring fails the test's
+ * bound.
  */
 class ShmDoorbellTest {
     private static final long ONE_MINUTE_NS = TimeUnit.MINUTES.toNanos(1);
@@ -91,6 +93,53 @@ class ShmDoorbellTest {
             readLoop.get(60, TimeUnit.SECONDS);
             assertThat(read.get()).isEqualTo(frames);
             assertThat(writer.doorbellRings()).isPositive().isLessThanOrEqualTo(frames);
+        }
+    }
+
+    @Test
+    void shouldWakeAWriterAwaitingFeedbackWhenTheReaderReports() throws Exception {
+        Path file = ShmTestFiles.newRingPath("doorbell-feedback");
+        try (ShmReaderEnd readerEnd = ShmReaderEnd.create(file, 8192, 1, 7L, true);
+             ShmWriterEnd writerEnd = ShmWriterEnd.attach(file)) {
+            RingReader reader = new RingReader(readerEnd);
+            RingWriter writer = new RingWriter(writerEnd);
+            assertThat(writer.hasDoorbell()).isTrue();
+            write(writer, 1);
+            writer.feedback().refresh();
+
+            CompletableFuture<Void> sleeper = CompletableFuture.runAsync(() -> writer.sleepUntilFeedback(ONE_MINUTE_NS));
+            awaitWriterAsleep(readerEnd);
+            reader.feedback().appliedLsn(42);
+            reader.publishFeedback();
+
+            sleeper.get(30, TimeUnit.SECONDS);
+            assertThat(writer.feedback().refresh()).isTrue();
+            assertThat(writer.feedback().appliedLsn()).isEqualTo(42);
+        }
+    }
+
+    @Test
+    void shouldEndAWritersSleepWhenWokenFromItsOwnProcess() throws Exception {
+        Path file = ShmTestFiles.newRingPath("doorbell-wake");
+        try (ShmReaderEnd readerEnd = ShmReaderEnd.create(file, 8192, 1, 7L, true);
+             ShmWriterEnd writerEnd = ShmWriterEnd.attach(file)) {
+            new RingReader(readerEnd);
+            RingWriter writer = new RingWriter(writerEnd);
+            writer.feedback().refresh();
+
+            CompletableFuture<Void> sleeper = CompletableFuture.runAsync(() -> writer.sleepUntilFeedback(ONE_MINUTE_NS));
+            awaitWriterAsleep(readerEnd);
+            writer.wakeUp();
+
+            sleeper.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void awaitWriterAsleep(ShmReaderEnd readerEnd) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((readerEnd.ringRegion().getLong(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET) & 1) == 0) {
+            assertThat(System.nanoTime()).as("writer asleep within 30 s").isLessThan(deadline);
+            Thread.onSpinWait();
         }
     }
 

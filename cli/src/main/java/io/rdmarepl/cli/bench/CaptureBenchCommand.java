@@ -85,6 +85,8 @@ public final class CaptureBenchCommand implements Callable<Integer> {
                 AtomicInteger ids = new AtomicInteger();
                 say(progress, "warm-up: 2 s at " + rate + " tx/s");
                 paced(primary, ids, 2, null);
+                say(progress, "idle: " + seconds + " s without writes, measuring the shipper's CPU");
+                double idleCpuPercent = idleCpuPercent(reader);
                 say(progress, "latency: " + seconds + " s at " + rate + " tx/s");
                 Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
                 long[] committedNs = new long[MAX_PROBES];
@@ -107,6 +109,7 @@ public final class CaptureBenchCommand implements Callable<Integer> {
                 say(progress, "maximum rate: " + clients + " clients flat out for " + seconds + " s");
                 Map<String, Object> max = flatOut(primary, reader, ids);
                 Map<String, Object> report = report(latency, early, max, shipper);
+                report.put("idle_shipper_cpu_percent_of_a_core", idleCpuPercent);
                 if (json) {
                     spec.commandLine().getOut().println(new ObjectMapper().writeValueAsString(report));
                 } else {
@@ -196,6 +199,40 @@ public final class CaptureBenchCommand implements Callable<Integer> {
         return max;
     }
 
+    /**
+     * The shipper's share of one core while the primary takes no writes: this process's CPU time less the probe
+     * reader's (the standby's part), over {@code --seconds}. In production the shipper is a process of its own;
+     * here GC and JIT threads count against it, which only overstates it.
+     */
+    private double idleCpuPercent(CaptureProbeReader reader) {
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        Map<Long, Long> threadsBefore = new java.util.HashMap<>();
+        for (long id : threads.getAllThreadIds()) {
+            threadsBefore.put(id, threads.getThreadCpuTime(id));
+        }
+        long processBefore = os.getProcessCpuTime();
+        long readerBefore = reader.cpuNs();
+        long start = System.nanoTime();
+        LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(seconds));
+        long wallNs = System.nanoTime() - start;
+        long shipperNs = (os.getProcessCpuTime() - processBefore) - (reader.cpuNs() - readerBefore);
+        if (!json) {
+            List<String> busiest = new ArrayList<>();
+            for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+                if (info != null && threadsBefore.containsKey(info.getThreadId())) {
+                    long used = threads.getThreadCpuTime(info.getThreadId()) - threadsBefore.get(info.getThreadId());
+                    busiest.add(String.format("%08d %s %.2f%%", used / 1000, info.getThreadName(), 100.0 * used / wallNs));
+                }
+            }
+            busiest.sort(java.util.Comparator.reverseOrder());
+            say(spec.commandLine().getErr(), "idle CPU by thread: " + String.join(", ",
+                    busiest.subList(0, Math.min(6, busiest.size())).stream().map(b -> b.substring(9)).toList()));
+        }
+        return Math.round(1000.0 * shipperNs / wallNs) / 10.0;
+    }
+
     private static void awaitVisible(CaptureProbeReader reader, int id, int seconds) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (reader.visibleNs(Math.min(id, MAX_PROBES - 1)) == 0) {
@@ -232,10 +269,11 @@ public final class CaptureBenchCommand implements Callable<Integer> {
         Map<String, Object> max = (Map<String, Object>) report.get("max_rate");
         return String.format("rdmarepl bench capture (%s engine): commit returned -> visible in the ring, %s tx/s, poll.interval.ms %s (%s samples, us):%n"
                         + "  p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%n"
-                        + "maximum rate with %s clients: %s tx/s committed, %s tx/s captured, caught up %s ms after the load%n",
+                        + "maximum rate with %s clients: %s tx/s committed, %s tx/s captured, caught up %s ms after the load%n"
+                        + "idle shipper: %s%% of one core%n",
                 report.get("capture_engine"), report.get("rate"), report.get("poll_interval_ms"), lat.get("samples"), lat.get("p50"), lat.get("p90"), lat.get("p99"),
                 lat.get("p999"), lat.get("max"), max.get("clients"), max.get("committed_tx_per_s"), max.get("captured_tx_per_s"),
-                max.get("catch_up_ms"));
+                max.get("catch_up_ms"), report.get("idle_shipper_cpu_percent_of_a_core"));
     }
 
     private void say(PrintWriter progress, String message) {

@@ -1,7 +1,8 @@
 package io.rdmarepl.cli.bench;
 
 import io.rdmarepl.channel.fragment.MessageAssembler;
-import io.rdmarepl.channel.idle.BackoffIdleStrategy;
+import io.rdmarepl.channel.idle.DoorbellIdleStrategy;
+import io.rdmarepl.channel.idle.IdleStrategy;
 import io.rdmarepl.channel.ring.RingReader;
 import io.rdmarepl.channel.shm.ShmReaderEnd;
 import io.rdmarepl.format.codec.RecordDecoder;
@@ -55,7 +56,8 @@ final class CaptureProbeReader implements AutoCloseable {
             }
         };
         MessageAssembler assembler = new MessageAssembler((type, buffer, offset, length) -> decoder.decode(buffer, offset, length, handler));
-        BackoffIdleStrategy idle = new BackoffIdleStrategy(2_000, 10, 1_000, 100_000); // a spinning reader would starve PostgreSQL on small hosts
+        // as the applier idles: a spinning reader would starve PostgreSQL on small hosts
+        IdleStrategy idle = DoorbellIdleStrategy.forReader(reader, 2_000, 10, 1_000_000);
         this.thread = new Thread(() -> {
             while (running) {
                 idle.idle(reader.poll(assembler, 256));
@@ -71,6 +73,11 @@ final class CaptureProbeReader implements AutoCloseable {
 
     long visibleNs(int id) {
         return visibleNs.get(id);
+    }
+
+    /** CPU time this reader's thread used so far, ns. */
+    long cpuNs() {
+        return java.lang.management.ManagementFactory.getThreadMXBean().getThreadCpuTime(thread.getId());
     }
 
     long transactions() {

@@ -85,8 +85,6 @@ public final class CaptureBenchCommand implements Callable<Integer> {
                 AtomicInteger ids = new AtomicInteger();
                 say(progress, "warm-up: 2 s at " + rate + " tx/s");
                 paced(primary, ids, 2, null);
-                say(progress, "idle: " + seconds + " s without writes, measuring the shipper's CPU");
-                double idleCpuPercent = idleCpuPercent(reader);
                 say(progress, "latency: " + seconds + " s at " + rate + " tx/s");
                 Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
                 long[] committedNs = new long[MAX_PROBES];
@@ -108,6 +106,9 @@ public final class CaptureBenchCommand implements Callable<Integer> {
                 }
                 say(progress, "maximum rate: " + clients + " clients flat out for " + seconds + " s");
                 Map<String, Object> max = flatOut(primary, reader, ids);
+                // last, so the JIT has compiled what the load needed and the idle share is the steady one
+                say(progress, "idle: " + seconds + " s without writes, measuring the shipper's CPU");
+                double idleCpuPercent = idleCpuPercent(reader);
                 Map<String, Object> report = report(latency, early, max, shipper);
                 report.put("idle_shipper_cpu_percent_of_a_core", idleCpuPercent);
                 if (json) {

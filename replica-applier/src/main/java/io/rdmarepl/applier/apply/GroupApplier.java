@@ -162,8 +162,7 @@ final class GroupApplier implements RecordHandler {
 
     private void commit(int lastTx) throws SQLException {
         flush();
-        session.writePosition(log.commitLsn(lastTx), log.txId(lastTx), ringEpoch);
-        session.connection().commit();
+        session.writePositionAndCommit(log.commitLsn(lastTx), log.txId(lastTx), ringEpoch);
         committed = lastTx + 1;
     }
 

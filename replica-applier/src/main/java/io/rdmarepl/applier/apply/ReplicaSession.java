@@ -26,7 +26,7 @@ final class ReplicaSession implements AutoCloseable {
     private final AppliedPositionStore positions;
     private final StatementCache statements = new StatementCache();
     private Connection connection;
-    private PreparedStatement writePosition;
+    private PreparedStatement writePositionAndCommit;
     private PreparedStatement walInsertLsn;
     private PreparedStatement walFlushLsn;
     private PreparedStatement ownedSequences;
@@ -43,7 +43,7 @@ final class ReplicaSession implements AutoCloseable {
             Connection c = dataSource.getConnection();
             try {
                 c.setAutoCommit(false);
-                writePosition = positions.prepare(c);
+                writePositionAndCommit = positions.prepareWithCommit(c);
                 walInsertLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_insert_lsn()::text");
                 walFlushLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_flush_lsn()::text");
                 setSequence = c.prepareStatement(SET_SEQUENCE);
@@ -87,8 +87,9 @@ final class ReplicaSession implements AutoCloseable {
         return statements;
     }
 
-    void writePosition(long commitLsn, long txId, long epoch) throws SQLException {
-        positions.write(writePosition, commitLsn, txId, epoch);
+    /** Records the position in the open transaction and commits it, in one round trip. */
+    void writePositionAndCommit(long commitLsn, long txId, long epoch) throws SQLException {
+        positions.write(writePositionAndCommit, commitLsn, txId, epoch);
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.rdmarepl.cli.bench;
 
 import io.rdmarepl.channel.fragment.MessageAssembler;
-import io.rdmarepl.channel.idle.DoorbellIdleStrategy;
+import io.rdmarepl.channel.idle.BackoffIdleStrategy;
 import io.rdmarepl.channel.idle.IdleStrategy;
 import io.rdmarepl.channel.ring.RingReader;
 import io.rdmarepl.channel.shm.ShmReaderEnd;
@@ -57,7 +57,7 @@ final class CaptureProbeReader implements AutoCloseable {
         };
         MessageAssembler assembler = new MessageAssembler((type, buffer, offset, length) -> decoder.decode(buffer, offset, length, handler));
         // as the applier idles: a spinning reader would starve PostgreSQL on small hosts
-        IdleStrategy idle = DoorbellIdleStrategy.forReader(reader, 2_000, 10, 1_000_000);
+        IdleStrategy idle = BackoffIdleStrategy.forReader(reader, 2_000, 10, 1_000_000);
         this.thread = new Thread(() -> {
             while (running) {
                 idle.idle(reader.poll(assembler, 256));

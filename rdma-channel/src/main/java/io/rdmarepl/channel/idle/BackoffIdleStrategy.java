@@ -1,12 +1,17 @@
 package io.rdmarepl.channel.idle;
 
+import io.rdmarepl.channel.ring.RingReader;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 
 /**
- * Spins for a budget, then yields, then parks for exponentially longer periods up to a bound, so
- * a busy ring is read within nanoseconds and an idle one costs (almost) no CPU.
+ * Spins for a budget, then yields, then sleeps for exponentially longer periods up to a bound, so
+ * a busy ring is read within nanoseconds and an idle one costs (almost) no CPU. The sleep is a park,
+ * or, for a ring reader whose transport has a doorbell, a sleep the writer ends by ringing it
+ * ({@link #forReader}).
  */
 public final class BackoffIdleStrategy implements IdleStrategy {
+    private final LongConsumer sleep;
     private final long maxSpins;
     private final long maxYields;
     private final long minParkNs;
@@ -22,6 +27,11 @@ public final class BackoffIdleStrategy implements IdleStrategy {
      * @param maxParkNs longest park period, which bounds the wake-up latency of an idle reader
      */
     public BackoffIdleStrategy(long maxSpins, long maxYields, long minParkNs, long maxParkNs) {
+        this(LockSupport::parkNanos, maxSpins, maxYields, minParkNs, maxParkNs);
+    }
+
+    private BackoffIdleStrategy(LongConsumer sleep, long maxSpins, long maxYields, long minParkNs, long maxParkNs) {
+        this.sleep = sleep;
         if (maxSpins < 0 || maxYields < 0 || minParkNs < 1 || maxParkNs < minParkNs) {
             throw new IllegalArgumentException("back-off needs spins >= 0, yields >= 0, 1 <= minParkNs <= maxParkNs: spins="
                     + maxSpins + " yields=" + maxYields + " minParkNs=" + minParkNs + " maxParkNs=" + maxParkNs);
@@ -31,6 +41,16 @@ public final class BackoffIdleStrategy implements IdleStrategy {
         this.minParkNs = minParkNs;
         this.maxParkNs = maxParkNs;
         this.parkNs = minParkNs;
+    }
+
+    /**
+     * For a ring reader: when its transport has a doorbell, the sleep is {@link RingReader#sleepUntilWritten} for
+     * {@code maxSleepNs} at once (the writer ends it); otherwise parks from 1 µs up to {@code maxSleepNs}.
+     */
+    public static BackoffIdleStrategy forReader(RingReader reader, long maxSpins, long maxYields, long maxSleepNs) {
+        return reader.hasDoorbell()
+                ? new BackoffIdleStrategy(reader::sleepUntilWritten, maxSpins, maxYields, maxSleepNs, maxSleepNs)
+                : new BackoffIdleStrategy(maxSpins, maxYields, Math.min(1_000, maxSleepNs), maxSleepNs);
     }
 
     /** 10k spins, 100 yields, then parks from 1 µs up to 1 ms. */
@@ -49,7 +69,7 @@ public final class BackoffIdleStrategy implements IdleStrategy {
             yields++;
             Thread.yield();
         } else {
-            LockSupport.parkNanos(parkNs);
+            sleep.accept(parkNs);
             parkNs = parkNs > maxParkNs >> 1 ? maxParkNs : parkNs << 1;
         }
     }

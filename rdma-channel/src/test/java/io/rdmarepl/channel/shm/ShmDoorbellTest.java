@@ -136,11 +136,7 @@ class ShmDoorbellTest {
     }
 
     private static void awaitWriterAsleep(ShmReaderEnd readerEnd) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while ((readerEnd.ringRegion().getLong(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET) & 1) == 0) {
-            assertThat(System.nanoTime()).as("writer asleep within 30 s").isLessThan(deadline);
-            Thread.onSpinWait();
-        }
+        awaitOddSleepWord(readerEnd.ringRegion(), RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, "writer");
     }
 
     private static void write(RingWriter writer, int value) {
@@ -150,9 +146,13 @@ class ShmDoorbellTest {
     }
 
     private static void awaitAsleep(ShmWriterEnd writerEnd) {
+        awaitOddSleepWord(writerEnd.feedbackRegion(), FeedbackDescriptor.DOORBELL_SLEEP_OFFSET, "reader");
+    }
+
+    private static void awaitOddSleepWord(ByteBuffer region, int offset, String who) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while ((writerEnd.feedbackRegion().getLong(FeedbackDescriptor.DOORBELL_SLEEP_OFFSET) & 1) == 0) {
-            assertThat(System.nanoTime()).as("reader asleep within 30 s").isLessThan(deadline);
+        while ((region.getLong(offset) & 1) == 0) {
+            assertThat(System.nanoTime()).as(who + " asleep within 30 s").isLessThan(deadline);
             Thread.onSpinWait();
         }
     }

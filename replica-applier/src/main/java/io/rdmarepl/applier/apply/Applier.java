@@ -10,7 +10,7 @@ import io.rdmarepl.applier.schema.SequenceTracker;
 import io.rdmarepl.channel.RingSettings;
 import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.channel.Transports;
-import io.rdmarepl.channel.idle.DoorbellIdleStrategy;
+import io.rdmarepl.channel.idle.BackoffIdleStrategy;
 import io.rdmarepl.channel.idle.IdleStrategy;
 import io.rdmarepl.channel.ring.ReaderEnd;
 import io.rdmarepl.channel.ring.RingReader;
@@ -116,7 +116,7 @@ public final class Applier implements ApplierControl {
             ApplierMetrics metrics = new ApplierMetrics(registry);
             ApplierAgent agent = new ApplierAgent(config, reader, session, sequences, readings, metrics, position);
             // spins and yields cover a busy ring; then the reader sleeps on the ring's doorbell, or parks without one
-            IdleStrategy idle = DoorbellIdleStrategy.forReader(reader, 1_000, 10, TimeUnit.MICROSECONDS.toNanos(config.idleMaxParkUs()));
+            IdleStrategy idle = BackoffIdleStrategy.forReader(reader, 1_000, 10, TimeUnit.MICROSECONDS.toNanos(config.idleMaxParkUs()));
             Applier applier = new Applier(config, dataSource, ring, session, agent, sequences, readings, metrics, idle);
             applier.registerGauges(metrics);
             applier.thread.start();

@@ -226,6 +226,14 @@ public final class Shipper implements AutoCloseable {
         return guarantee;
     }
 
+    /**
+     * A running initial copy in brief, for the coordinator (answered with every lease renewal): rows, bytes, rate and
+     * ETA in all and of each table being copied; null when no copy runs.
+     */
+    public Map<String, Object> copyProgress() {
+        return capture.copyProgress(false);
+    }
+
     /** Capture or shipping stopped for a reason that a restart would have to fix, or null. */
     public String failure() {
         String shipping = pipeline.failure();
@@ -271,7 +279,7 @@ public final class Shipper implements AutoCloseable {
         status.put("initial_copy", capture.copying());
         long copyLsn = capture.copyLsn();
         status.put("copy_lsn", copyLsn == 0 ? null : Lsn.format(copyLsn));
-        status.put("copy_progress", capture.copyProgress());
+        status.put("copy_progress", capture.copyProgress(true));
         status.put("transactions_shipped", capture.transactionsShipped());
         status.put("last_shipped_lsn", Lsn.format(capture.lastShippedLsn()));
         status.put("acknowledged_lsn", Lsn.format(pipeline.acks().acknowledged()));

@@ -4,6 +4,7 @@ import io.rdmarepl.channel.fragment.MessageAssembler;
 import io.rdmarepl.channel.ring.RingReader;
 import io.rdmarepl.channel.shm.ShmReaderEnd;
 import io.rdmarepl.format.codec.RecordDecoder;
+import io.rdmarepl.format.codec.RecordHandler;
 import io.rdmarepl.format.record.ChangeRecord;
 import io.rdmarepl.format.record.RecordMaterializer;
 import java.nio.file.Files;
@@ -23,6 +24,13 @@ final class RingCollector implements AutoCloseable {
     private final ShmReaderEnd end;
     private final RingReader reader;
     private final List<ChangeRecord> records = new ArrayList<>();
+    private final List<Integer> beginFlags = new ArrayList<>();
+    private final RecordHandler flags = new RecordHandler() {
+        @Override
+        public void onBegin(long txId, long commitLsn, long commitTimeUs, int flags) {
+            beginFlags.add(flags);
+        }
+    };
     private final RecordDecoder decoder = new RecordDecoder();
     private final RecordMaterializer materializer = new RecordMaterializer();
     private final Thread thread;
@@ -43,6 +51,9 @@ final class RingCollector implements AutoCloseable {
             ChangeRecord record = materializer.last();
             synchronized (records) {
                 records.add(record);
+                if (record instanceof ChangeRecord.Begin) {
+                    decoder.decode(buffer, offset, length, flags);
+                }
             }
             if (record instanceof ChangeRecord.Commit commit) {
                 long lsn = Long.compareUnsigned(commit.commitLsn(), durableCeiling) <= 0 ? commit.commitLsn() : durableCeiling;
@@ -89,6 +100,13 @@ final class RingCollector implements AutoCloseable {
     List<ChangeRecord> records() {
         synchronized (records) {
             return new ArrayList<>(records);
+        }
+    }
+
+    /** The flags of every Begin received, in order ({@code BEGIN_SNAPSHOT_CHUNK_FLAG} or 0). */
+    List<Integer> beginFlags() {
+        synchronized (records) {
+            return new ArrayList<>(beginFlags);
         }
     }
 

@@ -23,8 +23,13 @@ public interface Capture extends AutoCloseable {
     /** The LSN of the last initial copy once known, or 0 when none was taken. */
     long copyLsn();
 
-    /** How far a running initial copy is (table, rows, bytes, rate, ETA), or null when none runs or the engine cannot say. */
-    default java.util.Map<String, Object> copyProgress() {
+    /**
+     * How far a running initial copy is: rows and bytes in all and of each table being copied, the rate, an ETA; or null
+     * when none runs or the engine cannot say.
+     *
+     * @param everyTable also {@code per_table}: every table with its state, rows and bytes
+     */
+    default java.util.Map<String, Object> copyProgress(boolean everyTable) {
         return null;
     }
 

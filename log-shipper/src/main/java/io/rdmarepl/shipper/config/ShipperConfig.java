@@ -32,6 +32,7 @@ public record ShipperConfig(
         List<String> publicationTables,
         String snapshotMode,
         int snapshotChunkBytes,
+        int snapshotParallelTables,
         List<StandbyConfig> standbys,
         Duration heartbeatInterval,
         Duration sequenceSyncInterval,
@@ -63,6 +64,7 @@ public record ShipperConfig(
             new String[] {"publication.tables", "", "comma-separated schema.table list; empty = all tables"},
             new String[] {"snapshot.mode", "no_data", "no_data: stream changes from the slot's position on; initial: copy the published tables first (once per slot), then stream"},
             new String[] {"snapshot.chunk.bytes", "8388608", "initial copy: encoded bytes per replica transaction (the memory a copy needs on each side)"},
+            new String[] {"snapshot.parallel.tables", "2", "initial copy, native engine: tables copied at once, each by its own session in the slot's exported snapshot; each session holds up to two chunks in memory"},
             new String[] {"standbys", "", "comma-separated standby names; each needs standby.<name>.uri"},
             new String[] {"standby.<name>.uri", "", "the standby's ring: shm:///dev/shm/NAME, softrdma://host:port or rdma://host:port"},
             new String[] {"standby.<name>.required", "true", "offsets wait for this standby's durable position"},
@@ -120,6 +122,7 @@ public record ShipperConfig(
         }
         String snapshot = p.oneOf("snapshot.mode", "no_data", Set.of("no_data", "initial"));
         int chunkBytes = p.integer("snapshot.chunk.bytes", 8 << 20, 64 << 10, 512 << 20);
+        int parallelTables = p.integer("snapshot.parallel.tables", 2, 1, 64);
         List<StandbyConfig> standbys = new ArrayList<>();
         List<String> names = list(p.string("standbys", ""));
         if (names.isEmpty()) {
@@ -173,7 +176,7 @@ public record ShipperConfig(
         p.rejectUnknown(Set.of("debezium."));
         p.throwIfAny("shipper configuration");
         return new ShipperConfig(sourceName, host, port, database, user, password, sslMode, sslRootCert, engine, slot, publication, tables, snapshot,
-                chunkBytes, List.copyOf(standbys), heartbeat, sequenceSync, poll, batch, queue, events, connect, lease, admin, token, activation,
+                chunkBytes, parallelTables, List.copyOf(standbys), heartbeat, sequenceSync, poll, batch, queue, events, connect, lease, admin, token, activation,
                 sync, Map.copyOf(debezium));
     }
 
@@ -181,7 +184,7 @@ public record ShipperConfig(
     public ShipperConfig withSnapshotMode(String mode) {
         return new ShipperConfig(sourceName, databaseHost, databasePort, databaseName, databaseUser, databasePassword, sslMode,
                 sslRootCert, captureEngine, slotName,
-                publicationName, publicationTables, mode, snapshotChunkBytes, standbys, heartbeatInterval, sequenceSyncInterval,
+                publicationName, publicationTables, mode, snapshotChunkBytes, snapshotParallelTables, standbys, heartbeatInterval, sequenceSyncInterval,
                 pollInterval, maxBatchSize,
                 maxQueueSize, disruptorSize, connectTimeout, fenceLeaseMs, adminAddress, adminToken, activation, sync, debezium);
     }
@@ -203,7 +206,8 @@ public record ShipperConfig(
         return "source=" + sourceName + " engine=" + captureEngine + " database=" + databaseUser + "@" + databaseHost + ":"
                 + databasePort + "/" + databaseName + " sslmode=" + sslMode
                 + " slot=" + slotName + " publication=" + publicationName + " tables=" + (publicationTables.isEmpty() ? "all" : publicationTables)
-                + " snapshot=" + snapshotMode + " standbys=" + standbys + " heartbeat=" + heartbeatInterval.toMillis() + "ms sequences every "
+                + " snapshot=" + snapshotMode + (captureEngine.equals("pgoutput") ? " copy sessions=" + snapshotParallelTables : "")
+                + " standbys=" + standbys + " heartbeat=" + heartbeatInterval.toMillis() + "ms sequences every "
                 + sequenceSyncInterval.toMillis() + "ms poll="
                 + pollInterval.toMillis() + "ms mode=" + sync.describe() + " activation=" + activation.text() + " admin=" + adminAddress + (adminToken.isEmpty() ? " (no control token)" : " (control token set)");
     }

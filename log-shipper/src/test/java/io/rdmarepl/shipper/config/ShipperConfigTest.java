@@ -165,6 +165,21 @@ class ShipperConfigTest {
         assertThat(copying.withSnapshotMode(config.snapshotMode())).isEqualTo(config);
     }
 
+    @Test
+    void shouldCopyTwoTablesAtOnceByDefaultAndRefuseFewerThanOneSessionNamingTheKey() {
+        Properties p = minimal();
+        assertThat(ShipperConfig.load(p).snapshotParallelTables()).isEqualTo(2);
+        assertThat(ShipperConfig.load(p).describe()).contains("copy sessions=2");
+        p.setProperty("snapshot.parallel.tables", "4");
+        assertThat(ShipperConfig.load(p).snapshotParallelTables()).isEqualTo(4);
+        assertThat(ShipperConfig.load(p).withSnapshotMode("initial").snapshotParallelTables()).isEqualTo(4);
+        p.setProperty("snapshot.parallel.tables", "0");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("snapshot.parallel.tables=0: must be between 1 and 64");
+        p.setProperty("snapshot.parallel.tables", "many");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).hasMessageContaining("snapshot.parallel.tables=many: must be a whole number");
+    }
+
     private static Properties minimal() {
         Properties p = new Properties();
         p.setProperty("standbys", "a");

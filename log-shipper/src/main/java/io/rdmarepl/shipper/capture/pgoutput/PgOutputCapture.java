@@ -75,7 +75,7 @@ public final class PgOutputCapture implements Capture {
         this.beforeMarker = beforeMarker;
         this.snapshotMode = snapshotMode;
         this.copying = "initial".equals(snapshotMode);
-        this.copy = new NativeInitialCopy(pipeline, config.snapshotChunkBytes());
+        this.copy = new NativeInitialCopy(pipeline, config.snapshotChunkBytes(), config.snapshotParallelTables());
         this.typeNames = new CatalogTypeNames(config);
         this.decoder = new PgOutputDecoder(typeNames, new Sink(), MAX_TRANSACTION_BYTES);
         pipeline.acks().onAcknowledged(this::acknowledged);
@@ -145,9 +145,8 @@ public final class PgOutputCapture implements Capture {
             copyLsn = consistentPoint;
             LOG.info("created slot {} at {}: copying the published tables from its snapshot, then streaming",
                     config.slotName(), Lsn.format(consistentPoint));
-            try (Connection sql = PrimaryPreflight.connect(config)) {
-                copy.run(sql, PublishedTables.of(config), created.get(0)[2], consistentPoint);
-            }
+            copy.run(() -> PrimaryPreflight.connect(config), PublishedTables.of(config), created.get(0)[2], consistentPoint,
+                    () -> closed);
             positions.shipped(consistentPoint, consistentPoint);
             lastShippedLsn = consistentPoint;
             transactionsShipped++;
@@ -306,8 +305,8 @@ public final class PgOutputCapture implements Capture {
     }
 
     @Override
-    public java.util.Map<String, Object> copyProgress() {
-        return copying ? copy.progress() : null;
+    public java.util.Map<String, Object> copyProgress(boolean everyTable) {
+        return copying ? copy.progress(everyTable) : null;
     }
 
     @Override

@@ -1,9 +1,14 @@
 package io.rdmarepl.cli.runbook;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.shipper.capture.CopyProgressText;
 import java.io.PrintWriter;
+import java.util.Map;
 
-/** The coordinator's {@code /status} for a human: who is primary, how far behind each standby is, and why. */
+/**
+ * The coordinator's {@code /status} for a human: who is primary, how far behind each standby is, and why; while the
+ * primary's shipper runs an initial copy, a line for it (as the shipper's own log says it).
+ */
 final class StatusText {
     private StatusText() {
     }
@@ -17,6 +22,9 @@ final class StatusText {
         header(out, "store", Table.cell(status.get("store")));
         if (status.hasNonNull("replication")) {
             header(out, "mode", mode(status.get("replication")));
+        }
+        if (status.hasNonNull("initial_copy")) {
+            header(out, "copy", CopyProgressText.line(CoordinatorAdmin.JSON.convertValue(status.get("initial_copy"), Map.class)));
         }
         out.println();
         Table members = new Table("NAME", "ROLE", "APPLIER", "LAG BYTES", "LAG MS", "HEARTBEAT MS", "CANDIDATE");

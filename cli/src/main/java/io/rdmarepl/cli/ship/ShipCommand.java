@@ -109,7 +109,8 @@ public final class ShipCommand implements Callable<Integer> {
      * the coordinator's long poll), {@code /metrics}, and
      * the token-guarded control actions the coordinator calls: {@code POST /activate} (start shipping from a fresh
      * slot with an initial copy), {@code POST /fence} (stop shipping and heartbeats), {@code POST /retire} (this
-     * member is a standby now: drop the slot) and {@code POST /lease} (renew the lease, {@code fence.lease.ms}).
+     * member is a standby now: drop the slot) and {@code POST /lease} (renew the lease, {@code fence.lease.ms}; answered with the
+     * shipper's guarantee and a running initial copy's {@code copy_progress}).
      * Refusals answer 409 with the reason, malformed bodies 400. Address and token: {@code admin.address},
      * {@code admin.token}.
      */
@@ -129,6 +130,7 @@ public final class ShipCommand implements Callable<Integer> {
                     role.renewLease();
                     Map<String, Object> answer = new LinkedHashMap<>(role.guarantee());
                     answer.put("lease_ms", settings.fenceLeaseMs());
+                    answer.put("copy_progress", role.copyProgress());
                     return answer;
                 });
     }

@@ -82,6 +82,30 @@ class StatusCommandTest {
     }
 
     @Test
+    void shouldPrintALineForTheInitialCopyWhileTheShipperRunsOne() {
+        String copying = """
+                "initial_copy":{"sessions":2,"tables":4,"tables_done":1,"rows":1234567,"bytes":188743680,"estimated_rows":2000110,
+                 "rows_per_s":412345,"bytes_per_s":62914560,"elapsed_s":3.0,"eta_s":1,
+                 "copying":[{"table":"public.pgbench_accounts","rows":1200000,"bytes":183500800,"estimated_rows":2000000,"seconds":3.0},
+                            {"table":"public.pgbench_tellers","rows":0,"bytes":0,"estimated_rows":null,"seconds":0.01}]},
+                """;
+        coordinator.answer("GET /status", 200, Answers.STATUS.replace("\"last_decision\"", copying + "\"last_decision\""));
+
+        Run run = Run.of("status", "--coordinator", coordinator.url());
+
+        assertThat(run.code()).isZero();
+        assertThat(run.out()).contains("store    file /var/lib/rdmarepl/state.json" + System.lineSeparator()
+                + "copy     1 of 4 tables done, 1,234,567 of ~2,000,110 rows, 180.0 MB, 412,345 rows/s, 60.0 MB/s, ETA 1 s;"
+                + " copying public.pgbench_accounts (1,200,000 of ~2,000,000 rows, 175.0 MB), public.pgbench_tellers (0 rows, 0.0 MB)"
+                + System.lineSeparator());
+    }
+
+    @Test
+    void shouldPrintNoCopyLineWithoutACopy() {
+        assertThat(Run.of("status", "--coordinator", coordinator.url()).out()).doesNotContain("copy ");
+    }
+
+    @Test
     void shouldSendGetStatusWithoutTheToken() {
         Run.of("status", "--coordinator", coordinator.url(), "--token", "s3cret");
 

@@ -39,6 +39,9 @@ final class StatusDocument {
             replication.put("acknowledged_lsn", shipperAnswer.path("acknowledged_lsn").asText(null));
             status.put("replication", replication);
         }
+        if (shipperAnswer != null && shipperAnswer.hasNonNull("copy_progress")) {
+            status.put("initial_copy", shipperAnswer.get("copy_progress")); // the primary's shipper is copying to the standbys
+        }
         Map<String, Object> probeStatus = new LinkedHashMap<>();
         probeStatus.put("target", probe.jdbcUrl());
         probeStatus.put("failures", probe.failures());

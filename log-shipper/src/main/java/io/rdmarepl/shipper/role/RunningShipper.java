@@ -17,6 +17,11 @@ public interface RunningShipper {
         return Map.of();
     }
 
+    /** {@link Shipper#copyProgress()}: a running initial copy in brief, or null. */
+    default Map<String, Object> copyProgress() {
+        return null;
+    }
+
     boolean healthy();
 
     /** {@link Shipper#primary(Duration)}: is the primary alive, did its postmaster exit (waiting up to {@code wait} for it). */
@@ -55,6 +60,11 @@ public interface RunningShipper {
             @Override
             public Map<String, Object> guarantee() {
                 return shipper.guarantee();
+            }
+
+            @Override
+            public Map<String, Object> copyProgress() {
+                return shipper.copyProgress();
             }
 
             @Override

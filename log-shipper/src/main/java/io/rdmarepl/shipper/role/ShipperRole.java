@@ -221,6 +221,12 @@ public final class ShipperRole implements AutoCloseable {
         return running == null ? Map.of() : running.guarantee();
     }
 
+    /** The running shipper's {@link RunningShipper#copyProgress()}; null when none ships or no copy runs. */
+    public Map<String, Object> copyProgress() {
+        RunningShipper running = running();
+        return running == null ? null : running.copyProgress();
+    }
+
     /**
      * The running shipper's {@link RunningShipper#primary(Duration)}, with {@code shipping} true; without one, only
      * {@code shipping} false (nothing is known of the primary), at once.

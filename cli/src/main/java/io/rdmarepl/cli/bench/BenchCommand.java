@@ -6,8 +6,9 @@ import picocli.CommandLine.Command;
 /** {@code rdmarepl bench}: measurements users can reproduce. */
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
-        description = "Benchmarks: the channel alone, the capture stage, unplanned failover, and end-to-end lag against PostgreSQL's own logical replication.",
-        subcommands = {ChannelBenchCommand.class, CaptureBenchCommand.class, FailoverBenchCommand.class, io.rdmarepl.cli.bench.lag.LagBenchCommand.class})
+        description = "Benchmarks: the channel alone, the capture stage, unplanned failover, end-to-end lag and the initial copy against PostgreSQL's own logical replication.",
+        subcommands = {ChannelBenchCommand.class, CaptureBenchCommand.class, FailoverBenchCommand.class, io.rdmarepl.cli.bench.lag.LagBenchCommand.class,
+                io.rdmarepl.cli.bench.copy.CopyBenchCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -17,14 +17,14 @@ import org.postgresql.Driver;
  * ({@code jdbc:postgresql://host:port/db?user=..&password=..}; the database part is not used). The
  * password is never printed.
  */
-record Endpoint(String host, int port, String user, String password) {
+public record Endpoint(String host, int port, String user, String password) {
     /**
      * Prefix for the benchmark's own statements on the primary ({@code --mode sync} lists a standby there): their commits
      * wait for no standby, so cleaning up never hangs on one that is gone.
      */
-    static final String NO_STANDBY_WAIT = "SET synchronous_commit = local; ";
+    public static final String NO_STANDBY_WAIT = "SET synchronous_commit = local; ";
 
-    static Endpoint of(PostgresServer server) {
+    public static Endpoint of(PostgresServer server) {
         return new Endpoint(PostgresServer.HOST, server.port(), PostgresServer.SUPERUSER, "");
     }
 
@@ -44,11 +44,11 @@ record Endpoint(String host, int port, String user, String password) {
         return new Endpoint(host, Integer.parseInt(port), p.getProperty("user", "postgres"), p.getProperty("password", ""));
     }
 
-    String jdbcUrl(String database) {
+    public String jdbcUrl(String database) {
         return "jdbc:postgresql://" + host + ":" + port + "/" + URLEncoder.encode(database, StandardCharsets.UTF_8);
     }
 
-    Connection connect(String database) throws SQLException {
+    public Connection connect(String database) throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", user);
         if (!password.isEmpty()) {
@@ -59,7 +59,7 @@ record Endpoint(String host, int port, String user, String password) {
     }
 
     /** Runs one or more statements (autocommit: also CREATE/DROP DATABASE and SUBSCRIPTION). */
-    void execute(String database, String sql) {
+    public void execute(String database, String sql) {
         try (Connection c = connect(database); Statement s = c.createStatement()) {
             s.execute(sql);
         } catch (SQLException e) {
@@ -68,7 +68,7 @@ record Endpoint(String host, int port, String user, String password) {
     }
 
     /** The first column of the first row of {@code sql}, as text (null without a row). */
-    String query(String database, String sql) {
+    public String query(String database, String sql) {
         try (Connection c = connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             return rs.next() ? rs.getString(1) : null;
         } catch (SQLException e) {
@@ -77,7 +77,7 @@ record Endpoint(String host, int port, String user, String password) {
     }
 
     /** libpq connection string, as a subscription on another server uses it to reach this one. */
-    String conninfo(String database) {
+    public String conninfo(String database) {
         String info = "host=" + quoted(host) + " port=" + port + " dbname=" + quoted(database) + " user=" + quoted(user);
         return password.isEmpty() ? info : info + " password=" + quoted(password);
     }

@@ -8,12 +8,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** What the figures depend on: cores, how busy the host was before and after, JDK, PostgreSQL and its flushing. */
-final class MachineFacts {
+public final class MachineFacts {
     private MachineFacts() {
     }
 
     /** The one-minute load average ({@code /proc/loadavg}, else the JVM's view; -1 when neither has it). */
-    static double loadAverage() {
+    public static double loadAverage() {
         try {
             String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
             return Double.parseDouble(fields[0]);
@@ -22,7 +22,7 @@ final class MachineFacts {
         }
     }
 
-    static Map<String, Object> of(double loadStart, double loadEnd, Endpoint primary, Endpoint replica) {
+    public static Map<String, Object> of(double loadStart, double loadEnd, Endpoint primary, Endpoint replica) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("cores", Runtime.getRuntime().availableProcessors());
         m.put("load_avg_start", loadStart);

@@ -9,14 +9,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /** Replication slots on the primary: waiting until one is streamed from, and dropping one once its consumer left. */
-final class Slots {
+public final class Slots {
     private Slots() {
     }
 
     /**
      * @throws IllegalStateException naming the slot when it is not active within {@code timeout}
      */
-    static void awaitActive(Endpoint primary, String slot, Duration timeout) {
+    public static void awaitActive(Endpoint primary, String slot, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() - deadline < 0) {
             if (Boolean.TRUE.equals(active(primary, slot))) {
@@ -29,7 +29,7 @@ final class Slots {
     }
 
     /** Drops {@code slot} if it exists, waiting up to {@code timeout} for its consumer to let go of it. */
-    static void drop(Endpoint primary, String slot, Duration timeout) {
+    public static void drop(Endpoint primary, String slot, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             Boolean active = active(primary, slot);

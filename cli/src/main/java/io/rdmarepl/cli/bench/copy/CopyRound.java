@@ -1,0 +1,15 @@
+package io.rdmarepl.cli.bench.copy;
+
+import java.util.Map;
+
+/**
+ * One system's copy in one round: how long it took, what the replica held after it (rows per table, bytes with indexes),
+ * and what was wrong, if anything (rows missing, or how the system ended).
+ *
+ * @param problem null when the replica held exactly the primary's rows and the system ended as it should
+ */
+record CopyRound(String system, int round, double seconds, Map<String, Long> rows, long bytes, String problem) {
+    long totalRows() {
+        return rows.values().stream().mapToLong(Long::longValue).sum();
+    }
+}

@@ -52,6 +52,8 @@ final class CopySession implements Runnable {
         this.tables = tables;
         this.filled = filled;
         this.chunkBytes = chunkBytes;
+        free.add(new CopyChunk(chunkBytes, free));
+        free.add(new CopyChunk(chunkBytes, free));
     }
 
     /**
@@ -80,9 +82,8 @@ final class CopySession implements Runnable {
         return connection;
     }
 
+    /** Runs the session on a thread of its own; {@link #run()} is the session on the caller's thread. */
     void start(String threadName) {
-        free.add(new CopyChunk(chunkBytes, free));
-        free.add(new CopyChunk(chunkBytes, free));
         thread = new Thread(this, threadName);
         thread.setDaemon(true);
         thread.start();

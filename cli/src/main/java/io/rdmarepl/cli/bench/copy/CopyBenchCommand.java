@@ -165,7 +165,7 @@ public final class CopyBenchCommand implements Callable<Integer> {
             }
             say(String.format(Locale.ROOT, "round %d/%d, %s: copied in %.2f s%s", round, rounds, system.name(), seconds,
                     problem == null ? "" : "; " + problem));
-            return new CopyRound(system.name(), round, seconds, rows, PgbenchTables.bytes(replica, target), problem);
+            return new CopyRound(system.name(), round, seconds, rows, PgbenchTables.bytes(replica, target), problem, system.details());
         } finally {
             replica.execute("postgres", "DROP DATABASE IF EXISTS " + target + " WITH (FORCE)");
         }

@@ -46,6 +46,9 @@ final class CopyBenchReport {
             system.put("round_seconds", mine.stream().map(r -> round3(r.seconds())).toList());
             system.put("tables", last.rows());
             system.put("settings", settings.get(name));
+            if (!last.details().isEmpty()) {
+                system.put("round_details", mine.stream().map(CopyRound::details).toList());
+            }
             systems.add(system);
             mine.stream().filter(r -> r.problem() != null).forEach(r -> problems.add(name + " round " + r.round() + ": " + r.problem()));
         }
@@ -82,6 +85,13 @@ final class CopyBenchReport {
         for (Map<String, Object> s : systems) {
             out.append(String.format(Locale.ROOT, "%-12s %9.2f  %-24s %,16d %14s%n", s.get("name"), (Double) s.get("seconds"),
                     eachRound(s.get("round_seconds")), (Long) s.get("rows"), megabytes((Long) s.get("bytes"))));
+        }
+        for (Map<String, Object> s : systems) {
+            if (s.get("round_details") instanceof List<?> details) {
+                for (int i = 0; i < details.size(); i++) {
+                    out.append(String.format(Locale.ROOT, "%s round %d: %s%n", s.get("name"), i + 1, details.get(i)));
+                }
+            }
         }
         if (report.get("ratio") != null) {
             out.append(String.format(Locale.ROOT, "rdmarepl / postgresql: %.2f (seconds, median of the rounds)%n", (Double) report.get("ratio")));

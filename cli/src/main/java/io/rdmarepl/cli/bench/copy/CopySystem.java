@@ -27,6 +27,11 @@ interface CopySystem extends AutoCloseable {
         return null;
     }
 
+    /** Once {@link #done()}: where the time went, as far as the system can say (empty when it cannot). */
+    default java.util.Map<String, Object> details() {
+        return java.util.Map.of();
+    }
+
     /** Why the copy stopped for good, or null while it runs. */
     String failure();
 

@@ -97,6 +97,27 @@ final class RdmareplCopy implements CopySystem {
                 : "the applier's position " + Lsn.format(applied) + " is not the copy's consistent point " + copyLsn;
     }
 
+    /**
+     * {@code back_pressure_seconds}: how long the shipper waited for room in the ring (the applier was the bottleneck
+     * that long); {@code rows_applied}, {@code transactions_applied} (the chunks) by the applier.
+     */
+    @Override
+    public Map<String, Object> details() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        double waited = 0;
+        if (shipper.status().get("standbys") instanceof java.util.List<?> standbys) {
+            for (Object standby : standbys) {
+                if (standby instanceof Map<?, ?> s && s.get("back_pressure_seconds") instanceof Number n) {
+                    waited += n.doubleValue();
+                }
+            }
+        }
+        m.put("back_pressure_seconds", Math.round(waited * 1000) / 1000.0);
+        m.put("rows_applied", applier.status().rowsApplied());
+        m.put("transactions_applied", applier.status().transactionsApplied());
+        return m;
+    }
+
     @Override
     public String failure() {
         if (shipper != null && shipper.failure() != null) {

@@ -1,9 +1,12 @@
 package io.rdmarepl.shipper.capture;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -38,12 +41,19 @@ public final class PostmasterWatch {
     private static final int STARTTIME_FIELD = 22;
 
     private final long pid;
-    private final String startTicks;
+    private final long startTicks;
+    /**
+     * Held open: one pread per check instead of open, read and close, and no PID reuse to tell apart, since a
+     * reused PID is another file. Once the process is reaped, reading it fails (ESRCH).
+     */
+    private final FileChannel statFile;
+    private final ByteBuffer statBytes = ByteBuffer.allocate(1024);
     private volatile String exit;
 
-    private PostmasterWatch(long pid, String startTicks) {
+    private PostmasterWatch(long pid, long startTicks, FileChannel statFile) {
         this.pid = pid;
         this.startTicks = startTicks;
+        this.statFile = statFile;
     }
 
     /**
@@ -71,31 +81,85 @@ public final class PostmasterWatch {
             return Found.none("process " + parent + " (parent of backend " + backendPid + ") is not the primary's postmaster"
                     + " started at " + postmasterStart + " (another host or PID namespace, or a pooler)");
         }
-        return new Found(new PostmasterWatch(parent, field(postmaster.get(), STARTTIME_FIELD)), null);
+        FileChannel statFile;
+        try {
+            statFile = FileChannel.open(statPath(parent), StandardOpenOption.READ);
+        } catch (IOException e) {
+            return Found.none("cannot open " + statPath(parent) + ": " + e.getMessage());
+        }
+        PostmasterWatch watch = new PostmasterWatch(parent, Long.parseLong(field(postmaster.get(), STARTTIME_FIELD)), statFile);
+        if (watch.check()) {
+            return Found.none("process " + parent + " exited while it was being found: " + watch.exit());
+        }
+        return new Found(watch, null);
     }
 
     /**
-     * Reads {@code /proc} (tens of microseconds, a few objects): is the postmaster exiting, a zombie, dead, gone, or
-     * its PID another process's now? Sticky. One thread calls it; any may read {@link #exited()}.
+     * One pread of {@code /proc/<pid>/stat}, parsed in place without allocating: is the postmaster exiting, a zombie,
+     * dead or gone? Sticky. One thread calls it (every heartbeat interval); any may read {@link #exited()}.
      */
     public boolean check() {
         if (exit != null) {
             return true;
         }
-        Optional<String[]> now = stat(pid);
-        if (now.isEmpty()) {
-            exit = "process " + pid + " is gone";
-        } else if (!field(now.get(), STARTTIME_FIELD).equals(startTicks)) {
-            exit = "process " + pid + " is another process now";
-        } else {
-            String state = field(now.get(), STATE_FIELD);
-            if (state.equals("Z") || state.equals("X") || state.equals("x")) {
-                exit = "process " + pid + " exited (state " + state + ")";
-            } else if ((Long.parseLong(field(now.get(), FLAGS_FIELD)) & PF_EXITING) != 0) {
-                exit = "process " + pid + " is exiting (killed or stopped, tearing down)";
+        String found = readExit();
+        if (found != null) {
+            exit = found;
+            try {
+                statFile.close();
+            } catch (IOException ignored) {
+                // the process is gone; nothing to release but the descriptor
             }
         }
-        return exit != null;
+        return found != null;
+    }
+
+    /** Why the process counts as exited, or null while it runs. */
+    private String readExit() {
+        int length;
+        try {
+            length = statFile.read(statBytes.clear(), 0);
+        } catch (IOException e) {
+            return "process " + pid + " is gone";
+        }
+        byte[] bytes = statBytes.array();
+        int at = length;
+        while (--at >= 0 && bytes[at] != ')') {
+            // comm may hold spaces and parentheses: the fields start after the last ')'
+        }
+        if (at < 0) {
+            return "process " + pid + " is gone";
+        }
+        at += 2;
+        byte state = bytes[at];
+        long flags = -1;
+        long start = -1;
+        for (int field = STATE_FIELD; at < length && field <= STARTTIME_FIELD; field++) {
+            long value = 0;
+            int from = at;
+            while (at < length && bytes[at] >= '0' && bytes[at] <= '9') {
+                value = value * 10 + (bytes[at++] - '0');
+            }
+            if (field == FLAGS_FIELD && at > from) {
+                flags = value;
+            } else if (field == STARTTIME_FIELD && at > from) {
+                start = value;
+            }
+            while (at < length && bytes[at] != ' ') {
+                at++; // a non-numeric field (the state) or a negative one
+            }
+            at++;
+        }
+        if (start != startTicks) {
+            return "process " + pid + " is another process now";
+        }
+        if (state == 'Z' || state == 'X' || state == 'x') {
+            return "process " + pid + " exited (state " + (char) state + ")";
+        }
+        if (flags >= 0 && (flags & PF_EXITING) != 0) {
+            return "process " + pid + " is exiting (killed or stopped, tearing down)";
+        }
+        return null;
     }
 
     /** What the last {@link #check()} found: a volatile read, free to call on any path. */
@@ -115,12 +179,16 @@ public final class PostmasterWatch {
     /** The fields after {@code comm}: index 0 is field 3 (state). */
     private static Optional<String[]> stat(long pid) {
         try {
-            String line = new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "stat")), StandardCharsets.US_ASCII);
+            String line = new String(Files.readAllBytes(statPath(pid)), StandardCharsets.US_ASCII);
             int end = line.lastIndexOf(')');
             return end < 0 ? Optional.empty() : Optional.of(line.substring(end + 2).trim().split(" "));
         } catch (IOException | RuntimeException e) {
             return Optional.empty(); // gone, or no /proc (not Linux)
         }
+    }
+
+    private static Path statPath(long pid) {
+        return Path.of("/proc", Long.toString(pid), "stat");
     }
 
     private static String field(String[] afterComm, int field) {

@@ -94,8 +94,9 @@ public final class ApplyCommand implements Callable<Integer> {
     /**
      * The applier's admin endpoint, not started yet: {@code /health} (200 while waiting too), {@code /status}
      * ({@code state}; with an applier also {@code last_message_age_ms}, positions and ring), {@code /metrics},
-     * and the token-guarded {@code POST /activate}, {@code POST /drain} and {@code POST /promote} the
-     * coordinator calls. Address and token come from the applier's configuration ({@code admin.bind},
+     * and the token-guarded {@code POST /activate}, {@code POST /drain} (from then on this standby no longer renews
+     * the primary's lease), {@code POST /follow} (a drain called off: streaming and renewing again) and
+     * {@code POST /promote} the coordinator calls. Address and token come from the applier's configuration ({@code admin.bind},
      * {@code admin.port}, {@code admin.token}).
      */
     public static AdminServer adminServer(ApplierRole role, PrometheusMeterRegistry registry) {
@@ -104,6 +105,10 @@ public final class ApplyCommand implements Callable<Integer> {
                 role::healthy, role::statusDocument, registry)
                 .control("/activate", body -> activate(role, body))
                 .control("/drain", body -> Map.of("applied_lsn", Lsn.format(role.drain().get(60, TimeUnit.SECONDS))))
+                .control("/follow", body -> {
+                    role.follow();
+                    return Map.of("result", "following");
+                })
                 .control("/promote", body -> promote(role, body));
     }
 

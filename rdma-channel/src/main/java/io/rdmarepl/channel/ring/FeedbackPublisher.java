@@ -26,6 +26,7 @@ public final class FeedbackPublisher {
     private long consumerPosition;
     private long appliedLsn;
     private long durableLsn;
+    private long heartbeatTimeUs;
     private long updateCount = System.nanoTime() & Long.MAX_VALUE;
     private boolean dirty;
 
@@ -72,10 +73,16 @@ public final class FeedbackPublisher {
         return consumerPosition;
     }
 
+    /** The heartbeat time of the last report, 0 before the first. */
+    public long heartbeatTimeUs() {
+        return heartbeatTimeUs;
+    }
+
     /** Writes the report into the image and pushes it to the writer's region. */
     public void publish(int epoch, long heartbeatTimeUs) {
         updateCount++;
         dirty = false;
+        this.heartbeatTimeUs = heartbeatTimeUs;
         image.putLong(CONSUMER_POSITION_OFFSET, consumerPosition);
         image.putLong(APPLIED_LSN_OFFSET, appliedLsn);
         image.putLong(DURABLE_LSN_OFFSET, durableLsn);

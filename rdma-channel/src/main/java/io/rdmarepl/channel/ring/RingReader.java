@@ -39,6 +39,8 @@ public final class RingReader {
     private long incompleteReads;
     private long refusedEpochFrames;
     private long lastRefusedPosition = -1;
+    /** The heartbeat time every report carries while held; 0 = not held. */
+    private long heartbeatHeldUs;
 
     public RingReader(ReaderEnd end) {
         this.uri = end.uri();
@@ -126,10 +128,28 @@ public final class RingReader {
         }
     }
 
-    /** Pushes the current position, LSNs and a heartbeat to the writer (also done by polls that moved). */
+    /**
+     * Pushes the current position, LSNs and a heartbeat to the writer (also done by polls that moved). While the
+     * heartbeat is held ({@link #holdHeartbeat}) the report carries the held time, so the writer sees its reader
+     * consume but no longer hears it say it is there.
+     */
     public void publishFeedback() {
         feedback.consumerPosition(position);
-        feedback.publish(RingHeader.epoch(region), System.currentTimeMillis() * 1000L);
+        feedback.publish(RingHeader.epoch(region), heartbeatHeldUs != 0 ? heartbeatHeldUs : System.currentTimeMillis() * 1000L);
+    }
+
+    /**
+     * {@code true}: from the next report on, the feedback's heartbeat time stays at the last one sent, while positions
+     * and LSNs go on moving; {@code false}: it moves again. The writer takes a moving heartbeat for its reader's
+     * word that it is still there (the shipper's lease); a reader that must stop giving that word holds it.
+     */
+    public void holdHeartbeat(boolean hold) {
+        heartbeatHeldUs = hold ? Math.max(1, feedback.heartbeatTimeUs()) : 0;
+    }
+
+    /** Whether {@link #holdHeartbeat} holds the heartbeat now. */
+    public boolean heartbeatHeld() {
+        return heartbeatHeldUs != 0;
     }
 
     /** Where the applier records applied and durable LSNs; they travel with the next feedback. */

@@ -210,6 +210,40 @@ class RingWriterReaderTest {
     }
 
     @Test
+    void shouldKeepTheHeartbeatStillWhileHeldAndStillReportPositions() {
+        reader.publishFeedback();
+        FeedbackSnapshot feedback = writer.feedback();
+        assertThat(feedback.refresh()).isTrue();
+        long held = feedback.heartbeatTimeUs();
+
+        reader.holdHeartbeat(true);
+        assertThat(reader.heartbeatHeld()).isTrue();
+        write("abc");
+        writer.publish();
+        reader.feedback().appliedLsn(500);
+        awaitWallClockPast(held); // a live heartbeat would have moved by now
+        reader.poll(collect, 10);
+        reader.publishFeedback();
+        assertThat(feedback.refresh()).isTrue();
+        assertThat(feedback.heartbeatTimeUs()).as("held: the writer hears no new word").isEqualTo(held);
+        assertThat(feedback.consumerPosition()).as("positions still flow").isEqualTo(writer.position());
+        assertThat(feedback.appliedLsn()).isEqualTo(500);
+
+        reader.holdHeartbeat(false);
+        awaitWallClockPast(held);
+        reader.publishFeedback();
+        assertThat(feedback.refresh()).isTrue();
+        assertThat(feedback.heartbeatTimeUs()).as("released: it moves again").isGreaterThan(held);
+    }
+
+    /** Heartbeats are wall-clock milliseconds in µs: spins until the clock shows a later one than {@code us}. */
+    private static void awaitWallClockPast(long us) {
+        while (System.currentTimeMillis() * 1000L <= us) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
     void shouldIgnoreTornFeedback() {
         reader.feedback().appliedLsn(77);
         reader.publishFeedback();

@@ -178,13 +178,20 @@ public final class Applier implements ApplierControl {
 
     /**
      * Applies everything the ring holds, then completes with the applied LSN; the applier keeps applying
-     * (state draining) until promoted.
+     * (state draining) until promoted or {@link #follow told to follow} again, and no longer renews the primary's
+     * lease meanwhile.
      */
     @Override
     public CompletableFuture<Long> drain() {
         CompletableFuture<Long> future = new CompletableFuture<>();
         agent.submit(() -> agent.drain(future));
         return future;
+    }
+
+    /** Calls a drain off: draining back to streaming, and the primary's lease renewed by this standby again. */
+    @Override
+    public void follow() {
+        agent.submit(agent::follow);
     }
 
     /** Stops applying, lifts read-only for clients and sets every sequence past the primary's; returns what it set. */

@@ -291,7 +291,7 @@ final class ApplierAgent {
     private void resume(long nowNs) {
         retryDelayMs = 0;
         failure = null;
-        state(drained != null ? ApplierState.DRAINING : ApplierState.STREAMING, nowNs, "resumed at applied position "
+        state(reader.heartbeatHeld() ? ApplierState.DRAINING : ApplierState.STREAMING, nowNs, "resumed at applied position "
                 + Lsn.format(appliedLsn));
     }
 
@@ -316,15 +316,39 @@ final class ApplierAgent {
         return n;
     }
 
-    /** Apply everything in the ring; the future completes with the applied LSN once the ring is empty. */
+    /**
+     * Apply everything in the ring; the future completes with the applied LSN once the ring is empty. From here on
+     * this standby no longer renews its primary's lease (the feedback's heartbeat is held): the coordinator is
+     * failing over, and counts the old primary's lease from the drain's answer, which comes after this.
+     */
     void drain(CompletableFuture<Long> future) {
         if (state == ApplierState.PROMOTED) {
             future.complete(appliedLsn);
             return;
         }
+        reader.holdHeartbeat(true);
         drained = future;
         if (state == ApplierState.STREAMING) {
             state(ApplierState.DRAINING, System.nanoTime(), "draining the ring before promotion");
+        }
+    }
+
+    /**
+     * The coordinator called the failover off (the primary recovered): follow the primary again, draining to
+     * streaming, and renew its lease again. A drain still under way is called off. Promoted or stopped: nothing.
+     */
+    void follow() {
+        if (state == ApplierState.PROMOTED || state == ApplierState.STOPPED) {
+            return;
+        }
+        if (drained != null) {
+            drained.completeExceptionally(new IllegalStateException("the drain was called off: following the primary again"));
+            drained = null;
+        }
+        reader.holdHeartbeat(false);
+        if (state == ApplierState.DRAINING) {
+            state(ApplierState.STREAMING, System.nanoTime(), "following the primary again (the coordinator called the failover "
+                    + "off): renewing its lease");
         }
     }
 

@@ -21,8 +21,14 @@ public interface ApplierControl extends AutoCloseable {
     /** Whether /health answers 200. */
     boolean healthy();
 
-    /** Applies everything the ring holds, then completes with the applied LSN. */
+    /**
+     * Applies everything the ring holds, then completes with the applied LSN; from now on the primary's lease is no
+     * longer renewed by this standby.
+     */
     CompletableFuture<Long> drain();
+
+    /** Calls a drain off: streaming again, renewing the primary's lease again. */
+    void follow();
 
     /** Stops applying and makes the replica writable; returns the sequences it set. */
     Map<String, Long> promote(Duration timeout) throws SQLException, TimeoutException, InterruptedException;

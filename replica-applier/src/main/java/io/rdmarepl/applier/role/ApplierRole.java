@@ -172,6 +172,15 @@ public final class ApplierRole implements AutoCloseable {
     }
 
     /**
+     * Calls a drain off: the applier follows the primary again and renews its lease.
+     *
+     * @throws IllegalStateException when no applier follows (waiting, or stopped)
+     */
+    public synchronized void follow() {
+        following().follow();
+    }
+
+    /**
      * Stops applying and makes the replica writable; returns the sequences set.
      *
      * @throws IllegalStateException when no applier follows (waiting, or stopped)

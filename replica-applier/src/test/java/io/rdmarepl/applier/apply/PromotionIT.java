@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmarepl.applier.testing.ApplierFixture;
 import io.rdmarepl.applier.testing.Sql;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.sql.Connection;
@@ -68,6 +69,34 @@ class PromotionIT {
         clientInsert("INSERT INTO idents (v) VALUES ('after')");
         assertThat(Sql.rows(replica, "SELECT (SELECT id FROM serials WHERE v = 'after'), (SELECT id FROM idents WHERE v = 'after')"))
                 .containsExactly(java.util.List.of("1011", "5011"));
+    }
+
+    @Test
+    void shouldStopRenewingThePrimarysLeaseFromTheDrainUntilToldToFollow() throws Exception {
+        Sql.write(replica, "CREATE TABLE renewals (id bigint PRIMARY KEY)");
+        try (ApplierFixture f = ApplierFixture.start(replica, "lease-renewal")) {
+            f.feeder().send(relation(1, "renewals", 'd', "id*")).transaction(1, 10, insert(1, i8(1)));
+            f.awaitApplied(10);
+            assertThat(f.applier().drain().get(10, TimeUnit.SECONDS)).isEqualTo(10);
+            assertThat(f.status().state()).isEqualTo(ApplierState.DRAINING);
+            var feedback = f.feeder().writer().feedback();
+            awaitFeedback(feedback, () -> feedback.appliedLsn() == 10);
+            long held = feedback.heartbeatTimeUs();
+
+            // still applying while draining, and reporting it, but no longer vouching for the primary
+            f.feeder().transaction(2, 20, insert(1, i8(2)));
+            awaitFeedback(feedback, () -> feedback.appliedLsn() == 20);
+            assertThat(feedback.heartbeatTimeUs()).as("the heartbeat stays where the drain found it").isEqualTo(held);
+
+            f.applier().follow();
+            awaitFeedback(feedback, () -> feedback.heartbeatTimeUs() > held);
+            Await.equalTo("the applier's state", Duration.ofSeconds(10), () -> f.status().state(), ApplierState.STREAMING);
+        }
+    }
+
+    /** Refreshes the shipper's copy of the feedback until {@code condition} holds; 10 s at most. */
+    private static void awaitFeedback(io.rdmarepl.channel.ring.FeedbackSnapshot feedback, java.util.function.BooleanSupplier condition) {
+        Await.until("the feedback condition holds", Duration.ofSeconds(10), () -> feedback.refresh() && condition.getAsBoolean(), done -> done);
     }
 
     @Test

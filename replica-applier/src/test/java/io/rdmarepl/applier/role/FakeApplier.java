@@ -46,6 +46,13 @@ final class FakeApplier implements ApplierControl {
     }
 
     @Override
+    public void follow() {
+        if (state == ApplierState.DRAINING) {
+            state = ApplierState.STREAMING;
+        }
+    }
+
+    @Override
     public Map<String, Long> promote(Duration timeout) {
         state = ApplierState.PROMOTED;
         return Map.of();

@@ -27,7 +27,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -53,6 +52,7 @@ public final class Shipper implements AutoCloseable {
     private volatile String fencedReason;
     private final PrimaryLiveness liveness;
     private final Lease lease;
+    private final SelfFence selfFence;
     private final SequenceSync sequences;
     private SyncGate sync;
     private RelationCatalog catalog;
@@ -64,6 +64,7 @@ public final class Shipper implements AutoCloseable {
         PrimaryPreflight.check(config);
         this.liveness = new PrimaryLiveness(config, config.heartbeatInterval());
         this.lease = new Lease(config.fenceLeaseMs());
+        this.selfFence = new SelfFence(config);
         this.metrics = new ShipMetrics(registry, config.standbys());
         SequenceBoard board = new SequenceBoard();
         this.sequences = new SequenceSync(config, board, this::capturing, metrics);
@@ -192,23 +193,36 @@ public final class Shipper implements AutoCloseable {
 
     /**
      * The lease ran out: cut off from every standby and the coordinator, this primary may be replaced right now.
-     * Stop shipping and make the primary refuse writes, when it still answers.
+     * Stop shipping and make the primary refuse writes ({@link SelfFence}, retried until it did). Also when the
+     * coordinator fenced this shipper already: that stopped the shipping, not the primary's clients, and a
+     * coordinator that cannot reach the primary counts on this before it promotes a standby.
      */
     private void selfFence() {
         String expiry = lease.expiry();
-        if (fencedReason != null || expiry == null) {
+        if (expiry == null || selfFence.started()) {
             return;
         }
+        LOG.warn("lease ran out: {}; fencing the primary", expiry);
         fence("self-fenced: " + expiry);
-        try (Connection connection = PrimaryPreflight.connect(config); Statement statement = connection.createStatement()) {
-            statement.execute("ALTER SYSTEM SET default_transaction_read_only = on");
-            statement.execute("SELECT pg_reload_conf()");
-            statement.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'client backend' "
-                    + "AND pid <> pg_backend_pid()");
-            LOG.warn("self-fenced: the primary is read-only now and its client sessions were ended");
-        } catch (SQLException e) {
-            LOG.warn("self-fenced, but the primary could not be made read-only: {}", e.getMessage());
-        }
+        selfFence.start();
+    }
+
+    /** The self-fence's {@code state}, {@code attempts} and {@code last_error}, without asking the primary anything (tests). */
+    Map<String, Object> selfFenceStatus() {
+        return selfFence.status();
+    }
+
+    /**
+     * The terms of this shipper's lease, for the coordinator ({@code POST /lease} answers them): {@code lease_ms}
+     * (0 = no lease), {@code lease_check_ms} and {@code self_fence_timeout_ms}. At most lease + check + self-fence
+     * after its last renewal a reachable primary refuses writes.
+     */
+    public static Map<String, Object> leaseTerms(ShipperConfig config) {
+        Map<String, Object> terms = new LinkedHashMap<>();
+        terms.put("lease_ms", config.fenceLeaseMs());
+        terms.put("lease_check_ms", ShipperConfig.LEASE_CHECK_MS);
+        terms.put("self_fence_timeout_ms", ShipperConfig.SELF_FENCE_TIMEOUT_MS);
+        return terms;
     }
 
     /**
@@ -272,6 +286,8 @@ public final class Shipper implements AutoCloseable {
         status.put("role", "shipper");
         status.put("state", fencedReason != null ? "fenced" : failure != null ? "failed" : capture.isStopped() ? "stopped" : "streaming");
         status.put("fenced_reason", fencedReason);
+        status.put("lease_ms", config.fenceLeaseMs());
+        status.put("self_fence", selfFence.status());
         status.put("source", config.sourceName());
         status.put("slot", config.slotName());
         status.put("capture_engine", capture.engine());
@@ -340,6 +356,7 @@ public final class Shipper implements AutoCloseable {
         if (closed.getAndSet(true)) {
             return;
         }
+        selfFence.close();
         liveness.close();
         sequences.close();
         capture.close();

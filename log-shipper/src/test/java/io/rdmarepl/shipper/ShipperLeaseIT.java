@@ -1,23 +1,34 @@
 package io.rdmarepl.shipper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.Stall;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * A shipper cut off from its standby (and from any coordinator) for longer than fence.lease.ms fences itself:
- * shipping stops and the primary refuses writes. While the standby answers, nothing happens.
+ * shipping stops and the primary refuses writes, client sessions that turned read-only off included. While the
+ * standby answers, nothing happens. A primary that does not answer the self-fence is tried again until it does.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ShipperLeaseIT {
@@ -36,26 +47,58 @@ class ShipperLeaseIT {
         }
     }
 
+    @AfterEach
+    void writableAgain() {
+        primary.execute("ALTER SYSTEM RESET default_transaction_read_only");
+        primary.execute("SELECT pg_reload_conf()");
+    }
+
     @Test
-    void aShipperThatHearsFromNobodyFencesItselfAndThePrimary() throws Exception {
-        try (RingCollector standby = new RingCollector(1 << 20); Shipper shipper = start(standby)) {
+    void aShipperThatHearsFromNobodyFencesItselfAndThePrimaryEvenSessionsThatTurnedReadOnlyOff() throws Exception {
+        try (RingCollector standby = new RingCollector(1 << 20); Shipper shipper = start(standby);
+             Connection client = primary.connect("postgres"); Statement writes = client.createStatement()) {
+            writes.execute("SET default_transaction_read_only = off"); // an application that insists on writing
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1000)); // several leases long, with the standby answering
             assertThat(shipper.status()).containsEntry("state", "streaming");
             assertThat(primary.show("default_transaction_read_only")).isEqualTo("off");
+            writes.execute("INSERT INTO t VALUES (1)");
 
             standby.slowDown(TimeUnit.SECONDS.toNanos(30)); // the standby stops reading: no feedback any more
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!"fenced".equals(shipper.status().get("state")) && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-            }
+            await("the self-fence is done", () -> "done".equals(shipper.selfFenceStatus().get("state")));
             assertThat(shipper.status()).containsEntry("state", "fenced");
             assertThat((String) shipper.status().get("fenced_reason")).startsWith("self-fenced: no word from a standby or the coordinator");
             assertThat(primary.show("default_transaction_read_only")).isEqualTo("on");
+            assertThatThrownBy(() -> writes.execute("INSERT INTO t VALUES (2)")).as("its session was ended")
+                    .isInstanceOf(SQLException.class);
             assertThat(shipper.healthy()).isFalse();
-        } finally {
-            primary.execute("ALTER SYSTEM RESET default_transaction_read_only");
-            primary.execute("SELECT pg_reload_conf()");
         }
+    }
+
+    @Test
+    void aSelfFenceThePrimaryDoesNotAnswerIsRetriedUntilItDoesAndACoordinatorsFenceDoesNotStopIt() throws Exception {
+        try (RingCollector standby = new RingCollector(1 << 20); Shipper shipper = start(standby); Stall stall = new Stall()) {
+            await("streaming", () -> "streaming".equals(shipper.status().get("state")));
+            shipper.fence("fenced through the admin endpoint: fenced by the coordinator"); // stops shipping, not the clients
+            List<Long> postgres = Stall.postgres(primary.pid());
+            stall.stop(postgres);
+            try {
+                standby.slowDown(TimeUnit.SECONDS.toNanos(30));
+                await("an attempt failed", () -> "retrying".equals(shipper.selfFenceStatus().get("state")));
+            } finally {
+                stall.resume(postgres);
+            }
+            await("the self-fence is done once the primary answers", () -> "done".equals(shipper.selfFenceStatus().get("state")));
+            assertThat((Integer) shipper.selfFenceStatus().get("attempts")).isGreaterThanOrEqualTo(2);
+            assertThat((String) shipper.selfFenceStatus().get("last_error")).isNotEmpty();
+            Map<String, Object> status = shipper.status();
+            assertThat(status.get("fenced_reason")).as("the coordinator's reason stands").isEqualTo(
+                    "fenced through the admin endpoint: fenced by the coordinator");
+            assertThat(primary.show("default_transaction_read_only")).isEqualTo("on");
+        }
+    }
+
+    private static void await(String what, BooleanSupplier condition) {
+        Await.until(what, Duration.ofSeconds(30), condition::getAsBoolean, done -> done);
     }
 
     private static Shipper start(RingCollector standby) {

@@ -129,7 +129,7 @@ public final class ShipCommand implements Callable<Integer> {
                 .control("/lease", body -> {
                     role.renewLease();
                     Map<String, Object> answer = new LinkedHashMap<>(role.guarantee());
-                    answer.put("lease_ms", settings.fenceLeaseMs());
+                    answer.putAll(Shipper.leaseTerms(settings));
                     answer.put("copy_progress", role.copyProgress());
                     return answer;
                 });

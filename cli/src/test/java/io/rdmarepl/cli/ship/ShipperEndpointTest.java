@@ -86,7 +86,10 @@ class ShipperEndpointTest {
         assertThat(retired.statusCode()).isEqualTo(200);
         assertThat(json(retired)).isEqualTo(JSON.readTree("{\"state\":\"retired\",\"slot_dropped\":true}"));
         assertThat(json(get("/status")).path("role_state").asText()).isEqualTo("retired");
-        assertThat(json(post("/lease", "")).path("lease_ms").asLong()).isZero();
+        JsonNode terms = json(post("/lease", ""));
+        assertThat(terms.path("lease_ms").asLong()).as("fence.lease.ms=auto with admin.token set").isEqualTo(2000);
+        assertThat(terms.path("lease_check_ms").asLong()).isEqualTo(100);
+        assertThat(terms.path("self_fence_timeout_ms").asLong()).isEqualTo(2000);
     }
 
     @Test

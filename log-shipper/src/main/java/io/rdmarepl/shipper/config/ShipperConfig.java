@@ -75,7 +75,7 @@ public record ShipperConfig(
             new String[] {"capture.max.queue.size", "8192", "Debezium max.queue.size"},
             new String[] {"ship.buffer.events", "16384", "Disruptor ring size in records (power of two)"},
             new String[] {"standby.connect.timeout.ms", "30000", "how long to wait for a standby's ring at start"},
-            new String[] {"fence.lease.ms", "0", "self-fence (stop shipping, make the primary read-only) after this long without word from a standby or the coordinator; 0 = off: set it when a coordinator runs"},
+            new String[] {"fence.lease.ms", "auto", "self-fence (stop shipping, make the primary read-only) after this long without word from a standby or the coordinator; auto = 2000 when admin.token is set (a coordinator can renew the lease), else 0 = off"},
             new String[] {"replication.mode", "async", "async: commits on the primary never wait for the standbys; sync: a commit returns only once sync.standbys standbys hold it (the primary waits through synchronous_standby_names)"},
             new String[] {"sync.standbys", "1", "sync: how many of the required standbys must hold a commit before it returns (ANY k; at most the number required)"},
             new String[] {"sync.level", "remote_flush", "sync: remote_flush: durable on the standby; remote_apply: also applied there (visible to its readers)"},
@@ -86,6 +86,16 @@ public record ShipperConfig(
             new String[] {"debezium.*", "", "passed to the Debezium engine as is (without the prefix)"});
 
     private static final Set<String> SECRETS = Set.of("database.password", "admin.token");
+
+    /** {@code fence.lease.ms=auto} with {@code admin.token} set: as long as the example configurations use. */
+    public static final long AUTO_LEASE_MS = 2000;
+    /**
+     * How often the shipper looks whether its lease ran out. Not configurable: with {@link #SELF_FENCE_TIMEOUT_MS} it is
+     * part of the lease's terms, which every {@code POST /lease} answer tells the coordinator.
+     */
+    public static final long LEASE_CHECK_MS = 100;
+    /** How long one self-fence attempt may take before it counts as failed (and is retried). */
+    public static final long SELF_FENCE_TIMEOUT_MS = 2000;
 
     /**
      * @throws IllegalArgumentException listing every bad key, its value (secrets masked) and the rule
@@ -154,14 +164,17 @@ public record ShipperConfig(
             p.problem("ship.buffer.events", Integer.toString(events), "must be a power of two");
         }
         Duration connect = Duration.ofMillis(p.longValue("standby.connect.timeout.ms", 30_000, 0, 3_600_000));
-        long lease = p.longValue("fence.lease.ms", 0, 0, 3_600_000);
-        if (lease > 0 && lease < 100) {
-            p.problem("fence.lease.ms", Long.toString(lease), "must be 0 (off) or at least 100");
-        }
+        String token = p.string("admin.token", "");
+        long lease = lease(p, token);
         SyncSettings sync = sync(p, (int) standbys.stream().filter(StandbyConfig::required).count());
+        if (sync.enabled() && !sync.strict() && lease > 0 && sync.degradeAfterMs() <= selfFencedAfterMs(lease)) {
+            p.problem("sync.degrade.after.ms", Long.toString(sync.degradeAfterMs()), "must be longer than fence.lease.ms ("
+                    + lease + ") + the lease check (" + LEASE_CHECK_MS + " ms) + a self-fence's time limit (" + SELF_FENCE_TIMEOUT_MS
+                    + " ms) = " + selfFencedAfterMs(lease) + " ms, or a primary cut off from its standbys and the coordinator"
+                    + " releases waiting commits before it fences itself, and a failover loses them; raise it, or 0 (strict)");
+        }
         Activation activation = Activation.of(p.oneOf("activation", Activation.IMMEDIATE.text(), Activation.texts()));
         InetSocketAddress admin = address(p, p.string("admin.address", "127.0.0.1:7480"));
-        String token = p.string("admin.token", "");
         Map<String, String> debezium = new LinkedHashMap<>();
         for (String key : properties.stringPropertyNames()) {
             if (key.startsWith("debezium.")) {
@@ -207,9 +220,36 @@ public record ShipperConfig(
                 + databasePort + "/" + databaseName + " sslmode=" + sslMode
                 + " slot=" + slotName + " publication=" + publicationName + " tables=" + (publicationTables.isEmpty() ? "all" : publicationTables)
                 + " snapshot=" + snapshotMode + (captureEngine.equals("pgoutput") ? " copy sessions=" + snapshotParallelTables : "")
-                + " standbys=" + standbys + " heartbeat=" + heartbeatInterval.toMillis() + "ms sequences every "
+                + " standbys=" + standbys + " heartbeat=" + heartbeatInterval.toMillis() + "ms lease="
+                + (fenceLeaseMs == 0 ? "off" : fenceLeaseMs + "ms") + " sequences every "
                 + sequenceSyncInterval.toMillis() + "ms poll="
                 + pollInterval.toMillis() + "ms mode=" + sync.describe() + " activation=" + activation.text() + " admin=" + adminAddress + (adminToken.isEmpty() ? " (no control token)" : " (control token set)");
+    }
+
+    /**
+     * {@code fence.lease.ms}: {@code auto} is {@link #AUTO_LEASE_MS} when {@code admin.token} is set (only then can a
+     * coordinator renew the lease, fence this shipper, and promote its standby), else 0; a number is taken as it is.
+     */
+    private static long lease(ConfigProblems p, String token) {
+        String value = p.string("fence.lease.ms", "auto");
+        if (value.equals("auto")) {
+            return token.isEmpty() ? 0 : AUTO_LEASE_MS;
+        }
+        try {
+            long lease = Long.parseLong(value);
+            if (lease == 0 || lease >= 100 && lease <= 3_600_000) {
+                return lease;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        p.problem("fence.lease.ms", value, "must be auto, 0 (off) or between 100 and 3600000");
+        return 0;
+    }
+
+    /** At most this long after the last word from a standby or the coordinator, a reachable primary refuses writes. */
+    public static long selfFencedAfterMs(long leaseMs) {
+        return leaseMs + LEASE_CHECK_MS + SELF_FENCE_TIMEOUT_MS;
     }
 
     private static SyncSettings sync(ConfigProblems p, int requiredStandbys) {

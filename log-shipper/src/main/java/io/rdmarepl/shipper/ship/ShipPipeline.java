@@ -6,6 +6,7 @@ import com.lmax.disruptor.dsl.ProducerType;
 import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.channel.Transports;
 import io.rdmarepl.channel.ring.WriterEnd;
+import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.config.StandbyConfig;
 import io.rdmarepl.shipper.config.SyncSettings;
 import java.nio.ByteBuffer;
@@ -44,7 +45,8 @@ public final class ShipPipeline implements AutoCloseable {
      */
     /**
      * @param sync           in sync mode, how many standbys must hold a transaction and whether applied
-     * @param lease          renewed by the standbys' feedback; checked with the transports, every 100 ms
+     * @param lease          renewed by the standbys' feedback; checked with the transports, every
+     *                       {@link ShipperConfig#LEASE_CHECK_MS}
      * @param onLeaseExpired what to do when it ran out (the shipper fences itself)
      * @param capturing whether the primary is being captured: heartbeats go out only then, so a standby (and the
      *                  coordinator reading it) sees them stop when the primary or its capture is gone
@@ -89,7 +91,7 @@ public final class ShipPipeline implements AutoCloseable {
             if (lease.expiry() != null) {
                 onLeaseExpired.run();
             }
-        }, 100, 100, TimeUnit.MILLISECONDS);
+        }, ShipperConfig.LEASE_CHECK_MS, ShipperConfig.LEASE_CHECK_MS, TimeUnit.MILLISECONDS);
     }
 
     /**

@@ -124,6 +124,41 @@ class ShipperConfigTest {
     }
 
     @Test
+    void shouldRunALeaseByDefaultOnlyWhenACoordinatorCanRenewIt() {
+        assertThat(ShipperConfig.load(minimal()).fenceLeaseMs()).as("no admin.token: no coordinator renews, none promotes").isZero();
+        assertThat(ShipperConfig.load(minimal()).describe()).contains("lease=off");
+        Properties p = minimal();
+        p.setProperty("admin.token", "t0ken");
+        assertThat(ShipperConfig.load(p).fenceLeaseMs()).isEqualTo(ShipperConfig.AUTO_LEASE_MS);
+        assertThat(ShipperConfig.load(p).describe()).contains("lease=2000ms");
+        p.setProperty("fence.lease.ms", "0");
+        assertThat(ShipperConfig.load(p).fenceLeaseMs()).as("off when asked").isZero();
+        p.setProperty("fence.lease.ms", "50");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).hasMessageContaining("fence.lease.ms=50: must be auto, 0 (off) or between 100 and 3600000");
+        p.setProperty("fence.lease.ms", "soon");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).hasMessageContaining("fence.lease.ms=soon: must be auto");
+    }
+
+    @Test
+    void shouldRefuseASyncDegradationThatReleasesCommitsBeforeTheLeaseFencesThePrimary() {
+        Properties p = minimal();
+        p.setProperty("admin.token", "t0ken");
+        p.setProperty("replication.mode", "sync");
+        p.setProperty("sync.degrade.after.ms", "1000");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sync.degrade.after.ms=1000: must be longer than fence.lease.ms (2000) + the lease check (100 ms)"
+                        + " + a self-fence's time limit (2000 ms) = 4100 ms");
+        p.setProperty("sync.degrade.after.ms", "4101");
+        assertThat(ShipperConfig.load(p).sync().degradeAfterMs()).isEqualTo(4101);
+        p.setProperty("sync.degrade.after.ms", "1000");
+        p.setProperty("fence.lease.ms", "0");
+        assertThat(ShipperConfig.load(p).sync().degradeAfterMs()).as("no lease: nothing to outlast").isEqualTo(1000);
+        p.setProperty("fence.lease.ms", "300");
+        p.setProperty("replication.mode", "async");
+        assertThat(ShipperConfig.load(p).fenceLeaseMs()).as("async mode never degrades").isEqualTo(300);
+    }
+
+    @Test
     void shouldActivateImmediatelyUnlessToldToWaitForTheCoordinator() {
         assertThat(ShipperConfig.load(minimal()).activation()).isEqualTo(Activation.IMMEDIATE);
         Properties p = minimal();

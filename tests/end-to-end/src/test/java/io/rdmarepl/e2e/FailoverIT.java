@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmarepl.client.FailoverDataSource;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.Stall;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -50,7 +51,7 @@ class FailoverIT {
 
     @BeforeAll
     void startEverything() throws Exception {
-        replication = Replication.create("failover");
+        replication = Replication.create("failover").coordinated();
         replication.primary().execute(ClientWriter.SCHEMA);
         replication.replica().execute(ClientWriter.SCHEMA);
         replication.startBoth();

@@ -56,6 +56,7 @@ final class Replication implements AutoCloseable {
     private RoleProcess reverseShipper;
     private RoleProcess reverseApplier;
     private long nextMarker = 1;
+    private boolean coordinated;
 
     private Replication(String name, PostgresPair servers, Path directory, Path ring, String ringUri) {
         this.name = name;
@@ -134,6 +135,23 @@ final class Replication implements AutoCloseable {
         }
         shipping.setProperty(key, value);
         store(shipping, shipperConfig);
+    }
+
+    /**
+     * A coordinator will run: the shippers keep {@code fence.lease.ms} at its default (auto: 2000 ms, since
+     * {@code admin.token} is set), as in production. Without this they run no lease: no coordinator renews it or
+     * promotes the standby, so a lease would only fence the primary while an applier restarts or stalls. Call it
+     * before the shippers start.
+     */
+    Replication coordinated() throws IOException {
+        coordinated = true;
+        Properties shipping = new Properties();
+        try (var reader = Files.newBufferedReader(shipperConfig)) {
+            shipping.load(reader);
+        }
+        shipping.remove("fence.lease.ms");
+        store(shipping, shipperConfig);
+        return this;
     }
 
     /** Sets {@code key} in the applier's configuration file, for the applier started next. */
@@ -231,6 +249,9 @@ final class Replication implements AutoCloseable {
         String reverseUri = ringUri.startsWith("softrdma") ? "softrdma://127.0.0.1:" + freePort() : "shm://" + reverseRing;
         Properties shipping = shipperProperties("replica", replica(), "primary", reverseUri);
         shipping.setProperty("activation", "on-request");
+        if (coordinated) {
+            shipping.remove("fence.lease.ms");
+        }
         Path shippingFile = directory.resolve("reverse-shipper.properties");
         store(shipping, shippingFile);
         Properties applying = applierProperties("replica", reverseUri, primary());
@@ -378,6 +399,7 @@ final class Replication implements AutoCloseable {
         shipping.setProperty("standby." + standby + ".uri", uri);
         shipping.setProperty("admin.address", "127.0.0.1:0");
         shipping.setProperty("admin.token", ROLES_TOKEN);
+        shipping.setProperty("fence.lease.ms", "0"); // see coordinated()
         return shipping;
     }
 

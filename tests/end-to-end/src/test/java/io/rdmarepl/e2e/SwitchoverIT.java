@@ -47,7 +47,7 @@ class SwitchoverIT {
 
     @BeforeAll
     void startEverything() throws Exception {
-        replication = Replication.create("switchover");
+        replication = Replication.create("switchover").coordinated();
         replication.primary().execute(ClientWriter.SCHEMA);
         replication.replica().execute(ClientWriter.SCHEMA);
         replication.startBoth();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.Stall;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -34,7 +34,7 @@ class TwoCoordinatorsIT {
     @BeforeAll
     void startEverything() throws Exception {
         zookeeper = ZooKeeperTestServers.server();
-        replication = Replication.create("two-coordinators");
+        replication = Replication.create("two-coordinators").coordinated();
         replication.startBoth();
     }
 

@@ -1,4 +1,4 @@
-package io.rdmarepl.e2e;
+package io.rdmarepl.testsupport;
 
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -14,27 +14,40 @@ import java.util.concurrent.TimeUnit;
  * The signals come from one long-lived shell's built-in {@code kill}, so a stall lasts what was asked, not the
  * time it takes to start a process.
  */
-final class Stall implements AutoCloseable {
+public final class Stall implements AutoCloseable {
     private final Process shell;
     private final Writer commands;
 
-    Stall() throws IOException {
+    public Stall() throws IOException {
         this.shell = new ProcessBuilder("bash").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         this.commands = new OutputStreamWriter(shell.getOutputStream(), StandardCharsets.UTF_8);
     }
 
     /** Stops {@code pids} together, waits {@code length}, continues them; returns how long they were stopped, in µs. */
-    long freeze(List<Long> pids, Duration length) throws IOException, InterruptedException {
-        String list = String.join(" ", pids.stream().map(String::valueOf).toList());
+    public long freeze(List<Long> pids, Duration length) throws IOException, InterruptedException {
         long start = System.nanoTime();
-        send("kill -STOP " + list);
+        stop(pids);
         TimeUnit.NANOSECONDS.sleep(length.toNanos());
-        send("kill -CONT " + list);
+        resume(pids);
         return TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - start);
     }
 
+    /** SIGSTOP to {@code pids} together, until {@link #resume}: a stall that lasts as long as the test needs. */
+    public void stop(List<Long> pids) throws IOException {
+        send("kill -STOP " + list(pids));
+    }
+
+    /** SIGCONT to {@code pids}. */
+    public void resume(List<Long> pids) throws IOException {
+        send("kill -CONT " + list(pids));
+    }
+
+    private static String list(List<Long> pids) {
+        return String.join(" ", pids.stream().map(String::valueOf).toList());
+    }
+
     /** The postmaster and every backend it started. */
-    static List<Long> postgres(long postmasterPid) {
+    public static List<Long> postgres(long postmasterPid) {
         List<Long> pids = new ArrayList<>();
         pids.add(postmasterPid);
         ProcessHandle.of(postmasterPid).ifPresent(p -> p.descendants().forEach(d -> pids.add(d.pid())));

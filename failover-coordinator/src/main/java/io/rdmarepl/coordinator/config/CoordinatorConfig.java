@@ -29,6 +29,7 @@ public record CoordinatorConfig(
         long maxLagBytes,
         String fenceCommand,
         Duration fenceCommandTimeout,
+        Duration fenceLease,
         String stateStore,
         Path stateFile,
         String zookeeperConnect,
@@ -55,6 +56,7 @@ public record CoordinatorConfig(
             new String[] {"max.lag.bytes", "16777216", "a standby further behind the last shipped frame is not a candidate"},
             new String[] {"fence.command", "", "run (sh -c) to fence an old primary that is unreachable or whose postmaster exited; $RDMAREPL_MEMBER names it"},
             new String[] {"fence.command.timeout.ms", "10000", "how long fence.command may take; failing or timing out stops the failover"},
+            new String[] {"fence.lease.ms", "2000", "the shippers' fence.lease.ms (a shipper that reports a longer one is waited for longer): a fence neither SQL nor fence.command confirmed promotes only once the old primary's lease certainly ran out; at least detection time + 600 ms; 0 = the shippers run none: such a failover is refused"},
             new String[] {"state.store", "file", "file (one coordinator) or zookeeper (several; leader election)"},
             new String[] {"state.file", "rdmarepl-state.json", "the state file (state.store=file); written atomically and fsynced"},
             new String[] {"zookeeper.connect", "", "ZooKeeper connect string (state.store=zookeeper)"},
@@ -62,6 +64,12 @@ public record CoordinatorConfig(
             new String[] {"admin.token", "", "bearer token for control actions (failover, fence, promote...); empty disables them"});
 
     private static final Set<String> SECRETS = Set.of("database.password", "roles.admin.token", "admin.token");
+
+    /**
+     * What one lease renewal may take ({@code POST /lease} every 100 ms, an answer within 500 ms): a lease must outlast
+     * one renewal that went astray, on top of detection, or a blip fences a healthy primary.
+     */
+    public static final long RENEWAL_ALLOWANCE_MS = 600;
 
     /**
      * @throws IllegalArgumentException listing every bad key, its value (secrets masked) and the rule
@@ -105,6 +113,16 @@ public record CoordinatorConfig(
         long maxLag = p.longValue("max.lag.bytes", 16L << 20, 0, Long.MAX_VALUE);
         String fence = p.string("fence.command", "");
         Duration fenceTimeout = Duration.ofMillis(p.longValue("fence.command.timeout.ms", 10_000, 1, 600_000));
+        long lease = p.longValue("fence.lease.ms", 2000, 0, 3_600_000);
+        long detectionMs = Math.max(heartbeat.toMillis(), probeFailures * (probeTimeout.toMillis() + interval.toMillis()));
+        if (lease > 0 && lease < detectionMs + RENEWAL_ALLOWANCE_MS) {
+            p.problem("fence.lease.ms", Long.toString(lease), "must be 0 (the shippers run no lease) or at least "
+                    + (detectionMs + RENEWAL_ALLOWANCE_MS) + " ms: the time detection may take (the longer of detect.heartbeat.ms "
+                    + heartbeat.toMillis() + " and detect.probe.failures " + probeFailures + " x (detect.probe.timeout.ms "
+                    + probeTimeout.toMillis() + " + detect.interval.ms " + interval.toMillis() + ") = " + detectionMs
+                    + " ms) plus one lease renewal (" + RENEWAL_ALLOWANCE_MS + " ms); a shorter lease fences a healthy primary "
+                    + "on a blip this coordinator would not even fail over for");
+        }
         String store = p.oneOf("state.store", "file", Set.of("file", "zookeeper"));
         Path file = Path.of(p.string("state.file", "rdmarepl-state.json"));
         String zookeeper = p.string("zookeeper.connect", "");
@@ -116,7 +134,8 @@ public record CoordinatorConfig(
         p.rejectUnknown(Set.of());
         p.throwIfAny("coordinator configuration");
         return new CoordinatorConfig(cluster, name, List.copyOf(members), initial, user, password, rolesToken, interval,
-                heartbeat, probeTimeout, probeFailures, auto, maxLag, fence, fenceTimeout, store, file, zookeeper, admin, token);
+                heartbeat, probeTimeout, probeFailures, auto, maxLag, fence, fenceTimeout, Duration.ofMillis(lease), store, file, zookeeper,
+                admin, token);
     }
 
     public Optional<MemberConfig> member(String name) {
@@ -171,7 +190,9 @@ public record CoordinatorConfig(
     public String describe() {
         return "cluster=" + clusterName + " members=" + members.stream().map(MemberConfig::name).toList() + " store=" + stateStore
                 + (stateStore.equals("file") ? " " + stateFile : " " + zookeeperConnect) + " detect=" + detectHeartbeat.toMillis()
-                + "ms heartbeat + " + detectProbeFailures + " failed probes (" + detectProbeTimeout.toMillis() + "ms) auto="
+                + "ms heartbeat + " + detectProbeFailures + " failed probes (" + detectProbeTimeout.toMillis() + "ms) lease="
+                + (fenceLease.isZero() ? "none" : fenceLease.toMillis() + "ms") + " fence.command=" + (fenceCommand.isEmpty() ? "none" : "set")
+                + " auto="
                 + autoFailover + " admin=" + adminAddress;
     }
 }

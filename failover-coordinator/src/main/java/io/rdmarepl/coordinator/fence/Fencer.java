@@ -11,16 +11,20 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Makes an old primary refuse writes before anything is promoted. Reachable: {@code default_transaction_read_only}
- * on (ALTER SYSTEM + reload) and every client session ended, so no session that could still write survives.
- * Unreachable: the configured {@code fence.command} (a STONITH hook), whose failure stops the failover; without
- * one, the epoch is the fence (the standby's ring refuses the old shipper's frames, clients follow the new
- * topology). Its shipper is told to stop in any case.
+ * on (ALTER SYSTEM + reload, waited for until it took) and then every client session ended, so no session that could
+ * still write survives, not even one that ran {@code SET default_transaction_read_only = off}. Unreachable: the
+ * configured {@code fence.command} (a STONITH hook), whose failure stops the failover; without one, nothing here
+ * confirms the fence: the epoch refuses the old shipper's frames and clients follow the new topology, but clients
+ * that still reach the old primary are stopped only by its shipper's lease, which the promotion then waits out
+ * ({@link LeaseWait}). Its shipper is told to stop in any case.
  */
 public final class Fencer {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Fencer.class);
+    private static final Duration RELOAD_TIMEOUT = Duration.ofSeconds(2);
     private final CoordinatorConfig config;
     private final RoleClient roles;
     private final MemberSql sql;
@@ -32,13 +36,13 @@ public final class Fencer {
     }
 
     /**
-     * @return what was done, one sentence
+     * @return what was done, and whether it is certain
      * @throws FenceException when the member is unreachable and the fence command failed or timed out
      */
-    public String fence(MemberConfig member) {
+    public Fenced fence(MemberConfig member) {
         try {
             int ended = makeReadOnly(member);
-            return member.name() + " made read-only, " + ended + " client session(s) ended" + stopShipper(member);
+            return new Fenced(member.name() + " made read-only, " + ended + " client session(s) ended" + stopShipper(member), true);
         } catch (SQLException e) {
             return fenceUnreachable(member, member.name() + " unreachable (" + firstLine(e.getMessage()) + ")");
         }
@@ -51,18 +55,31 @@ public final class Fencer {
      * unreachable member: {@code fence.command} if configured, its shipper told to stop; a server restarted later is
      * made read-only by the {@code FencedMemberGuard} when it answers.
      *
+     * <p>This fence counts as confirmed, with no fence.command and no lease to wait for. The shipper read from
+     * {@code /proc} that the postmaster is exiting ({@code PF_EXITING}, set the moment SIGKILL lands), a zombie, gone or
+     * replaced, which no stall looks like, and a probe failed since, so no restarted server answers. A dead postmaster
+     * starts no session, and the backends it leaves exit at their next wait for a client (PostgreSQL's postmaster-death
+     * check): at most a statement already running when it died may still commit, the same in-flight window that
+     * ending a session in the SQL fence leaves. What this does not cover: a supervisor restarting the server on that
+     * host (writable again until the guard fences it, within a second of its answering; clients that follow the
+     * topology are elsewhere by then), which only {@code fence.command} rules out.
+     *
      * @param exit what the shipper said of the exit
      * @throws FenceException when the fence command failed or timed out
      */
-    public String fenceExited(MemberConfig member, String exit) {
-        return fenceUnreachable(member, member.name() + "'s postmaster exited (its shipper saw: " + exit + ")");
+    public Fenced fenceExited(MemberConfig member, String exit) {
+        String why = member.name() + "'s postmaster exited (its shipper saw: " + exit + ")";
+        if (config.fenceCommand().isEmpty()) {
+            return new Fenced(why + ": it takes no writes" + stopShipper(member), true);
+        }
+        return new Fenced(why + "; " + runFenceCommand(member) + stopShipper(member), true);
     }
 
-    private String fenceUnreachable(MemberConfig member, String why) {
+    private Fenced fenceUnreachable(MemberConfig member, String why) {
         if (config.fenceCommand().isEmpty()) {
-            return why + "; no fence.command configured: the epoch fences it" + stopShipper(member);
+            return new Fenced(why + "; no fence.command configured: not confirmed, its lease must run out" + stopShipper(member), false);
         }
-        return why + "; " + runFenceCommand(member) + stopShipper(member);
+        return new Fenced(why + "; " + runFenceCommand(member) + stopShipper(member), true);
     }
 
     /**
@@ -124,16 +141,32 @@ public final class Fencer {
         }
     }
 
+    /**
+     * Read-only by default, then every other client session ended: only once this session sees the new default did
+     * the postmaster re-read its configuration, so no session starts writable after the ending; and ending them all
+     * catches those that set {@code default_transaction_read_only = off} themselves.
+     */
     private int makeReadOnly(MemberConfig member) throws SQLException {
         try (Connection connection = sql.open(member, "fence");
              Statement statement = connection.createStatement()) {
             statement.execute("ALTER SYSTEM SET default_transaction_read_only = on");
             statement.execute("SELECT pg_reload_conf()");
-            try (ResultSet rs = statement.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                    + "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()")) {
-                rs.next();
-                return rs.getInt(1);
+            long deadlineNs = System.nanoTime() + RELOAD_TIMEOUT.toNanos();
+            while (!"on".equals(single(statement, "SELECT current_setting('default_transaction_read_only')"))) {
+                if (System.nanoTime() - deadlineNs > 0) {
+                    throw new SQLException("the server did not take the read-only default within " + RELOAD_TIMEOUT.toMillis() + " ms");
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
             }
+            return Integer.parseInt(single(statement, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    + "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"));
+        }
+    }
+
+    private static String single(Statement statement, String query) throws SQLException {
+        try (ResultSet rs = statement.executeQuery(query)) {
+            rs.next();
+            return rs.getString(1);
         }
     }
 

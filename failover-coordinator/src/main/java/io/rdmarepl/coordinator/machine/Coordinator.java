@@ -54,6 +54,7 @@ public final class Coordinator implements AutoCloseable {
     private final StandbyTargets targets;
     private final Handovers handovers;
     private final Failover failover;
+    private final HeldStandbys heldStandbys;
     private final Map<String, StandbyWatch> watches = new LinkedHashMap<>();
     private final TopologyBoard topology = new TopologyBoard();
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
@@ -65,6 +66,8 @@ public final class Coordinator implements AutoCloseable {
     private volatile String lastError;
     private long lastReadNs;
     private String lastRefusal;
+    /** This coordinator led at its last cycle. */
+    private boolean leading;
 
     public Coordinator(CoordinatorConfig config, StateStore store) {
         this.config = config;
@@ -90,6 +93,7 @@ public final class Coordinator implements AutoCloseable {
         this.handovers = new Handovers(this, config, fencer, roles, watches);
         this.lease = new ShipperLease(roles);
         this.failover = new Failover(this, config, fencer, roles, targets, lease, detector);
+        this.heldStandbys = new HeldStandbys(config, roles);
         this.fencedGuard = new FencedMemberGuard(fencer, this::fencedMembersIfLeading,
                 done -> commands.add(() -> write(current.value().transition(current.value().phase(), done, System.currentTimeMillis()))));
         this.thread = new Thread(this::run, "rdmarepl-coordinator");
@@ -143,7 +147,7 @@ public final class Coordinator implements AutoCloseable {
             if (member.equals(state.primary()) && Phase.valueOf(state.phase()).hasWritablePrimary()) {
                 LOG.warn("fencing the primary {} on an operator's request: the cluster has no writable primary until a promotion", member);
             }
-            String done = fencer.fence(target);
+            String done = fencer.fence(target).sentence();
             write(state.withMemberRole(member, Role.FENCED, "operator fenced " + member + ": " + done, System.currentTimeMillis()));
             return Map.of("result", "fenced", "member", member, "message", done);
         });
@@ -219,6 +223,7 @@ public final class Coordinator implements AutoCloseable {
 
     private void tick() {
         if (!store.isLeader()) {
+            leading = false;
             lease.target(null);
             detector.readShipper(null);
             if (System.nanoTime() - lastReadNs > TimeUnit.MILLISECONDS.toNanos(100)) {
@@ -230,6 +235,11 @@ public final class Coordinator implements AutoCloseable {
             }
             lastVerdict = new Verdict(false, "following: another coordinator leads", 0);
             return;
+        }
+        if (!leading) {
+            // another coordinator may have renewed the primary's lease until now: a failover counts from here
+            lease.tookOver();
+            leading = true;
         }
         if (current.value() == null) {
             initialise();
@@ -261,6 +271,7 @@ public final class Coordinator implements AutoCloseable {
                     if (phase == Phase.SUSPECT) {
                         transition(Phase.HEALTHY, "recovered: " + verdict.sentence());
                     }
+                    heldStandbys.release(targets.views(current.value()));
                     return;
                 }
                 if (phase == Phase.HEALTHY) {

@@ -1,12 +1,15 @@
 package io.rdmarepl.coordinator.machine;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.FailureDetector;
 import io.rdmarepl.coordinator.detect.StandbyView;
 import io.rdmarepl.coordinator.detect.Verdict;
 import io.rdmarepl.coordinator.fence.FenceException;
+import io.rdmarepl.coordinator.fence.Fenced;
 import io.rdmarepl.coordinator.fence.Fencer;
+import io.rdmarepl.coordinator.fence.LeaseWait;
 import io.rdmarepl.coordinator.roles.RoleClient;
 import io.rdmarepl.coordinator.roles.RoleException;
 import io.rdmarepl.coordinator.roles.ShipperLease;
@@ -17,14 +20,20 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * An unplanned failover, start to end, on the coordinator's thread: choose the standby, fence the old primary
- * (FENCING; without trying SQL when its shipper saw its postmaster exit), drain the standby's ring (DRAINING), refuse a sync promise the standby cannot keep, bump the epoch
- * (PROMOTING, the one durable write on the way), promote the applier (PROMOTED). A step that fails puts the
- * cluster back in SUSPECT with the reason and refuses; the report says how long each step took.
+ * (FENCING; without trying SQL when its shipper saw its postmaster exit), drain the standby's ring (DRAINING), refuse a
+ * sync promise the standby cannot keep, wait until the old primary's lease has certainly run out when nothing confirmed
+ * the fence ({@link LeaseWait}), bump the epoch (PROMOTING, the one durable write on the way), promote the applier
+ * (PROMOTED). A step that fails puts the cluster back in SUSPECT with the reason and refuses; the report says how long
+ * each step took.
+ *
+ * <p>The rule: a standby takes writes only once the old primary certainly refuses them. Renewals of its lease stop
+ * here: this coordinator's at FENCING, the standbys' from their drain on (each applier holds its feedback heartbeat).
  */
 final class Failover {
     static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);
@@ -68,11 +77,12 @@ final class Failover {
         }
         MemberConfig chosen = config.member(target.name()).orElseThrow();
         String walLsn = detector.probeView().walLsn();
-        ShipperPromise promise = ShipperPromise.of(lease.lastAnswer());
+        JsonNode leaseAnswer = lease.lastAnswer();
+        ShipperPromise promise = ShipperPromise.of(leaseAnswer);
         lease.target(null);
         coordinator.transition(Phase.FENCING, reason + ": failing over to " + chosen.name());
         long fenceStartNs = System.nanoTime();
-        String fenced;
+        Fenced fenced;
         // only when the primary failed: an operator's forced failover of an answering primary is fenced in SQL
         String exit = verdict.primaryFailed() ? detector.postmasterExit() : null;
         try {
@@ -82,12 +92,13 @@ final class Failover {
             throw new Refused(e.getMessage());
         }
         long fenceMs = elapsedMs(fenceStartNs);
-        coordinator.transition(Phase.DRAINING, fenced);
+        coordinator.transition(Phase.DRAINING, fenced.sentence());
         URI applier = chosen.applierAdmin().orElseThrow();
         String appliedLsn;
         long drainStartNs = System.nanoTime();
         try {
             appliedLsn = roles.post(applier, "/drain", "", DRAIN_TIMEOUT).path("applied_lsn").asText();
+            // from the answer on, the chosen standby renews the old primary's lease no more
         } catch (RoleException e) {
             coordinator.transition(Phase.SUSPECT, "draining " + chosen.name() + " failed: " + e.getMessage());
             throw new Refused("draining " + chosen.name() + " failed: " + e.getMessage());
@@ -98,9 +109,11 @@ final class Failover {
             throw new Refused(shortfall + "; bring back the primary or a standby that holds them, or `rdmarepl failover --to "
                     + chosen.name() + " --force` to accept the loss");
         }
+        long leaseWaitStartNs = System.nanoTime();
+        long leaseWaitMs = fenced.confirmed() ? 0 : awaitLeaseRunOut(state, oldPrimary, chosen, leaseAnswer, leaseWaitStartNs, force);
         ClusterState promoting = coordinator.state().promote(chosen.name(), Phase.PROMOTING.name(), "epoch " + (state.epoch() + 1)
                 + ": promoting " + chosen.name() + " (drained, applied up to " + appliedLsn + ")", System.currentTimeMillis());
-        long drainMs = elapsedMs(drainStartNs);
+        long drainMs = TimeUnit.NANOSECONDS.toMillis(leaseWaitStartNs - drainStartNs);
         long epochStartNs = System.nanoTime();
         coordinator.write(promoting);
         long epochMs = elapsedMs(epochStartNs);
@@ -109,21 +122,24 @@ final class Failover {
         long applierPromoteMs = elapsedMs(promoteStartNs);
         long promotionMs = elapsedMs(decidedNs);
         String kept = promise.sentence(chosen.name(), appliedLsn, walLsn);
-        String summary = chosen.name() + " promoted at epoch " + promoting.epoch() + " in " + promotionMs + " ms; " + fenced
-                + "; " + kept;
+        String summary = chosen.name() + " promoted at epoch " + promoting.epoch() + " in " + promotionMs + " ms; " + fenced.sentence()
+                + (fenced.confirmed() ? "" : "; waited " + leaseWaitMs + " ms for its lease to run out") + "; " + kept;
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("result", "promoted");
         report.put("new_primary", chosen.name());
         report.put("epoch", promoting.epoch());
         report.put("detection_ms", failedForMs);
         report.put("promotion_ms", promotionMs);
-        report.put("steps_ms", Map.of("fence", fenceMs, "drain", drainMs, "epoch_write", epochMs, "applier_promote", applierPromoteMs));
+        report.put("steps_ms", Map.of("fence", fenceMs, "drain", drainMs, "lease_wait", leaseWaitMs, "epoch_write", epochMs,
+                "applier_promote", applierPromoteMs));
         report.put("applied_lsn", appliedLsn);
         report.put("old_primary_wal_lsn", walLsn);
         report.put("replication_mode", promise.mode());
         report.put("acknowledged_lsn", promise.acknowledgedLsn());
         report.put("kept", kept);
-        report.put("fenced", fenced);
+        report.put("fenced", fenced.sentence());
+        report.put("fence_confirmed", fenced.confirmed());
+        report.put("lease_wait_ms", leaseWaitMs);
         report.put("message", summary);
         // published before PROMOTED is: whoever sees the phase finds the report beside it
         coordinator.failoverReported(report);
@@ -131,6 +147,55 @@ final class Failover {
         detector.probe(chosen.jdbcUrl());
         LOG.warn("failover: {}", summary);
         return report;
+    }
+
+    /**
+     * The old primary's fence is not confirmed: every other standby of it is told to stop renewing its lease too
+     * ({@code POST /drain}), then this waits until the lease has certainly run out.
+     *
+     * @param drainedNs when the chosen standby's drain answered
+     * @return how long it waited, in ms
+     * @throws Refused when the lease cannot be counted on (none, or a standby that may still renew it is unreachable)
+     */
+    private long awaitLeaseRunOut(ClusterState state, MemberConfig oldPrimary, MemberConfig chosen, JsonNode answer, long drainedNs,
+                                  boolean force) {
+        long standbysStoppedNs = drainedNs;
+        for (StandbyView other : targets.views(state)) {
+            if (other.name().equals(chosen.name())) {
+                continue;
+            }
+            try {
+                roles.post(config.member(other.name()).orElseThrow().applierAdmin().orElseThrow(), "/drain", "", DRAIN_TIMEOUT);
+                standbysStoppedNs = System.nanoTime();
+            } catch (RoleException e) {
+                String why = other.name() + " may still renew " + oldPrimary.name() + "'s lease: its applier did not take the drain ("
+                        + e.getMessage() + ")";
+                if (!force) {
+                    coordinator.transition(Phase.SUSPECT, "not promoting: " + why);
+                    throw new Refused(why + "; not promoting over an unconfirmed fence: set fence.command, or make sure "
+                            + oldPrimary.name() + " takes no writes and `rdmarepl failover --force`");
+                }
+                LOG.warn("{}; promoting anyway: the operator forced it", why);
+            }
+        }
+        LeaseWait wait;
+        try {
+            wait = LeaseWait.of(oldPrimary.name(), answer, config.fenceLease().toMillis(),
+                    Math.max(lease.lastRenewalNs(), standbysStoppedNs), force);
+        } catch (FenceException e) {
+            coordinator.transition(Phase.SUSPECT, "not promoting: " + e.getMessage());
+            throw new Refused(e.getMessage());
+        }
+        coordinator.transition(Phase.DRAINING, wait.sentence());
+        LOG.warn("{}", wait.sentence());
+        long startNs = System.nanoTime();
+        for (long leftNs = wait.deadlineNs() - startNs; leftNs > 0; leftNs = wait.deadlineNs() - System.nanoTime()) {
+            LockSupport.parkNanos(leftNs);
+            if (Thread.currentThread().isInterrupted()) {
+                throw new Refused("the coordinator stopped while waiting for " + oldPrimary.name() + "'s lease to run out");
+            }
+        }
+        return elapsedMs(startNs);
     }
 
     private static long elapsedMs(long startNs) {

@@ -42,6 +42,15 @@ final class StatusDocument {
         if (shipperAnswer != null && shipperAnswer.hasNonNull("copy_progress")) {
             status.put("initial_copy", shipperAnswer.get("copy_progress")); // the primary's shipper is copying to the standbys
         }
+        Map<String, Object> lease = new LinkedHashMap<>();
+        boolean heard = shipperAnswer != null && shipperAnswer.has("lease_ms");
+        lease.put("shipper_lease_ms", heard ? shipperAnswer.path("lease_ms").asLong() : null);
+        lease.put("fence_lease_ms", config.fenceLease().toMillis());
+        lease.put("fence_command", !config.fenceCommand().isEmpty());
+        lease.put("rule", heard && shipperAnswer.path("lease_ms").asLong() == 0
+                ? "the primary's shipper runs no lease: a failover whose fence nothing confirms is refused"
+                : "a failover whose fence nothing confirms promotes only once the old primary's lease certainly ran out");
+        status.put("lease", lease);
         Map<String, Object> probeStatus = new LinkedHashMap<>();
         probeStatus.put("target", probe.jdbcUrl());
         probeStatus.put("failures", probe.failures());

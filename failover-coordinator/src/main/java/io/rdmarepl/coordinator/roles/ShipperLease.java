@@ -11,17 +11,24 @@ import org.slf4j.LoggerFactory;
  * Renews the primary's shipper lease ({@code POST /lease}) every {@link #INTERVAL} on its own thread, while the
  * leading coordinator says the primary is in service. A shipper that hears from neither the coordinator nor a
  * standby for its {@code fence.lease.ms} fences itself, so renewals stop the moment this coordinator stops
- * leading or starts a failover.
+ * leading or starts a failover. It also keeps the latest moment a renewal could have reached a shipper
+ * ({@link #lastRenewalNs}), from which a failover counts the old primary's lease.
  */
 public final class ShipperLease implements AutoCloseable {
     static final Duration INTERVAL = Duration.ofMillis(100);
+    static final Duration TIMEOUT = Duration.ofMillis(500);
     private static final Logger LOG = LoggerFactory.getLogger(ShipperLease.class);
 
     private final RoleClient roles;
     private final Thread thread;
+    private final Object renewal = new Object();
     private volatile URI target;
     private volatile JsonNode lastAnswer;
     private volatile boolean running = true;
+    /** A renewal is being sent (guarded by {@code renewal}). */
+    private boolean inFlight;
+    /** When the last renewal ended, answered or not, or this coordinator took the lead (guarded by {@code renewal}). */
+    private long lastEndedNs = System.nanoTime();
     private String lastFailure;
 
     public ShipperLease(RoleClient roles) {
@@ -31,17 +38,49 @@ public final class ShipperLease implements AutoCloseable {
         thread.start();
     }
 
-    /** The shipper admin endpoint to renew, or null to renew none. */
+    /** The shipper admin endpoint to renew, or null to renew none: no renewal starts after this returns. */
     public void target(URI shipperAdmin) {
-        if (shipperAdmin != null && !shipperAdmin.equals(target)) {
-            lastAnswer = null; // another primary's shipper: what the old one promised does not carry over
+        synchronized (renewal) {
+            if (shipperAdmin != null && !shipperAdmin.equals(target)) {
+                lastAnswer = null; // another primary's shipper: what the old one promised does not carry over
+            }
+            this.target = shipperAdmin;
         }
-        this.target = shipperAdmin;
+    }
+
+    /**
+     * This coordinator leads from now on (also at its start): another one may have renewed the lease until now, so
+     * this counts as a renewal.
+     */
+    public void tookOver() {
+        synchronized (renewal) {
+            lastEndedNs = Math.max(lastEndedNs, System.nanoTime());
+        }
+    }
+
+    /**
+     * The latest moment (System.nanoTime()) a renewal from this coordinator, or from one that led before it, could have
+     * reached a shipper: the end of the last renewal, answered or not; a renewal on its way is waited for (its
+     * timeout bounds that). A renewal the network delivers after its request gave up is not accounted for.
+     */
+    public long lastRenewalNs() {
+        synchronized (renewal) {
+            while (inFlight) {
+                try {
+                    renewal.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for a lease renewal to end", e);
+                }
+            }
+            return lastEndedNs;
+        }
     }
 
     /**
      * The shipper's last answer to a renewal, or null: its {@code replication_mode}, {@code sync_state} and
-     * {@code acknowledged_lsn} (every commit up to it is held by the standbys), at most 100 ms old while it answers.
+     * {@code acknowledged_lsn} (every commit up to it is held by the standbys), at most 100 ms old while it answers,
+     * and its lease's terms ({@code lease_ms}, {@code lease_check_ms}, {@code self_fence_timeout_ms}).
      */
     public JsonNode lastAnswer() {
         return lastAnswer;
@@ -49,10 +88,14 @@ public final class ShipperLease implements AutoCloseable {
 
     private void run() {
         while (running) {
-            URI shipper = target;
+            URI shipper;
+            synchronized (renewal) {
+                shipper = target;
+                inFlight = shipper != null;
+            }
             if (shipper != null) {
                 try {
-                    lastAnswer = roles.post(shipper, "/lease", "", Duration.ofMillis(500));
+                    lastAnswer = roles.post(shipper, "/lease", "", TIMEOUT);
                     if (lastFailure != null) {
                         LOG.info("shipper lease renewed again at {}", shipper);
                         lastFailure = null;
@@ -61,6 +104,12 @@ public final class ShipperLease implements AutoCloseable {
                     if (!e.getMessage().equals(lastFailure)) {
                         LOG.warn("cannot renew the shipper's lease: {}", e.getMessage());
                         lastFailure = e.getMessage();
+                    }
+                } finally {
+                    synchronized (renewal) {
+                        inFlight = false;
+                        lastEndedNs = Math.max(lastEndedNs, System.nanoTime());
+                        renewal.notifyAll();
                     }
                 }
             }

@@ -51,6 +51,25 @@ class CoordinatorConfigTest {
     }
 
     @Test
+    void shouldRefuseALeaseShorterThanDetectionPlusARenewalNamingTheKeys() {
+        assertThat(CoordinatorConfig.load(minimal()).fenceLease().toMillis()).isEqualTo(2000);
+        Properties p = minimal();
+        p.setProperty("fence.lease.ms", "500");
+        assertThatThrownBy(() -> CoordinatorConfig.load(p)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("fence.lease.ms=500: must be 0 (the shippers run no lease) or at least 660 ms")
+                .hasMessageContaining("detect.heartbeat.ms 20")
+                .hasMessageContaining("detect.probe.failures 2 x (detect.probe.timeout.ms 25 + detect.interval.ms 5) = 60 ms");
+        p.setProperty("fence.lease.ms", "660");
+        assertThat(CoordinatorConfig.load(p).fenceLease().toMillis()).isEqualTo(660);
+        p.setProperty("detect.heartbeat.ms", "1000");
+        assertThatThrownBy(() -> CoordinatorConfig.load(p)).as("slower detection needs a longer lease")
+                .hasMessageContaining("fence.lease.ms=660: must be 0 (the shippers run no lease) or at least 1600 ms");
+        p.setProperty("fence.lease.ms", "0");
+        assertThat(CoordinatorConfig.load(p).fenceLease()).isZero();
+        assertThat(CoordinatorConfig.load(p).describe()).contains("lease=none");
+    }
+
+    @Test
     void readmeDocumentsEveryKey() throws Exception {
         String readme = Files.readString(Path.of("..", "README.md"));
         for (String[] key : CoordinatorConfig.KEYS) {

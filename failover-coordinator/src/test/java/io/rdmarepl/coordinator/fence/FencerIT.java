@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -43,45 +44,63 @@ class FencerIT {
     }
 
     @Test
-    void shouldMakeAnAnsweringPrimaryReadOnlyAndEndItsClientSessions() throws Exception {
+    void shouldMakeAnAnsweringPrimaryReadOnlyAndEndItsClientSessionsEvenThoseThatTurnedReadOnlyOff() throws Exception {
         CoordinatorConfig config = config(server.jdbcUrl("postgres"), "");
-        try (Connection client = server.connect("postgres")) {
-            String done = new Fencer(config, new RoleClient("")).fence(member(config));
-            assertThat(done).startsWith("pga made read-only, ").contains("client session(s) ended");
+        try (Connection client = server.connect("postgres"); Connection insisting = server.connect("postgres");
+             Statement writes = insisting.createStatement()) {
+            writes.execute("SET default_transaction_read_only = off");
+            Fenced done = new Fencer(config, new RoleClient("")).fence(member(config));
+            assertThat(done.sentence()).startsWith("pga made read-only, ").contains("client session(s) ended");
+            assertThat(done.confirmed()).as("SQL fenced it: no lease to wait for").isTrue();
             assertThat(client.isValid(2)).as("the client session was ended").isFalse();
+            assertThatThrownBy(() -> writes.execute("SELECT 1")).as("and the one that turned read-only off").isInstanceOf(SQLException.class);
         }
         assertThat(server.show("default_transaction_read_only")).isEqualTo("on");
+    }
+
+    @Test
+    void shouldLeaveTheFenceOfAnUnreachablePrimaryUnconfirmedWithoutAFenceCommand() throws Exception {
+        CoordinatorConfig config = config("jdbc:postgresql://127.0.0.1:" + closedPort() + "/postgres", "");
+        Fenced done = new Fencer(config, new RoleClient("")).fence(member(config));
+        assertThat(done.confirmed()).as("only its lease running out makes it refuse writes").isFalse();
+        assertThat(done.sentence()).startsWith("pga unreachable (").endsWith("no fence.command configured: not confirmed, its lease must run out");
+        CoordinatorConfig commanded = config("jdbc:postgresql://127.0.0.1:" + closedPort() + "/postgres", "exit 0");
+        assertThat(new Fencer(commanded, new RoleClient("")).fence(member(commanded)).confirmed()).as("fence.command exited 0").isTrue();
     }
 
     @Test
     void shouldRunTheFenceCommandWithoutTryingSqlWhenThePostmasterExited() throws Exception {
         Path fenced = dir.resolve("fenced");
         CoordinatorConfig config = config(server.jdbcUrl("postgres"), "echo \"$RDMAREPL_MEMBER\" > " + fenced);
-        String done = new Fencer(config, new RoleClient("")).fenceExited(member(config), "process 4711 exited (state Z)");
-        assertThat(done).isEqualTo("pga's postmaster exited (its shipper saw: process 4711 exited (state Z)); fence.command fenced it");
+        Fenced done = new Fencer(config, new RoleClient("")).fenceExited(member(config), "process 4711 exited (state Z)");
+        assertThat(done.sentence()).isEqualTo("pga's postmaster exited (its shipper saw: process 4711 exited (state Z)); fence.command fenced it");
+        assertThat(done.confirmed()).isTrue();
         assertThat(Files.readString(fenced).strip()).isEqualTo("pga");
         // this server runs: had the fencer tried SQL, it would be read-only now
         assertThat(server.show("default_transaction_read_only")).as("no SQL was tried").isEqualTo("off");
     }
 
     @Test
-    void shouldRelyOnTheEpochWhenThePostmasterExitedAndNoFenceCommandIsConfigured() {
+    void shouldCountAnExitedPostmasterAsFencedWhenNoFenceCommandIsConfigured() {
         CoordinatorConfig config = config(server.jdbcUrl("postgres"), "");
-        assertThat(new Fencer(config, new RoleClient("")).fenceExited(member(config), "process 4711 is gone"))
-                .isEqualTo("pga's postmaster exited (its shipper saw: process 4711 is gone); no fence.command configured: the epoch fences it");
+        Fenced done = new Fencer(config, new RoleClient("")).fenceExited(member(config), "process 4711 is gone");
+        assertThat(done.sentence()).isEqualTo("pga's postmaster exited (its shipper saw: process 4711 is gone): it takes no writes");
+        assertThat(done.confirmed()).as("a dead postmaster starts no session: no lease to wait for").isTrue();
         assertThat(server.show("default_transaction_read_only")).isEqualTo("off");
     }
 
     @Test
     void shouldStopTheFailoverWhenTheFenceCommandOfAnUnreachablePrimaryFails() throws Exception {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
-        CoordinatorConfig config = config("jdbc:postgresql://127.0.0.1:" + closedPort + "/postgres", "echo no power switch; exit 3");
+        CoordinatorConfig config = config("jdbc:postgresql://127.0.0.1:" + closedPort() + "/postgres", "echo no power switch; exit 3");
         assertThatThrownBy(() -> new Fencer(config, new RoleClient("")).fence(member(config)))
                 .isInstanceOf(FenceException.class)
                 .hasMessage("fence.command for pga exited 3 (no power switch): not promoting");
+    }
+
+    private static int closedPort() throws java.io.IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     private static MemberConfig member(CoordinatorConfig config) {

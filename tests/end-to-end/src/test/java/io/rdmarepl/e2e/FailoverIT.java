@@ -144,6 +144,10 @@ class FailoverIT {
         assertThat(promoted.path("primary").asText()).isEqualTo("pgb");
         assertThat(promoted.path("epoch").asInt()).isEqualTo(2);
         assertThat(promoted.path("last_failover").path("message").asText()).contains("pgb promoted at epoch 2");
+        assertThat(promoted.path("last_failover").path("fence_confirmed").asBoolean())
+                .as("a postmaster its shipper saw exit takes no writes: %s", promoted.path("last_failover")).isTrue();
+        assertThat(promoted.path("last_failover").path("lease_wait_ms").asLong()).as("a confirmed fence promotes without waiting")
+                .isZero();
         assertThat(writable(replication.replica())).as("the promoted replica takes writes").isTrue();
         assertThat(reachable(replication.primary())).as("the old primary is gone (one writable primary)").isFalse();
         // the shipper process ends with its primary (a supervisor restarts it); what it saw is in its log

@@ -26,6 +26,9 @@ final class StatusText {
         if (status.hasNonNull("initial_copy")) {
             header(out, "copy", CopyProgressText.line(CoordinatorAdmin.JSON.convertValue(status.get("initial_copy"), Map.class)));
         }
+        if (status.hasNonNull("lease")) {
+            header(out, "fencing", fencing(status.get("lease")));
+        }
         out.println();
         Table members = new Table("NAME", "ROLE", "APPLIER", "LAG BYTES", "LAG MS", "HEARTBEAT MS", "CANDIDATE");
         for (JsonNode m : status.path("members")) {
@@ -58,6 +61,23 @@ final class StatusText {
             mode += " (" + ("degraded".equals(state) ? "DEGRADED to async" : state) + ", " + replication.path("sync_policy").asText("?") + ")";
         }
         return mode + "; the standbys hold every commit up to " + replication.path("acknowledged_lsn").asText("?");
+    }
+
+    /**
+     * How an old primary SQL cannot reach will be made to refuse writes: by fence.command, by waiting out its lease, or
+     * not at all (a failover is then refused).
+     */
+    private static String fencing(JsonNode lease) {
+        JsonNode shipper = lease.get("shipper_lease_ms");
+        String terms = shipper == null || shipper.isNull()
+                ? "lease " + lease.path("fence_lease_ms").asLong() + " ms assumed (the primary's shipper not heard yet)"
+                : shipper.asLong() == 0 ? "NO LEASE on the primary's shipper (fence.lease.ms=0)" : "lease " + shipper.asLong() + " ms";
+        if (lease.path("fence_command").asBoolean()) {
+            return "fence.command for a primary SQL cannot fence; " + terms;
+        }
+        return terms + (shipper != null && !shipper.isNull() && shipper.asLong() == 0
+                ? ", no fence.command: a failover SQL cannot fence is refused"
+                : ", no fence.command: a primary SQL cannot fence is waited out until its lease ran out");
     }
 
     private static void header(PrintWriter out, String label, String value) {

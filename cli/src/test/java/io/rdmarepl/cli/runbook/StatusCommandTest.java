@@ -48,6 +48,24 @@ class StatusCommandTest {
     }
 
     @Test
+    void shouldSayHowAnOldPrimaryWouldBeFenced() {
+        coordinator.answer("GET /status", 200, Answers.STATUS.replace("\"last_error\":null",
+                "\"last_error\":null,\"lease\":{\"shipper_lease_ms\":2000,\"fence_lease_ms\":2000,\"fence_command\":false}"));
+        assertThat(Run.of("status", "--coordinator", coordinator.url()).out())
+                .contains("fencing  lease 2000 ms, no fence.command: a primary SQL cannot fence is waited out until its lease ran out");
+
+        coordinator.answer("GET /status", 200, Answers.STATUS.replace("\"last_error\":null",
+                "\"last_error\":null,\"lease\":{\"shipper_lease_ms\":0,\"fence_lease_ms\":2000,\"fence_command\":false}"));
+        assertThat(Run.of("status", "--coordinator", coordinator.url()).out())
+                .contains("fencing  NO LEASE on the primary's shipper (fence.lease.ms=0), no fence.command: a failover SQL cannot fence is refused");
+
+        coordinator.answer("GET /status", 200, Answers.STATUS.replace("\"last_error\":null",
+                "\"last_error\":null,\"lease\":{\"shipper_lease_ms\":null,\"fence_lease_ms\":2000,\"fence_command\":true}"));
+        assertThat(Run.of("status", "--coordinator", coordinator.url()).out())
+                .contains("fencing  fence.command for a primary SQL cannot fence; lease 2000 ms assumed (the primary's shipper not heard yet)");
+    }
+
+    @Test
     void shouldPrintTheCoordinatorsDocumentUnchangedWithJson() throws Exception {
         Run run = Run.of("status", "--json", "--coordinator", coordinator.url());
 

@@ -46,11 +46,13 @@ class SyncFailoverIT {
      * Detection that outlasts the rig's own stalls: the next pair's initdb and the last pair's shutdown fsync while a
      * trial runs, and on 2 vCPUs that once stalled a healthy primary's probe for 464 ms and the heartbeats for 858 ms,
      * a failover before the kill with the defaults (20 ms, 25 ms). A killed primary refuses connections at once, so
-     * detection then takes about the heartbeat threshold.
+     * detection then takes about the heartbeat threshold. The lease must outlast such detection plus a renewal (the
+     * coordinator's loader refuses less); a killed postmaster is a confirmed fence, so no trial waits for it.
      */
     private static final Map<String, String> STALL_TOLERANT_DETECTION = Map.of(
             "detect.heartbeat.ms", "1000",
-            "detect.probe.timeout.ms", "1000");
+            "detect.probe.timeout.ms", "1000",
+            "fence.lease.ms", "3000");
 
     /** What one trial came to, with what the test read itself from the servers before they stopped. */
     private record Trial(FailoverOutcome outcome, Set<Long> acknowledgedAbsentOnReplica, String coordinatorPhase, String coordinatorPrimary,

@@ -4,7 +4,7 @@
 #   mvn -B -DskipTests package && docker build -t rdmarepl .
 # Targets: runtime (the default: shm:// and softrdma://) and rdma (adds rdma-core and libdisni for rdma://):
 #   docker build --target rdma -t rdmarepl:rdma .
-# Not built in CI (no Docker engine there): README, Deployment.
+# Not built in CI (no Docker engine there): docs/manual.md, Deployment.
 
 ARG JRE_IMAGE=eclipse-temurin:17-jre
 

@@ -19,7 +19,7 @@ public final class ConfigProblems {
     private final String role;
 
     /**
-     * @param role names the README's configuration table in the unknown-key message, e.g. {@code shipper}
+     * @param role names the configuration table of docs/configuration.md in the unknown-key message, e.g. {@code shipper}
      * @param secrets keys whose values are masked in every message
      */
     public ConfigProblems(Properties properties, Set<String> secrets, String role) {
@@ -70,7 +70,7 @@ public final class ConfigProblems {
     public void rejectUnknown(Set<String> prefixes) {
         for (String key : new TreeSet<>(properties.stringPropertyNames())) {
             if (!read.contains(key) && prefixes.stream().noneMatch(key::startsWith)) {
-                problems.add(key + ": unknown key (see the " + role + " configuration table in the README)");
+                problems.add(key + ": unknown key (see the " + role + " configuration table in docs/configuration.md)");
             }
         }
     }

@@ -14,7 +14,7 @@ enum Role {
     APPLIER("apply", "applier"),
     COORDINATOR("coordinate", "coordinator");
 
-    /** One documented key: name (may hold {@code <name>} or end in {@code .*}), default, the README's line. */
+    /** One documented key: name (may hold {@code <name>} or end in {@code .*}), default, the line of docs/configuration.md. */
     record Key(String name, String defaultValue, String description) {
     }
 

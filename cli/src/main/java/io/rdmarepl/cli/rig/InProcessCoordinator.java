@@ -43,7 +43,7 @@ public final class InProcessCoordinator implements AutoCloseable {
     }
 
     /**
-     * Starts the coordinator; detection keys are the defaults ({@code detect.*} in the README).
+     * Starts the coordinator; detection keys are the defaults ({@code detect.*} in docs/configuration.md).
      *
      * @param stateParent where the state directory is created; null: the system's temporary directory
      */

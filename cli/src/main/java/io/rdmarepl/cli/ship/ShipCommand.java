@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
 @Command(name = "ship",
         mixinStandardHelpOptions = true,
         description = {"Capture the primary's changes and ship them into the standbys' rings, until stopped (SIGTERM).",
-                "Every configuration key, its default and meaning: see the README (Configuration, rdmarepl ship)."})
+                "Every configuration key, its default and meaning: see docs/configuration.md (rdmarepl ship)."})
 public final class ShipCommand implements Callable<Integer> {
 
     @Option(names = "--config", required = true, paramLabel = "FILE",

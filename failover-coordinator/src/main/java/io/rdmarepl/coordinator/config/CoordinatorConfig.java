@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 
-/** {@code coordinator.properties}, typed and validated; every key has a default and a README line ({@link #KEYS}). */
+/** {@code coordinator.properties}, typed and validated; every key has a default and a line in docs/configuration.md ({@link #KEYS}). */
 public record CoordinatorConfig(
         String clusterName,
         String coordinatorName,
@@ -36,7 +36,7 @@ public record CoordinatorConfig(
         InetSocketAddress adminAddress,
         String adminToken) {
 
-    /** Key, default, description: the README's configuration table is this list. */
+    /** Key, default, description: docs/configuration.md's table is this list. */
     public static final List<String[]> KEYS = List.of(
             new String[] {"cluster.name", "main", "name of the cluster in the state store"},
             new String[] {"coordinator.name", "", "this coordinator's name in the ZooKeeper leader election; empty = the host name"},

@@ -10,7 +10,7 @@ import java.util.List;
 import io.rdmarepl.testsupport.ExampleConfigs;
 import org.junit.jupiter.api.Test;
 
-/** Every key has a default and a README row; bad values are all listed at once, secrets masked. */
+/** Every key has a default and a row in docs/configuration.md; bad values are all listed at once, secrets masked. */
 class CoordinatorConfigTest {
 
     @Test
@@ -71,10 +71,10 @@ class CoordinatorConfigTest {
 
     @Test
     void readmeDocumentsEveryKey() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String readme = Files.readString(Path.of("..", "docs", "configuration.md"));
         for (String[] key : CoordinatorConfig.KEYS) {
             String defaultValue = key[1].isEmpty() ? "(empty)" : "`" + key[1] + "`";
-            assertThat(readme).as("README row for %s", key[0]).contains("| `" + key[0] + "` | " + defaultValue + " | " + key[2] + " |");
+            assertThat(readme).as("docs/configuration.md row for %s", key[0]).contains("| `" + key[0] + "` | " + defaultValue + " | " + key[2] + " |");
         }
     }
 

@@ -48,7 +48,7 @@ public record ShipperConfig(
         SyncSettings sync,
         Map<String, String> debezium) {
 
-    /** Key, default, description: the README's configuration table is this list. */
+    /** Key, default, description: docs/configuration.md's table is this list. */
     public static final List<String[]> KEYS = List.of(
             new String[] {"source.name", "primary", "name of this primary in the applier's rdmarepl.applied_position"},
             new String[] {"database.host", "localhost", "primary PostgreSQL host"},

@@ -102,10 +102,10 @@ class ShipperConfigTest {
 
     @Test
     void shouldDocumentEveryKeyInTheReadme() throws Exception {
-        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "configuration.md"));
         for (String[] key : ShipperConfig.KEYS) {
             String defaultValue = key[1].isEmpty() ? "(empty)" : "`" + key[1] + "`";
-            assertThat(readme).as("README row for %s", key[0]).contains("| `" + key[0] + "` | " + defaultValue + " | " + key[2] + " |");
+            assertThat(readme).as("docs/configuration.md row for %s", key[0]).contains("| `" + key[0] + "` | " + defaultValue + " | " + key[2] + " |");
         }
     }
 

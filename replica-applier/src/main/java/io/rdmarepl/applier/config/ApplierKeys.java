@@ -5,7 +5,7 @@ import static io.rdmarepl.applier.config.ConfigKey.secret;
 
 import java.util.List;
 
-/** Every key {@link ApplierConfig} reads, next to its default and description (the README table is made from these). */
+/** Every key {@link ApplierConfig} reads, next to its default and description (docs/configuration.md's table is made from these). */
 public final class ApplierKeys {
     public static final ConfigKey SOURCE_NAME = key("source.name", "primary",
             "Name of the primary this applier replays; the key of its row in rdmarepl.applied_position");

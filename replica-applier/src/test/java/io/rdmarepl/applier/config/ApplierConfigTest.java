@@ -88,9 +88,9 @@ class ApplierConfigTest {
 
     @Test
     void shouldDocumentEveryKeyInTheReadme() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String readme = Files.readString(Path.of("..", "docs", "configuration.md"));
         for (ConfigKey key : ApplierKeys.ALL) {
-            assertThat(readme).as("README row for %s", key.name())
+            assertThat(readme).as("docs/configuration.md row for %s", key.name())
                     .contains("| `" + key.name() + "` | `" + key.defaultValue() + "` | " + key.description() + " |");
         }
     }

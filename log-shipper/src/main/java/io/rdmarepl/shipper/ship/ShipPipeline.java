@@ -79,7 +79,10 @@ public final class ShipPipeline implements AutoCloseable {
             throw e;
         }
         disruptor.setDefaultExceptionHandler(new StandbyFailureHandler(shippers));
-        if (shippers.stream().allMatch(StandbyShipper::sleepsOnDoorbell)) {
+        // only in sync mode, where the capture thread is blocked until the acknowledgement: in async mode records keep
+        // coming while a handler would sleep, and waking it through its selector measured worse at p90 (1.27 against
+        // 0.61 ms of lag) than polling the feedback
+        if (sync.enabled() && shippers.stream().allMatch(StandbyShipper::sleepsOnDoorbell)) {
             wait.handlersSleepOnDoorbells(() -> shippers.forEach(StandbyShipper::wakeIfAsleepOnDoorbell));
         }
         RingBuffer<ShipEvent> events = disruptor.getRingBuffer();

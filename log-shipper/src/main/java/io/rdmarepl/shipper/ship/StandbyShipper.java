@@ -118,6 +118,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
             return;
         }
         asleepOnDoorbell = true;
+        java.lang.invoke.VarHandle.fullFence(); // a volatile store alone is no StoreLoad barrier on every CPU
         try {
             if (published.getAsLong() <= lastProcessed) {
                 ring.sleepUntilFeedback(Math.min(heartbeatIntervalNs, MAX_FEEDBACK_SLEEP_NS));

@@ -29,6 +29,7 @@ public final class FeedbackSnapshot {
     private int epoch;
     private long tornReads;
     private long updateCountSeen;
+    private int crcSeen;
 
     public FeedbackSnapshot(ByteBuffer feedbackRegion) {
         this.region = Ordered.littleEndian(feedbackRegion);
@@ -36,7 +37,10 @@ public final class FeedbackSnapshot {
 
     /** Whether the reader wrote a report (whole or still arriving) since the last {@link #refresh}. */
     boolean changedSinceRefresh() {
-        return Ordered.getLongAcquire(region, UPDATE_COUNT_OFFSET) != updateCountSeen;
+        // the CRC too: it is the reader's last store before its fence, so a report torn when last read (new count,
+        // old CRC) that has been completed since counts as changed
+        return Ordered.getLongAcquire(region, UPDATE_COUNT_OFFSET) != updateCountSeen
+                || Ordered.getIntAcquire(region, CRC_OFFSET) != crcSeen;
     }
 
     /** @return true when a valid report was taken */
@@ -44,6 +48,7 @@ public final class FeedbackSnapshot {
         int storedCrc = Ordered.getIntAcquire(region, CRC_OFFSET);
         copy.put(0, region, 0, REGION_LENGTH);
         updateCountSeen = copy.getLong(UPDATE_COUNT_OFFSET);
+        crcSeen = storedCrc;
         crc.reset();
         copyCrcView.clear().position(0).limit(CRC_OFFSET);
         crc.update(copyCrcView);

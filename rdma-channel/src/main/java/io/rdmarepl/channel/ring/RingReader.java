@@ -122,9 +122,18 @@ public final class RingReader {
                 pollsAtLastSkippedSleep = polls;
                 return;
             }
-            doorbell.await(timeoutNs);
+            awaitDoorbell(timeoutNs);
         } finally {
             Ordered.putLongRelease(sleepImage, FeedbackDescriptor.DOORBELL_SLEEP_OFFSET, sleepWord);
+        }
+    }
+
+    /** A doorbell that fails (its socket closed under it) costs a park, never the reading thread. */
+    private void awaitDoorbell(long timeoutNs) {
+        try {
+            doorbell.await(timeoutNs);
+        } catch (RuntimeException e) {
+            java.util.concurrent.locks.LockSupport.parkNanos(timeoutNs);
         }
     }
 

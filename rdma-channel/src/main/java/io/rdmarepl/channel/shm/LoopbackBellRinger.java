@@ -28,6 +28,10 @@ final class LoopbackBellRinger implements AutoCloseable {
     }
 
     void ring(int port) {
+        if (port < 1 || port > 65_535) {
+            fail(port, "not a UDP port");
+            return;
+        }
         try {
             if (channel == null) {
                 channel = DatagramChannel.open(StandardProtocolFamily.INET);
@@ -37,12 +41,17 @@ final class LoopbackBellRinger implements AutoCloseable {
                 target = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
             }
             channel.send(ring.clear(), target);
-        } catch (IOException e) {
-            if (!failureLogged) {
-                failureLogged = true;
-                LOG.warn("cannot ring the doorbell of {} (UDP port {} on the loopback): {}; the far end notices "
-                        + "news within its bounded sleep instead", uri, port, e.toString());
-            }
+        } catch (IOException | RuntimeException e) {
+            fail(port, e.toString());
+        }
+    }
+
+    /** The port comes from the other process's memory: a bad one is logged once, never thrown on the publish path. */
+    private void fail(int port, String why) {
+        if (!failureLogged) {
+            failureLogged = true;
+            LOG.warn("cannot ring the doorbell of {} (UDP port {} on the loopback): {}; the far end notices "
+                    + "news within its bounded sleep instead", uri, port, why);
         }
     }
 

@@ -54,7 +54,12 @@ final class LoopbackDoorbell implements Doorbell {
             channel.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             channel.configureBlocking(false);
             Selector selector = Selector.open();
-            channel.register(selector, SelectionKey.OP_READ);
+            try {
+                channel.register(selector, SelectionKey.OP_READ);
+            } catch (IOException | RuntimeException e) {
+                selector.close();
+                throw e;
+            }
             return new LoopbackDoorbell(channel, selector);
         } catch (IOException | RuntimeException e) {
             channel.close();

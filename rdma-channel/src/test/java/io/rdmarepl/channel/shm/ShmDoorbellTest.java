@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class ShmDoorbellTest {
     private static final long ONE_MINUTE_NS = TimeUnit.MINUTES.toNanos(1);
+    private static final long TEN_MINUTES_NS = TimeUnit.MINUTES.toNanos(10);
 
     @Test
     void shouldWakeASleepingReaderWhenTheWriterPublishes() throws Exception {
@@ -78,7 +79,7 @@ class ShmDoorbellTest {
                 while (read.get() < frames) {
                     int got = reader.poll((t, f, b, o, l) -> read.incrementAndGet(), 64);
                     if (got == 0) {
-                        reader.sleepUntilWritten(ONE_MINUTE_NS);
+                        reader.sleepUntilWritten(TEN_MINUTES_NS); // a lost wake-up outlasts the 60 s bound below
                     }
                 }
             });
@@ -132,6 +133,23 @@ class ShmDoorbellTest {
             writer.wakeUp();
 
             sleeper.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void shouldNotThrowOnTheWritersPathForABadPortInSharedMemory() {
+        Path file = ShmTestFiles.newRingPath("doorbell-bad-port");
+        try (ShmReaderEnd readerEnd = ShmReaderEnd.create(file, 8192, 1, 7L, true);
+             ShmWriterEnd writerEnd = ShmWriterEnd.attach(file)) {
+            RingReader reader = new RingReader(readerEnd);
+            RingWriter writer = new RingWriter(writerEnd);
+            writerEnd.feedbackRegion().putInt(FeedbackDescriptor.DOORBELL_ADDRESS_OFFSET, 70_000);
+            writerEnd.feedbackRegion().putLong(FeedbackDescriptor.DOORBELL_SLEEP_OFFSET, 99); // "asleep"
+
+            write(writer, 1); // rings port 70000: logged, not thrown
+
+            assertThat(writer.doorbellRings()).isEqualTo(1);
+            assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isEqualTo(1);
         }
     }
 

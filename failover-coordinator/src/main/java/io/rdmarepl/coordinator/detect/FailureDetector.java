@@ -59,6 +59,11 @@ public final class FailureDetector implements AutoCloseable {
         return postmasterReport.exit();
     }
 
+    /** {@link #postmasterExit()}, waiting briefly for a report still on its way ({@link PostmasterReport#awaitExit}). */
+    public String awaitPostmasterExit() {
+        return postmasterReport.awaitExit();
+    }
+
     /** What the probe knows now: its failures, and the primary's WAL position when it last answered. */
     public ProbeView probeView() {
         return probe.view();

@@ -5,6 +5,7 @@ import io.rdmarepl.coordinator.roles.RoleClient;
 import io.rdmarepl.coordinator.roles.RoleException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -89,6 +90,20 @@ public final class PostmasterReport implements AutoCloseable {
         synchronized (lock) {
             return postmasterExited() ? exit : null;
         }
+    }
+
+    /**
+     * Waits, at most as long as a report stays fresh, for one saying the postmaster exited: for a primary whose port
+     * already refuses connections while the shipper's word of the exit is still on its way.
+     */
+    public String awaitExit() {
+        long deadline = System.nanoTime() + staleNs;
+        String seen = exit();
+        while (seen == null && running && target != null && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            seen = exit();
+        }
+        return seen;
     }
 
     private void run() {

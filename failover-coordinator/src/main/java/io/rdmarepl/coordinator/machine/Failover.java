@@ -87,6 +87,10 @@ final class Failover {
         String exit = verdict.primaryFailed() ? detector.postmasterExit() : null;
         try {
             fenced = exit != null ? fencer.fenceExited(oldPrimary, exit) : fencer.fence(oldPrimary);
+            if (!fenced.confirmed() && verdict.primaryFailed() && (exit = detector.awaitPostmasterExit()) != null) {
+                // its port refused the SQL fence before its shipper's word of the exit arrived: that word confirms it
+                fenced = fencer.fenceExited(oldPrimary, exit);
+            }
         } catch (FenceException e) {
             coordinator.transition(Phase.SUSPECT, e.getMessage());
             throw new Refused(e.getMessage());

@@ -145,9 +145,9 @@ public final class PgOutputCapture implements Capture {
             copyLsn = consistentPoint;
             LOG.info("created slot {} at {}: copying the published tables from its snapshot, then streaming",
                     config.slotName(), Lsn.format(consistentPoint));
+            positions.shipped(consistentPoint, consistentPoint); // pending before any chunk can be acknowledged
             copy.run(() -> PrimaryPreflight.connect(config), PublishedTables.of(config), created.get(0)[2], consistentPoint,
                     () -> closed);
-            positions.shipped(consistentPoint, consistentPoint);
             lastShippedLsn = consistentPoint;
             transactionsShipped++;
         } else if (!slotExists) {
@@ -237,6 +237,9 @@ public final class PgOutputCapture implements Capture {
             if (holdsMarker) {
                 beforeMarker.run(); // the primary is fenced now: its final sequences go ahead of the marker
             }
+            // pending before it is published: a standby may acknowledge it before publish returns, and an
+            // acknowledgement that finds nothing pending confirms nothing, leaving the slot behind until the next one
+            positions.shipped(commitLsn, endLsn);
             int at = 0;
             for (int i = 0; i < recordCount; i++) {
                 int recordLength = TransactionSink.recordLength(records, at);
@@ -244,7 +247,6 @@ public final class PgOutputCapture implements Capture {
                 pipeline.publish(role, records, at, recordLength, commitLsn, commitTimeUs);
                 at += recordLength;
             }
-            positions.shipped(commitLsn, endLsn);
             lastShippedLsn = commitLsn;
             transactionsShipped++;
             if (sync) {

@@ -5,6 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.applier.apply.Applier;
 import io.rdmarepl.applier.config.ApplierConfig;
 import io.rdmarepl.channel.shm.ShmPaths;
+import io.rdmarepl.cli.bench.lag.BenchRoleProperties;
 import io.rdmarepl.cli.bench.lag.Endpoint;
 import io.rdmarepl.cli.bench.lag.Slots;
 import io.rdmarepl.format.Lsn;
@@ -146,34 +147,14 @@ final class RdmareplCopy implements CopySystem {
     }
 
     private ApplierConfig applierConfig() {
-        Properties p = new Properties();
-        applierSettings.forEach(p::setProperty);
-        p.setProperty("source.name", "copy");
-        p.setProperty("ring.uri", "shm://" + ring);
-        p.setProperty("replica.jdbc.url", replica.jdbcUrl(targetDatabase()));
-        p.setProperty("replica.user", replica.user());
-        p.setProperty("replica.password", replica.password());
-        p.setProperty("admin.port", "0");
-        return ApplierConfig.load(p);
+        return ApplierConfig.load(BenchRoleProperties.applier(applierSettings, "copy", replica, targetDatabase(), "shm://" + ring));
     }
 
     private ShipperConfig shipperConfig() {
-        Properties p = new Properties();
-        shipperSettings.forEach(p::setProperty); // what --shipper adds; the keys below are the bench's own
-        p.setProperty("source.name", "copy");
+        Properties p = BenchRoleProperties.shipper(shipperSettings, "copy", primary, benchDatabase, SLOT,
+                PgbenchTables.shipperList(), "shm://" + (ring == null ? "/dev/shm/not-started" : ring));
         p.setProperty("capture.engine", "pgoutput");
         p.setProperty("snapshot.mode", "initial");
-        p.setProperty("database.host", primary.host());
-        p.setProperty("database.port", Integer.toString(primary.port()));
-        p.setProperty("database.name", benchDatabase);
-        p.setProperty("database.user", primary.user());
-        p.setProperty("database.password", primary.password());
-        p.setProperty("slot.name", SLOT);
-        p.setProperty("publication.name", SLOT);
-        p.setProperty("publication.tables", PgbenchTables.shipperList());
-        p.setProperty("standbys", "replica");
-        p.setProperty("standby.replica.uri", "shm://" + (ring == null ? "/dev/shm/not-started" : ring));
-        p.setProperty("admin.address", "127.0.0.1:0");
         return ShipperConfig.load(p);
     }
 

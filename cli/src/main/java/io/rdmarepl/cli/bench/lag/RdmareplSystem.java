@@ -168,15 +168,8 @@ final class RdmareplSystem implements ReplicationSystem {
     }
 
     private ApplierConfig applierConfig(String ringUri) {
-        Properties p = new Properties();
-        settings.applierSettings().forEach(p::setProperty);
-        p.setProperty("source.name", SOURCE_NAME);
-        p.setProperty("ring.uri", ringUri);
-        p.setProperty("replica.jdbc.url", replica.jdbcUrl(targetDatabase()));
-        p.setProperty("replica.user", replica.user());
-        p.setProperty("replica.password", replica.password());
+        Properties p = BenchRoleProperties.applier(settings.applierSettings(), SOURCE_NAME, replica, targetDatabase(), ringUri);
         p.setProperty("apply.synchronous.commit", settings.nativeSync());
-        p.setProperty("admin.port", "0");
         return ApplierConfig.load(p);
     }
 
@@ -189,20 +182,8 @@ final class RdmareplSystem implements ReplicationSystem {
     }
 
     private ShipperConfig shipperConfig(String ringUri) {
-        Properties p = new Properties();
-        settings.shipperSettings().forEach(p::setProperty); // what --shipper adds; the keys below are the bench's own
-        p.setProperty("source.name", SOURCE_NAME);
-        p.setProperty("database.host", primary.host());
-        p.setProperty("database.port", Integer.toString(primary.port()));
-        p.setProperty("database.name", benchDatabase);
-        p.setProperty("database.user", primary.user());
-        p.setProperty("database.password", primary.password());
-        p.setProperty("slot.name", SLOT);
-        p.setProperty("publication.name", SLOT);
-        p.setProperty("publication.tables", BenchTables.shipperList());
-        p.setProperty("standbys", "replica");
-        p.setProperty("standby.replica.uri", ringUri);
-        p.setProperty("admin.address", "127.0.0.1:0");
+        Properties p = BenchRoleProperties.shipper(settings.shipperSettings(), SOURCE_NAME, primary, benchDatabase, SLOT,
+                BenchTables.shipperList(), ringUri);
         p.setProperty("capture.poll.interval.ms", Integer.toString(settings.capturePollMs()));
         p.setProperty("replication.mode", synchronous ? "sync" : "async");
         if (synchronous) {

@@ -7,10 +7,6 @@ import io.rdmarepl.testsupport.compare.ComparisonReport;
 import io.rdmarepl.testsupport.compare.ReplicaComparison;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -98,7 +94,7 @@ final class Replication implements AutoCloseable {
         Files.createDirectories(directory);
         Path shm = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
         Path ring = shm.resolve("rdmarepl-e2e-" + name + "-" + ProcessHandle.current().pid());
-        String ringUri = transport.equals("softrdma") ? "softrdma://127.0.0.1:" + freePort() : "shm://" + ring;
+        String ringUri = transport.equals("softrdma") ? "softrdma://127.0.0.1:" + RoleConfigs.freePort() : "shm://" + ring;
         PostgresPair servers = PostgresPair.start(Durability.FAST);
         Replication replication = new Replication(name, servers, directory, ring, ringUri);
         try {
@@ -246,15 +242,15 @@ final class Replication implements AutoCloseable {
      */
     void startReverseRoles() throws Exception {
         Path reverseRing = Path.of(ring + "-reverse");
-        String reverseUri = ringUri.startsWith("softrdma") ? "softrdma://127.0.0.1:" + freePort() : "shm://" + reverseRing;
-        Properties shipping = shipperProperties("replica", replica(), "primary", reverseUri);
+        String reverseUri = ringUri.startsWith("softrdma") ? "softrdma://127.0.0.1:" + RoleConfigs.freePort() : "shm://" + reverseRing;
+        Properties shipping = RoleConfigs.shipper("replica", replica(), "primary", reverseUri);
         shipping.setProperty("activation", "on-request");
         if (coordinated) {
             shipping.remove("fence.lease.ms");
         }
         Path shippingFile = directory.resolve("reverse-shipper.properties");
         store(shipping, shippingFile);
-        Properties applying = applierProperties("replica", reverseUri, primary());
+        Properties applying = RoleConfigs.applier("replica", reverseUri, primary());
         applying.setProperty("activation", "on-request");
         Path applyingFile = directory.resolve("reverse-applier.properties");
         store(applying, applyingFile);
@@ -341,7 +337,7 @@ final class Replication implements AutoCloseable {
 
     /** Tails of both processes' logs and their /status. */
     String diagnostics() {
-        return tails() + status(applier) + status(shipper);
+        return tails() + RoleProcess.statusLine(applier) + RoleProcess.statusLine(shipper);
     }
 
     String tails() {
@@ -385,64 +381,12 @@ final class Replication implements AutoCloseable {
     }
 
     private void writeConfigs() throws IOException {
-        store(shipperProperties("primary", primary(), "replica", ringUri), shipperConfig);
-        store(applierProperties("primary", ringUri, replica()), applierConfig);
-    }
-
-    private static Properties shipperProperties(String source, PostgresServer server, String standby, String uri) {
-        Properties shipping = new Properties();
-        shipping.setProperty("source.name", source);
-        shipping.setProperty("database.host", PostgresServer.HOST);
-        shipping.setProperty("database.port", Integer.toString(server.port()));
-        shipping.setProperty("database.user", PostgresServer.SUPERUSER);
-        shipping.setProperty("standbys", standby);
-        shipping.setProperty("standby." + standby + ".uri", uri);
-        shipping.setProperty("admin.address", "127.0.0.1:0");
-        shipping.setProperty("admin.token", ROLES_TOKEN);
-        shipping.setProperty("fence.lease.ms", "0"); // see coordinated()
-        return shipping;
-    }
-
-    private static Properties applierProperties(String source, String uri, PostgresServer into) {
-        Properties applying = new Properties();
-        applying.setProperty("source.name", source);
-        applying.setProperty("ring.uri", uri);
-        applying.setProperty("ring.capacity.bytes", Integer.toString(4 << 20));
-        applying.setProperty("replica.jdbc.url", into.jdbcUrl("postgres"));
-        applying.setProperty("replica.connect.timeout.ms", "2000");
-        applying.setProperty("apply.retry.max.ms", "500");
-        applying.setProperty("admin.port", "0");
-        applying.setProperty("admin.token", ROLES_TOKEN);
-        return applying;
-    }
-
-    private static int freePort() throws IOException {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        store(RoleConfigs.shipper("primary", primary(), "replica", ringUri), shipperConfig);
+        store(RoleConfigs.applier("primary", ringUri, replica()), applierConfig);
     }
 
     private void store(Properties properties, Path file) throws IOException {
-        try (var writer = Files.newBufferedWriter(file)) {
-            properties.store(writer, "rdmarepl end-to-end test " + name);
-        }
-    }
-
-    private static String status(RoleProcess process) {
-        if (process == null || !process.isAlive() || process.statusUrl() == null) {
-            return "";
-        }
-        try {
-            HttpResponse<String> response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()
-                    .send(HttpRequest.newBuilder(URI.create(process.statusUrl())).timeout(Duration.ofSeconds(2)).build(),
-                            HttpResponse.BodyHandlers.ofString());
-            return "--- " + process.label() + " /status: " + response.body() + "\n";
-        } catch (IOException e) {
-            return "--- " + process.label() + " /status: " + e + "\n";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "";
-        }
+        RoleConfigs.store(properties, file, "rdmarepl end-to-end test " + name);
     }
 
     static long queryLong(PostgresServer server, String sql) throws SQLException {
@@ -454,7 +398,7 @@ final class Replication implements AutoCloseable {
 
     /** The applier's counts from its /status (applied, skipped as already applied, partial discarded...), for the log. */
     String applierCounts() {
-        Matcher counts = Pattern.compile("\"counts\":\\{[^}]*}").matcher(status(applier));
+        Matcher counts = Pattern.compile("\"counts\":\\{[^}]*}").matcher(RoleProcess.statusLine(applier));
         return counts.find() ? counts.group() : "(no applier status)";
     }
 }

@@ -2,6 +2,10 @@ package io.rdmarepl.e2e;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import io.rdmarepl.channel.ChannelSecurity;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.charset.StandardCharsets;
@@ -160,5 +164,23 @@ final class RoleProcess {
     @Override
     public String toString() {
         return label + " (pid " + process.pid() + ")";
+    }
+
+    /** The process's {@code /status} document as one diagnostic line, or "" when it does not run or has no endpoint. */
+    static String statusLine(RoleProcess process) {
+        if (process == null || !process.isAlive() || process.statusUrl() == null) {
+            return "";
+        }
+        try {
+            HttpResponse<String> response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()
+                    .send(HttpRequest.newBuilder(URI.create(process.statusUrl())).timeout(Duration.ofSeconds(2)).build(),
+                            HttpResponse.BodyHandlers.ofString());
+            return "--- " + process.label() + " /status: " + response.body() + "\n";
+        } catch (IOException e) {
+            return "--- " + process.label() + " /status: " + e + "\n";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
     }
 }

@@ -93,11 +93,12 @@ public final class PostmasterReport implements AutoCloseable {
     }
 
     /**
-     * Waits, at most as long as a report stays fresh, for one saying the postmaster exited: for a primary whose port
+     * Waits, up to a second, for a report saying the postmaster exited: for a primary whose port
      * already refuses connections while the shipper's word of the exit is still on its way.
      */
     public String awaitExit() {
-        long deadline = System.nanoTime() + staleNs;
+        // a second at most: enough for a long poll in flight to come back; a partitioned primary's lease wait is longer
+        long deadline = System.nanoTime() + Math.max(staleNs, TimeUnit.SECONDS.toNanos(1));
         String seen = exit();
         while (seen == null && running && target != null && System.nanoTime() < deadline) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));

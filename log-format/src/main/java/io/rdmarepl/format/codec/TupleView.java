@@ -30,6 +30,25 @@ public final class TupleView extends ValuesView {
         return arrayView;
     }
 
+    /**
+     * A 64-bit hash of column {@code i}'s encoded bytes (tag and payload). Equal encodings hash equal; the
+     * applier uses it to tell whether two changes may touch the same row, so a collision only costs ordering.
+     */
+    public long valueHash(int i) {
+        int at = offset(i);
+        int end = ValueScanner.skip(buffer, at);
+        long h = 0xCBF29CE484222325L ^ (end - at);
+        int p = at;
+        for (; p + Long.BYTES <= end; p += Long.BYTES) {
+            h = (h ^ buffer.getLong(p)) * 0x100000001B3L;
+            h ^= h >>> 29;
+        }
+        for (; p < end; p++) {
+            h = (h ^ (buffer.get(p) & 0xFF)) * 0x100000001B3L;
+        }
+        return h ^ h >>> 32;
+    }
+
     /** Validates the tuple at {@code at} and records its column offsets; returns the index after it. */
     int wrap(ByteBuffer buffer, int at, int end, ValueScanner scanner, RecordKind kind, int recordOffset, String section) {
         this.buffer = buffer;

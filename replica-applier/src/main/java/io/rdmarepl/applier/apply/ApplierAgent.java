@@ -84,7 +84,7 @@ final class ApplierAgent {
         this.metrics = metrics;
         this.relations = new RelationCache(sequences);
         this.applier = new GroupApplier(relations, session, metrics, new ShippedSequences(readings), config.batchMaxRows(),
-                config.pauseOnDivergence());
+                config.pauseOnDivergence(), config.sessionReplicationRole().equals("replica"));
         this.assembler = new TxAssembler(log, start.commitLsn(), start.txId());
         this.frames = new MessageAssembler(assembler);
         this.durability = new DurabilityTracker(start.commitLsn());

@@ -18,6 +18,7 @@ final class BatchingStatement implements AutoCloseable {
     private int[] recordOffsets = new int[16];
     private int firstMissingOffset = -1;
     private int flushed;
+    private int slot = -1;
 
     BatchingStatement(Connection connection, TableMapping mapping, StatementShape shape) throws SQLException {
         this.mapping = mapping;
@@ -45,6 +46,15 @@ final class BatchingStatement implements AutoCloseable {
             recordOffsets = java.util.Arrays.copyOf(recordOffsets, pending * 2);
         }
         recordOffsets[pending++] = recordOffset;
+    }
+
+    /** Position of this batch in the group's flush order, or -1 while it is not planned. */
+    int slot() {
+        return slot;
+    }
+
+    void slot(int slot) {
+        this.slot = slot;
     }
 
     int pending() {

@@ -19,12 +19,18 @@ import java.sql.Statement;
 
 /**
  * Replays the first transactions of the {@link GroupLog} into the replica: one replica transaction for
- * the whole group (or one per source transaction when isolating a failure), rows batched per statement
- * shape in stream order, the applied position written in the same transaction. All or nothing: on any
- * error the replica transaction is rolled back and the failure says which source transaction it was in.
- * With {@code pauseOnDivergence}, a change that shows the replica already differs (an UPDATE or DELETE finding
- * no row, a streamed INSERT meeting its key) is such an error, naming table and key; inserts are upserts only in
- * the chunks of an initial copy, which may meet rows an interrupted copy wrote.
+ * the whole group (or one per source transaction when isolating a failure), the applied position written in the
+ * same transaction. All or nothing: on any error the replica transaction is rolled back and the failure says which
+ * source transaction it was in. With {@code pauseOnDivergence}, a change that shows the replica already differs (an
+ * UPDATE or DELETE finding no row, a streamed INSERT meeting its key) is such an error, naming table and key; inserts
+ * are upserts only in the chunks of an initial copy, which may meet rows an interrupted copy wrote.
+ *
+ * <p>Rows are batched per statement shape, one pipelined JDBC batch each, and the batches run in the order they were
+ * opened (the plan). With {@code reorder}, a row joins its shape's batch even when other shapes came in between,
+ * unless {@link WriteSets} says it conflicts with a row in a later batch; then (or at a barrier: relation, truncate,
+ * sequence, an unreadable key) the plan is flushed first. Source order therefore holds for every pair of changes
+ * that touch the same row or may collide on a constraint; the group's readers see one commit either way. Without
+ * {@code reorder} (triggers and FK checks fire: {@code session_replication_role=origin}) a new shape flushes the plan.
  */
 final class GroupApplier implements RecordHandler {
     private final RecordDecoder decoder = new RecordDecoder();
@@ -35,6 +41,10 @@ final class GroupApplier implements RecordHandler {
     private final ShippedSequences sequences;
     private final int batchMaxRows;
     private final boolean pauseOnDivergence;
+    private final boolean reorder;
+    private final WriteSets writeSets = new WriteSets();
+    private BatchingStatement[] plan = new BatchingStatement[8];
+    private int planned;
     private final long[] noToast = ShapeKey.empty();
     private long[] newToast = ShapeKey.empty();
     private long[] oldToast = ShapeKey.empty();
@@ -56,13 +66,14 @@ final class GroupApplier implements RecordHandler {
     private long missingRows;
 
     GroupApplier(RelationCache relations, ReplicaSession session, ApplierMetrics metrics, ShippedSequences sequences,
-                 int batchMaxRows, boolean pauseOnDivergence) {
+                 int batchMaxRows, boolean pauseOnDivergence, boolean reorder) {
         this.relations = relations;
         this.session = session;
         this.metrics = metrics;
         this.sequences = sequences;
         this.batchMaxRows = batchMaxRows;
         this.pauseOnDivergence = pauseOnDivergence;
+        this.reorder = reorder;
     }
 
     /** What one call did. */
@@ -88,6 +99,7 @@ final class GroupApplier implements RecordHandler {
         this.txIndex = 0;
         this.open = null;
         this.truncating = null;
+        dropPlan();
         end = log.transactionEnd(count - 1);
         try {
             session.connection();
@@ -111,6 +123,7 @@ final class GroupApplier implements RecordHandler {
         if (open != null) {
             open.discard();
         }
+        dropPlan();
         ApplyFailure failure;
         long failedTx = log.transactions() > txIndex ? log.txId(txIndex) : txId;
         long failedLsn = log.transactions() > txIndex ? log.commitLsn(txIndex) : commitLsn;
@@ -202,10 +215,13 @@ final class GroupApplier implements RecordHandler {
             TupleView row = insert.newTuple();
             newToast = ShapeKey.toastColumns(row, newToast);
             boolean upsert = snapshotChunk || !pauseOnDivergence;
-            BatchingStatement s = switchTo(session.statements().get(m, RecordKind.INSERT, OldTupleKind.NONE, newToast, noToast,
-                    upsert));
+            BatchingStatement s = session.statements().get(m, RecordKind.INSERT, OldTupleKind.NONE, newToast, noToast,
+                    upsert);
+            writeSets.begin();
+            boolean alone = !writeSets.touch(insert.relationId(), m, row);
+            join(s, alone);
             bind(s, m, s.shape().values(), row, 1);
-            add(s);
+            add(s, alone);
         } catch (SQLException | SchemaMismatchException e) {
             throw new Abort(e);
         }
@@ -227,11 +243,14 @@ final class GroupApplier implements RecordHandler {
                 rows++;
                 return;
             }
-            switchTo(s);
+            writeSets.begin();
+            boolean alone = update.hasOldTuple() && !writeSets.touch(update.relationId(), m, update.oldTuple());
+            alone |= !writeSets.touch(update.relationId(), m, row);
+            join(s, alone);
             StatementShape shape = s.shape();
             int next = bind(s, m, shape.values(), row, 1);
             bind(s, m, shape.where(), shape.whereFromOld() ? update.oldTuple() : row, next);
-            add(s);
+            add(s, alone);
         } catch (SQLException | SchemaMismatchException e) {
             throw new Abort(e);
         }
@@ -242,10 +261,12 @@ final class GroupApplier implements RecordHandler {
         try {
             TableMapping m = mapping(delete.relationId());
             oldToast = ShapeKey.toastColumns(delete.oldTuple(), oldToast);
-            BatchingStatement s = switchTo(session.statements().get(m, RecordKind.DELETE, delete.oldTupleKind(),
-                    noToast, oldToast));
+            BatchingStatement s = session.statements().get(m, RecordKind.DELETE, delete.oldTupleKind(), noToast, oldToast);
+            writeSets.begin();
+            boolean alone = !writeSets.touch(delete.relationId(), m, delete.oldTuple());
+            join(s, alone);
             bind(s, m, s.shape().where(), delete.oldTuple(), 1);
-            add(s);
+            add(s, alone);
         } catch (SQLException | SchemaMismatchException e) {
             throw new Abort(e);
         }
@@ -297,12 +318,29 @@ final class GroupApplier implements RecordHandler {
         return relations.mapping(relationId, session.connection());
     }
 
-    private BatchingStatement switchTo(BatchingStatement next) throws SQLException {
-        if (open != next) {
+    /**
+     * Makes {@code s}'s batch the place of the change whose write set {@link #writeSets} holds, flushing the plan
+     * first when the change must not run before rows already planned after that batch.
+     *
+     * @param alone the change's rows cannot be told apart from any other: it runs after everything planned, and
+     *              {@link #add} flushes it before anything that comes after it
+     */
+    private void join(BatchingStatement s, boolean alone) throws SQLException {
+        int slot = s.slot();
+        boolean mustFlush = alone
+                || (reorder ? slot >= 0 && writeSets.latestSlot() > slot : slot < 0 || slot != planned - 1);
+        if (mustFlush && planned > 0) {
             flush();
-            open = next;
         }
-        return next;
+        if (s.slot() < 0) {
+            if (planned == plan.length) {
+                plan = java.util.Arrays.copyOf(plan, planned * 2);
+            }
+            s.slot(planned);
+            plan[planned++] = s;
+        }
+        writeSets.record(s.slot());
+        open = s;
     }
 
     private int bind(BatchingStatement s, TableMapping m, int[] columns, TupleView tuple, int first) throws SQLException {
@@ -313,27 +351,50 @@ final class GroupApplier implements RecordHandler {
         return p;
     }
 
-    private void add(BatchingStatement s) throws SQLException {
+    private void add(BatchingStatement s, boolean alone) throws SQLException {
         s.addBatch(recordOffset);
         rows++;
-        if (s.pending() >= batchMaxRows) {
+        if (alone || s.pending() >= batchMaxRows) {
             flush();
         }
     }
 
+    /** Sends every planned batch, in plan order. */
     private void flush() throws SQLException {
-        if (open != null && open.pending() > 0) {
-            int batch = open.pending();
-            long missing = open.flush();
-            metrics.batch(batch);
-            if (missing > 0) {
-                if (pauseOnDivergence) {
-                    throw new Abort(diverged(open, missing));
+        for (int i = 0; i < planned; i++) {
+            open = plan[i];
+            if (open.pending() > 0) {
+                int batch = open.pending();
+                long missing = open.flush();
+                metrics.batch(batch);
+                if (missing > 0) {
+                    if (pauseOnDivergence) {
+                        throw new Abort(diverged(open, missing));
+                    }
+                    missingRows += missing;
+                    metrics.missingRows(open.shape(), missing);
                 }
-                missingRows += missing;
-                metrics.missingRows(open.shape(), missing);
             }
         }
+        forgetPlan(false);
+    }
+
+    /** Forgets the plan and whatever it still holds (a new group, or a failure). */
+    private void dropPlan() {
+        forgetPlan(true);
+    }
+
+    /** @param discard drop rows still pending (after a failure) */
+    private void forgetPlan(boolean discard) {
+        for (int i = 0; i < planned; i++) {
+            if (discard) {
+                plan[i].discard();
+            }
+            plan[i].slot(-1);
+            plan[i] = null;
+        }
+        planned = 0;
+        writeSets.clear();
     }
 
     private ReplicaDivergedException diverged(BatchingStatement s, long missing) {

@@ -37,6 +37,18 @@ public final class ReplicaCatalog {
              WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped
              ORDER BY a.attnum""";
 
+    /**
+     * True when the primary key is the table's only unique or exclusion index and compares its values byte by
+     * byte (deterministic collations): then two row changes can collide on a constraint only through equal keys.
+     */
+    private static final String KEY_ONLY_UNIQUE_SQL = """
+            SELECT NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i
+                                WHERE i.indrelid = ? AND (i.indisunique OR i.indisexclusion) AND NOT i.indisprimary)
+               AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i
+                                 CROSS JOIN LATERAL unnest(i.indcollation::pg_catalog.oid[]) AS k(coll)
+                                 JOIN pg_catalog.pg_collation c ON c.oid = k.coll
+                                WHERE i.indrelid = ? AND i.indisprimary AND NOT c.collisdeterministic)""";
+
     private ReplicaCatalog() {
     }
 
@@ -67,6 +79,14 @@ public final class ReplicaCatalog {
                 }
             }
         }
-        return Optional.of(new ReplicaTable(schema, table, partitioned, columns));
+        boolean keyOnlyUnique;
+        try (PreparedStatement read = connection.prepareStatement(KEY_ONLY_UNIQUE_SQL)) {
+            read.setLong(1, oid);
+            read.setLong(2, oid);
+            try (ResultSet rows = read.executeQuery()) {
+                keyOnlyUnique = rows.next() && rows.getBoolean(1);
+            }
+        }
+        return Optional.of(new ReplicaTable(schema, table, partitioned, columns, keyOnlyUnique && !partitioned));
     }
 }

@@ -5,8 +5,14 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** A table of the replica as its catalog describes it: columns by name, primary key, partitioned or not. */
-public record ReplicaTable(String schema, String name, boolean partitioned, List<ReplicaColumn> columns) {
+/**
+ * A table of the replica as its catalog describes it: columns by name, primary key, partitioned or not.
+ *
+ * @param keyOnlyUnique the primary key is its only unique or exclusion constraint and compares bytes (deterministic
+ *                      collations), and the table is not partitioned (partitions may carry constraints of their own)
+ */
+public record ReplicaTable(String schema, String name, boolean partitioned, List<ReplicaColumn> columns,
+                           boolean keyOnlyUnique) {
 
     public ReplicaTable {
         columns = List.copyOf(columns);

@@ -1,9 +1,11 @@
 package io.rdmarepl.applier.schema;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * How one source relation lands in one replica table: source columns matched BY NAME to replica columns
@@ -19,6 +21,7 @@ public final class TableMapping {
     private final int[] replicaKey;
     private final boolean overridingSystemValue;
     private final long[][] sequenceHolders;
+    private final int[] conflictKey;
 
     private TableMapping(SourceRelation source, ReplicaTable replica, ReplicaColumn[] target, int[] sourceKey,
                          int[] replicaKey, boolean overridingSystemValue, long[][] sequenceHolders) {
@@ -29,6 +32,7 @@ public final class TableMapping {
         this.replicaKey = replicaKey;
         this.overridingSystemValue = overridingSystemValue;
         this.sequenceHolders = sequenceHolders;
+        this.conflictKey = conflictKey(source, replica, sourceKey, replicaKey);
     }
 
     /**
@@ -90,6 +94,41 @@ public final class TableMapping {
             }
         }
         return indexes;
+    }
+
+    /**
+     * Source types whose encoded values are equal exactly when PostgreSQL's equality says so (no scale as in
+     * numeric, no padding as in bpchar, no -0.0 as in floats); text and varchar rely on the deterministic
+     * collation {@link ReplicaTable#keyOnlyUnique} demands.
+     */
+    private static final Set<Integer> BYTE_EQUAL_TYPES = Set.of(16, 17, 20, 21, 23, 25, 1043, 1082, 1114, 1184, 2950);
+
+    private static int[] conflictKey(SourceRelation source, ReplicaTable replica, int[] sourceKey, int[] replicaKey) {
+        if (!replica.keyOnlyUnique() || replicaKey == null || sourceKey.length == 0) {
+            return null;
+        }
+        int[] a = sourceKey.clone();
+        int[] b = replicaKey.clone();
+        Arrays.sort(a);
+        Arrays.sort(b);
+        if (!Arrays.equals(a, b)) {
+            return null;
+        }
+        for (int c : a) {
+            if (!BYTE_EQUAL_TYPES.contains(source.typeOids()[c])) {
+                return null;
+            }
+        }
+        return a;
+    }
+
+    /**
+     * The source columns whose values alone decide whether two changes of this table can touch the same row or
+     * collide on a constraint: the replica's primary key, when it is the source's replica identity, the table's
+     * only unique constraint and byte-comparable. Null when any two changes of the table may collide.
+     */
+    public int[] conflictKey() {
+        return conflictKey;
     }
 
     public SourceRelation source() {

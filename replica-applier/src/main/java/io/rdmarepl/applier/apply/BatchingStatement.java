@@ -1,14 +1,17 @@
 package io.rdmarepl.applier.apply;
 
 import io.rdmarepl.applier.schema.TableMapping;
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
 /**
- * A prepared statement of one {@link StatementShape} with its pending JDBC batch. {@link #flush()} sends
- * the batch (pgjdbc pipelines it) and counts rows an UPDATE or DELETE did not find; each entry remembers the
- * offset of the record it came from, so the first such row can be named (a primitive array, reused).
+ * A prepared statement of one {@link StatementShape} with its pending rows, kept as the offsets of their records in
+ * the group's log (a primitive array, reused). {@link #flush} binds the rows still live, sends them as one JDBC batch
+ * (pgjdbc pipelines it) and counts rows an UPDATE or DELETE did not find; afterwards {@link #recordOffsets()} holds
+ * the records sent, in order, so the first such row can be named. A row {@link #supersede superseded} by a later
+ * change of the same row in the same batch is never sent.
  */
 final class BatchingStatement implements AutoCloseable {
     private final StatementShape shape;
@@ -39,13 +42,22 @@ final class BatchingStatement implements AutoCloseable {
         return statement;
     }
 
-    /** Adds the bound row; {@code recordOffset} is where its record starts in the group's log. */
-    void addBatch(int recordOffset) throws SQLException {
-        statement.addBatch();
+    /**
+     * Adds a row; {@code recordOffset} is where its record starts in the group's log.
+     *
+     * @return the row's entry index in this batch, for {@link #supersede}
+     */
+    int add(int recordOffset) {
         if (pending == recordOffsets.length) {
             recordOffsets = java.util.Arrays.copyOf(recordOffsets, pending * 2);
         }
-        recordOffsets[pending++] = recordOffset;
+        recordOffsets[pending] = recordOffset;
+        return pending++;
+    }
+
+    /** Drops entry {@code entry}: a later entry of this batch writes the same row with the same columns. */
+    void supersede(int entry) {
+        recordOffsets[entry] = -1;
     }
 
     /** Position of this batch in the group's flush order, or -1 while it is not planned. */
@@ -62,15 +74,23 @@ final class BatchingStatement implements AutoCloseable {
     }
 
     /**
-     * Sends the pending rows.
+     * Binds and sends the pending rows still live, read from {@code log} (records end before {@code end}).
      *
      * @return rows an UPDATE or DELETE did not find (0 for inserts)
      */
-    int flush() throws SQLException {
+    int flush(ByteBuffer log, int end, RowBinder binder) throws SQLException {
         if (pending == 0) {
             return 0;
         }
-        int rows = pending;
+        int rows = 0;
+        flushed = 0;
+        for (int k = 0; k < pending; k++) {
+            int offset = recordOffsets[k];
+            if (offset >= 0) {
+                binder.add(this, log, offset, end);
+                recordOffsets[rows++] = offset;
+            }
+        }
         pending = 0;
         flushed = rows;
         firstMissingOffset = -1;

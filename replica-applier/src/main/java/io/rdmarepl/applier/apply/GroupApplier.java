@@ -34,7 +34,7 @@ import java.sql.Statement;
  */
 final class GroupApplier implements RecordHandler {
     private final RecordDecoder decoder = new RecordDecoder();
-    private final ValueBinder binder = new ValueBinder();
+    private final RowBinder rowBinder = new RowBinder();
     private final RelationCache relations;
     private final ReplicaSession session;
     private final ApplierMetrics metrics;
@@ -220,8 +220,7 @@ final class GroupApplier implements RecordHandler {
             writeSets.begin();
             boolean alone = !writeSets.touch(insert.relationId(), m, row);
             join(s, alone);
-            bind(s, m, s.shape().values(), row, 1);
-            add(s, alone);
+            add(s, alone, false);
         } catch (SQLException | SchemaMismatchException e) {
             throw new Abort(e);
         }
@@ -247,10 +246,8 @@ final class GroupApplier implements RecordHandler {
             boolean alone = update.hasOldTuple() && !writeSets.touch(update.relationId(), m, update.oldTuple());
             alone |= !writeSets.touch(update.relationId(), m, row);
             join(s, alone);
-            StatementShape shape = s.shape();
-            int next = bind(s, m, shape.values(), row, 1);
-            bind(s, m, shape.where(), shape.whereFromOld() ? update.oldTuple() : row, next);
-            add(s, alone);
+            // the same row again with the same columns set: the later change's values are all that count
+            add(s, alone, !update.hasOldTuple() && m.conflictKey() != null);
         } catch (SQLException | SchemaMismatchException e) {
             throw new Abort(e);
         }
@@ -265,8 +262,7 @@ final class GroupApplier implements RecordHandler {
             writeSets.begin();
             boolean alone = !writeSets.touch(delete.relationId(), m, delete.oldTuple());
             join(s, alone);
-            bind(s, m, s.shape().where(), delete.oldTuple(), 1);
-            add(s, alone);
+            add(s, alone, false);
         } catch (SQLException | SchemaMismatchException e) {
             throw new Abort(e);
         }
@@ -339,20 +335,24 @@ final class GroupApplier implements RecordHandler {
             s.slot(planned);
             plan[planned++] = s;
         }
-        writeSets.record(s.slot());
         open = s;
     }
 
-    private int bind(BatchingStatement s, TableMapping m, int[] columns, TupleView tuple, int first) throws SQLException {
-        int p = first;
-        for (int c : columns) {
-            binder.bind(s.statement(), p++, tuple, c, m.sequenceHolder(c));
+    /**
+     * Adds the current change to {@code s}'s batch (which {@link #join} planned).
+     *
+     * @param replaces the change rewrites its row's columns of this shape in full: it supersedes an earlier entry
+     *                 of the same row in the batch, which then is never sent
+     */
+    private void add(BatchingStatement s, boolean alone, boolean replaces) throws SQLException {
+        int slot = s.slot();
+        if (replaces && !alone) {
+            int earlier = writeSets.entryIn(slot);
+            if (earlier >= 0) {
+                s.supersede(earlier);
+            }
         }
-        return p;
-    }
-
-    private void add(BatchingStatement s, boolean alone) throws SQLException {
-        s.addBatch(recordOffset);
+        writeSets.record(slot, s.add(recordOffset));
         rows++;
         if (alone || s.pending() >= batchMaxRows) {
             flush();
@@ -365,7 +365,7 @@ final class GroupApplier implements RecordHandler {
             open = plan[i];
             if (open.pending() > 0) {
                 int batch = open.pending();
-                long missing = open.flush();
+                long missing = open.flush(log.buffer(), end, rowBinder);
                 metrics.batch(batch);
                 if (missing > 0) {
                     if (pauseOnDivergence) {

@@ -15,6 +15,9 @@ import java.util.Arrays;
  * touched at a later slot: batches run in slot order and rows within a batch in arrival order, so every pair of
  * conflicting changes then still runs in source order.
  *
+ * <p>It also keeps the batch entry of that last change, so that a change of the same row and shape can replace it
+ * ({@link #entryIn}).
+ *
  * <p>Open addressing over primitive arrays, cleared by bumping a generation: nothing is allocated in steady state.
  */
 final class WriteSets {
@@ -23,6 +26,7 @@ final class WriteSets {
 
     private long[] tokens = new long[1024];
     private int[] slots = new int[1024];
+    private int[] entries = new int[1024];
     private int[] generations = new int[1024];
     private int generation = 1;
     private int size;
@@ -81,8 +85,23 @@ final class WriteSets {
         return latest;
     }
 
-    /** Records that the current change joined the batch at {@code slot} (at or after {@link #latestSlot()}). */
-    void record(int slot) {
+    /**
+     * The batch entry of the last change of the current change's (only) row, if that change is in the batch at
+     * {@code slot}; else -1.
+     */
+    int entryIn(int slot) {
+        if (changeTokens != 1) {
+            return -1;
+        }
+        int at = find(change[0]);
+        return generations[at] == generation && slots[at] == slot ? entries[at] : -1;
+    }
+
+    /**
+     * Records that the current change joined the batch at {@code slot} (at or after {@link #latestSlot()}) as its
+     * entry {@code entry}.
+     */
+    void record(int slot, int entry) {
         for (int t = 0; t < changeTokens; t++) {
             int at = find(change[t]);
             if (generations[at] != generation) {
@@ -94,6 +113,7 @@ final class WriteSets {
                 }
             }
             slots[at] = slot;
+            entries[at] = entry;
         }
     }
 
@@ -109,10 +129,12 @@ final class WriteSets {
     private void grow() {
         long[] oldTokens = tokens;
         int[] oldSlots = slots;
+        int[] oldEntries = entries;
         int[] oldGenerations = generations;
         int live = generation;
         tokens = new long[oldTokens.length * 2];
         slots = new int[tokens.length];
+        entries = new int[tokens.length];
         generations = new int[tokens.length];
         generation = 1;
         for (int i = 0; i < oldTokens.length; i++) {
@@ -121,6 +143,7 @@ final class WriteSets {
                 generations[at] = generation;
                 tokens[at] = oldTokens[i];
                 slots[at] = oldSlots[i];
+                entries[at] = oldEntries[i];
             }
         }
     }

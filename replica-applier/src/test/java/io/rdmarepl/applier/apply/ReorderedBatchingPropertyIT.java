@@ -72,8 +72,8 @@ class ReorderedBatchingPropertyIT {
         }
         if (fixture == null) {
             fixture = ApplierFixture.start(replica, "reorder-property-" + ++fixtures);
-            fixture.feeder().send(relation(1, "pa", 'd', "id*", "v"), relation(2, "pb", 'd', "id*", "w"),
-                    relation(3, "pu", 'd', "id*", "u", "v"), relation(4, "pf", 'f', "v*", "w*"));
+            fixture.feeder().send(relation(1, "pa", 'd', "id*:23", "v:23"), relation(2, "pb", 'd', "id*:23", "w:25"),
+                    relation(3, "pu", 'd', "id*:23", "u:23", "v:23"), relation(4, "pf", 'f', "v*:23", "w*:25"));
         }
         return fixture;
     }

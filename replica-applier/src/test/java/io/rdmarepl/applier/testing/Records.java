@@ -13,13 +13,20 @@ public final class Records {
     private Records() {
     }
 
-    /** A relation; a column spec is {@code name} or {@code name*} for a replica identity key column. */
+    /**
+     * A relation; a column spec is {@code name} or {@code name*} for a replica identity key column, optionally
+     * followed by {@code :oid} for the source type (else 0, "unknown": the applier then orders every change of the
+     * table, as for a type it cannot compare by bytes).
+     */
     public static ChangeRecord.Relation relation(int id, String table, char identity, String... columns) {
         List<Column> list = new ArrayList<>();
-        for (String spec : columns) {
+        for (String column : columns) {
+            int colon = column.indexOf(':');
+            String spec = colon < 0 ? column : column.substring(0, colon);
+            int oid = colon < 0 ? 0 : Integer.parseInt(column.substring(colon + 1));
             boolean key = spec.endsWith("*");
             String name = key ? spec.substring(0, spec.length() - 1) : spec;
-            list.add(new Column(name, 0, "unknown", -1, key));
+            list.add(new Column(name, oid, oid == 0 ? "unknown" : "oid " + oid, -1, key));
         }
         return new ChangeRecord.Relation(id, "public", table, identity, list);
     }

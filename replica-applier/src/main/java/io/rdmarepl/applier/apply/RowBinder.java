@@ -1,0 +1,63 @@
+package io.rdmarepl.applier.apply;
+
+import io.rdmarepl.applier.schema.TableMapping;
+import io.rdmarepl.format.codec.RecordDecoder;
+import io.rdmarepl.format.codec.RecordHandler;
+import io.rdmarepl.format.codec.RowChangeView;
+import io.rdmarepl.format.codec.TupleView;
+import java.nio.ByteBuffer;
+import java.sql.SQLException;
+
+/**
+ * Binds a row change, read again from the group's log, to the parameters of its batch's statement and adds it to
+ * the JDBC batch. Binding when the batch is sent, not when the change arrives, lets a later change of the same row
+ * replace an earlier one in the batch ({@link BatchingStatement#supersede}). A decoder of its own: the group's
+ * decoder may be in the middle of a record when a batch is sent.
+ */
+final class RowBinder implements RecordHandler {
+    private final RecordDecoder decoder = new RecordDecoder();
+    private final ValueBinder values = new ValueBinder();
+    private BatchingStatement target;
+    private SQLException failure;
+
+    /** Binds the change at {@code offset} of {@code log} to {@code statement} and adds it to its JDBC batch. */
+    void add(BatchingStatement statement, ByteBuffer log, int offset, int end) throws SQLException {
+        target = statement;
+        failure = null;
+        decoder.decode(log, offset, end - offset, this);
+        if (failure != null) {
+            throw failure;
+        }
+        statement.statement().addBatch();
+    }
+
+    @Override
+    public void onInsert(RowChangeView insert) {
+        bind(target.shape().values(), insert.newTuple(), 1);
+    }
+
+    @Override
+    public void onUpdate(RowChangeView update) {
+        StatementShape shape = target.shape();
+        int next = bind(shape.values(), update.newTuple(), 1);
+        bind(shape.where(), shape.whereFromOld() ? update.oldTuple() : update.newTuple(), next);
+    }
+
+    @Override
+    public void onDelete(RowChangeView delete) {
+        bind(target.shape().where(), delete.oldTuple(), 1);
+    }
+
+    private int bind(int[] columns, TupleView tuple, int first) {
+        TableMapping m = target.mapping();
+        int p = first;
+        try {
+            for (int c : columns) {
+                values.bind(target.statement(), p++, tuple, c, m.sequenceHolder(c));
+            }
+        } catch (SQLException e) {
+            failure = e;
+        }
+        return p;
+    }
+}

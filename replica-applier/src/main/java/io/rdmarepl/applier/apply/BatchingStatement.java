@@ -1,5 +1,6 @@
 package io.rdmarepl.applier.apply;
 
+import io.rdmarepl.applier.position.AppliedPositionStore;
 import io.rdmarepl.applier.schema.TableMapping;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
@@ -16,7 +17,9 @@ import java.sql.SQLException;
 final class BatchingStatement implements AutoCloseable {
     private final StatementShape shape;
     private final TableMapping mapping;
+    private final Connection connection;
     private final PreparedStatement statement;
+    private PreparedStatement withCommit;
     private int pending;
     private int[] recordOffsets = new int[16];
     private int firstMissingOffset = -1;
@@ -26,6 +29,7 @@ final class BatchingStatement implements AutoCloseable {
     BatchingStatement(Connection connection, TableMapping mapping, StatementShape shape) throws SQLException {
         this.mapping = mapping;
         this.shape = shape;
+        this.connection = connection;
         this.statement = connection.prepareStatement(shape.sql());
     }
 
@@ -108,6 +112,36 @@ final class BatchingStatement implements AutoCloseable {
         return missing;
     }
 
+    /**
+     * Sends the single pending row, the applied position and COMMIT in one round trip
+     * ({@link AppliedPositionStore#withPositionAndCommit}).
+     *
+     * @param onlyIfFound an UPDATE or DELETE whose row must exist: if it does not, nothing is written
+     * @return rows an UPDATE or DELETE did not find (0 or 1)
+     */
+    int sendWithPositionAndCommit(ByteBuffer log, int end, RowBinder binder, AppliedPositionStore positions,
+                                  long commitLsn, long txId, long epoch, boolean onlyIfFound) throws SQLException {
+        if (pending != 1 || recordOffsets[0] < 0) {
+            throw new IllegalStateException("one pending row expected, not " + pending);
+        }
+        boolean conditional = onlyIfFound && shape.findsOneRow();
+        if (withCommit == null) {
+            withCommit = connection.prepareStatement(AppliedPositionStore.withPositionAndCommit(shape.sql(), conditional));
+        }
+        pending = 0;
+        flushed = 0;
+        firstMissingOffset = -1;
+        binder.bind(this, withCommit, log, recordOffsets[0], end);
+        positions.bind(withCommit, shape.values().length + shape.where().length + 1, commitLsn, txId, epoch);
+        flushed = 1;
+        int count = withCommit.executeUpdate();
+        if (shape.findsOneRow() && count == 0) {
+            firstMissingOffset = recordOffsets[0];
+            return 1;
+        }
+        return 0;
+    }
+
     /** The record offsets of the rows the last {@link #flush()} sent (the first {@link #flushedRows()}). */
     int[] recordOffsets() {
         return recordOffsets;
@@ -134,8 +168,15 @@ final class BatchingStatement implements AutoCloseable {
 
     @Override
     public void close() {
+        closeQuietly(withCommit);
+        closeQuietly(statement);
+    }
+
+    private static void closeQuietly(PreparedStatement prepared) {
         try {
-            statement.close();
+            if (prepared != null) {
+                prepared.close();
+            }
         } catch (SQLException ignored) {
             // closing a statement of a broken connection
         }

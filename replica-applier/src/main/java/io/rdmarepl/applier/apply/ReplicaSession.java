@@ -87,6 +87,10 @@ final class ReplicaSession implements AutoCloseable {
         return statements;
     }
 
+    AppliedPositionStore positions() {
+        return positions;
+    }
+
     /** Records the position in the open transaction and commits it, in one round trip. */
     void writePositionAndCommit(long commitLsn, long txId, long epoch) throws SQLException {
         positions.write(writePositionAndCommit, commitLsn, txId, epoch);

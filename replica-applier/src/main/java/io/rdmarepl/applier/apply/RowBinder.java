@@ -6,6 +6,7 @@ import io.rdmarepl.format.codec.RecordHandler;
 import io.rdmarepl.format.codec.RowChangeView;
 import io.rdmarepl.format.codec.TupleView;
 import java.nio.ByteBuffer;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
 /**
@@ -18,17 +19,24 @@ final class RowBinder implements RecordHandler {
     private final RecordDecoder decoder = new RecordDecoder();
     private final ValueBinder values = new ValueBinder();
     private BatchingStatement target;
+    private PreparedStatement into;
     private SQLException failure;
 
     /** Binds the change at {@code offset} of {@code log} to {@code statement} and adds it to its JDBC batch. */
     void add(BatchingStatement statement, ByteBuffer log, int offset, int end) throws SQLException {
+        bind(statement, statement.statement(), log, offset, end);
+        statement.statement().addBatch();
+    }
+
+    /** Binds the change at {@code offset} of {@code log}, of {@code statement}'s shape, to the first parameters of {@code into}. */
+    void bind(BatchingStatement statement, PreparedStatement into, ByteBuffer log, int offset, int end) throws SQLException {
         target = statement;
+        this.into = into;
         failure = null;
         decoder.decode(log, offset, end - offset, this);
         if (failure != null) {
             throw failure;
         }
-        statement.statement().addBatch();
     }
 
     @Override
@@ -53,7 +61,7 @@ final class RowBinder implements RecordHandler {
         int p = first;
         try {
             for (int c : columns) {
-                values.bind(target.statement(), p++, tuple, c, m.sequenceHolder(c));
+                values.bind(into, p++, tuple, c, m.sequenceHolder(c));
             }
         } catch (SQLException e) {
             failure = e;

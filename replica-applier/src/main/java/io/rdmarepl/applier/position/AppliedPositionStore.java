@@ -30,6 +30,14 @@ public final class AppliedPositionStore {
                SET commit_lsn = EXCLUDED.commit_lsn, tx_id = EXCLUDED.tx_id, epoch = EXCLUDED.epoch,
                    applied_at = EXCLUDED.applied_at""";
 
+    /** {@link #WRITE} as a statement that writes only when CTE {@code changed} returned a row. */
+    private static final String WRITE_WHEN_CHANGED = """
+            INSERT INTO rdmarepl.applied_position AS p (source, commit_lsn, tx_id, epoch, applied_at)
+            SELECT ?, ?::pg_lsn, ?, ?, clock_timestamp() WHERE EXISTS (SELECT 1 FROM changed)
+            ON CONFLICT (source) DO UPDATE
+               SET commit_lsn = EXCLUDED.commit_lsn, tx_id = EXCLUDED.tx_id, epoch = EXCLUDED.epoch,
+                   applied_at = EXCLUDED.applied_at""";
+
     private final String source;
 
     public AppliedPositionStore(String source) {
@@ -69,12 +77,31 @@ public final class AppliedPositionStore {
         return connection.prepareStatement(WRITE + ";\nCOMMIT");
     }
 
+    /**
+     * SQL that runs {@code rowSql} (a single-row statement), writes the position and commits, in one round trip: a
+     * group of one row costs one round trip, not two. The position's parameters follow the row's.
+     *
+     * @param onlyIfChanged {@code rowSql} is an UPDATE or DELETE that must find its row: it runs as a CTE and the
+     *                      position is written only if it did, so the statement's update count (0 or 1) tells, and a
+     *                      row not found commits nothing
+     */
+    public static String withPositionAndCommit(String rowSql, boolean onlyIfChanged) {
+        return onlyIfChanged
+                ? "WITH changed AS (" + rowSql + " RETURNING 1)\n" + WRITE_WHEN_CHANGED + ";\nCOMMIT"
+                : rowSql + ";\n" + WRITE + ";\nCOMMIT";
+    }
+
+    /** Binds the position to parameters {@code first} to {@code first + 3} of a {@link #withPositionAndCommit}. */
+    public void bind(PreparedStatement prepared, int first, long commitLsn, long txId, long epoch) throws SQLException {
+        prepared.setString(first, source);
+        prepared.setString(first + 1, Lsn.format(commitLsn));
+        prepared.setLong(first + 2, txId);
+        prepared.setLong(first + 3, epoch);
+    }
+
     /** Records the position inside the caller's open transaction (and commits it, with {@link #prepareWithCommit}). */
     public void write(PreparedStatement prepared, long commitLsn, long txId, long epoch) throws SQLException {
-        prepared.setString(1, source);
-        prepared.setString(2, Lsn.format(commitLsn));
-        prepared.setLong(3, txId);
-        prepared.setLong(4, epoch);
+        bind(prepared, 1, commitLsn, txId, epoch);
         prepared.execute();
     }
 

@@ -39,15 +39,18 @@ public final class ReplicaCatalog {
 
     /**
      * True when the primary key is the table's only unique or exclusion index and compares its values byte by
-     * byte (deterministic collations): then two row changes can collide on a constraint only through equal keys.
+     * byte (deterministic collations), and no trigger fires for the applier (enabled ALWAYS or REPLICA): then two
+     * row changes can collide only through equal keys, and nothing observes the order of changes to other rows.
      */
-    private static final String KEY_ONLY_UNIQUE_SQL = """
+    private static final String KEY_DECIDES_CONFLICTS_SQL = """
             SELECT NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i
                                 WHERE i.indrelid = ? AND (i.indisunique OR i.indisexclusion) AND NOT i.indisprimary)
                AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i
                                  CROSS JOIN LATERAL unnest(i.indcollation::pg_catalog.oid[]) AS k(coll)
                                  JOIN pg_catalog.pg_collation c ON c.oid = k.coll
-                                WHERE i.indrelid = ? AND i.indisprimary AND NOT c.collisdeterministic)""";
+                                WHERE i.indrelid = ? AND i.indisprimary AND NOT c.collisdeterministic)
+               AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_trigger t
+                                WHERE t.tgrelid = ? AND NOT t.tgisinternal AND t.tgenabled IN ('A', 'R'))""";
 
     private ReplicaCatalog() {
     }
@@ -79,14 +82,15 @@ public final class ReplicaCatalog {
                 }
             }
         }
-        boolean keyOnlyUnique;
-        try (PreparedStatement read = connection.prepareStatement(KEY_ONLY_UNIQUE_SQL)) {
+        boolean keyDecidesConflicts;
+        try (PreparedStatement read = connection.prepareStatement(KEY_DECIDES_CONFLICTS_SQL)) {
             read.setLong(1, oid);
             read.setLong(2, oid);
+            read.setLong(3, oid);
             try (ResultSet rows = read.executeQuery()) {
-                keyOnlyUnique = rows.next() && rows.getBoolean(1);
+                keyDecidesConflicts = rows.next() && rows.getBoolean(1);
             }
         }
-        return Optional.of(new ReplicaTable(schema, table, partitioned, columns, keyOnlyUnique && !partitioned));
+        return Optional.of(new ReplicaTable(schema, table, partitioned, columns, keyDecidesConflicts && !partitioned));
     }
 }

@@ -8,11 +8,12 @@ import java.util.stream.Collectors;
 /**
  * A table of the replica as its catalog describes it: columns by name, primary key, partitioned or not.
  *
- * @param keyOnlyUnique the primary key is its only unique or exclusion constraint and compares bytes (deterministic
- *                      collations), and the table is not partitioned (partitions may carry constraints of their own)
+ * @param keyDecidesConflicts the primary key is its only unique or exclusion constraint and compares bytes
+ *                            (deterministic collations), no trigger fires for the applier, and the table is not
+ *                            partitioned (partitions may carry constraints and triggers of their own)
  */
 public record ReplicaTable(String schema, String name, boolean partitioned, List<ReplicaColumn> columns,
-                           boolean keyOnlyUnique) {
+                           boolean keyDecidesConflicts) {
 
     public ReplicaTable {
         columns = List.copyOf(columns);

@@ -99,12 +99,12 @@ public final class TableMapping {
     /**
      * Source types whose encoded values are equal exactly when PostgreSQL's equality says so (no scale as in
      * numeric, no padding as in bpchar, no -0.0 as in floats); text and varchar rely on the deterministic
-     * collation {@link ReplicaTable#keyOnlyUnique} demands.
+     * collation {@link ReplicaTable#keyDecidesConflicts} demands.
      */
     private static final Set<Integer> BYTE_EQUAL_TYPES = Set.of(16, 17, 20, 21, 23, 25, 1043, 1082, 1114, 1184, 2950);
 
     private static int[] conflictKey(SourceRelation source, ReplicaTable replica, int[] sourceKey, int[] replicaKey) {
-        if (!replica.keyOnlyUnique() || replicaKey == null || sourceKey.length == 0) {
+        if (!replica.keyDecidesConflicts() || replicaKey == null || sourceKey.length == 0) {
             return null;
         }
         int[] a = sourceKey.clone();
@@ -125,7 +125,8 @@ public final class TableMapping {
     /**
      * The source columns whose values alone decide whether two changes of this table can touch the same row or
      * collide on a constraint: the replica's primary key, when it is the source's replica identity, the table's
-     * only unique constraint and byte-comparable. Null when any two changes of the table may collide.
+     * only unique constraint and byte-comparable, and no trigger fires for the applier. Null when any two changes of
+     * the table may collide (they then keep their order).
      */
     public int[] conflictKey() {
         return conflictKey;

@@ -114,6 +114,7 @@ class ApplySemanticsIT {
                     s -> s.state() == ApplierState.PAUSED_ERROR);
             assertThat(deleted.lastError()).contains("DELETE of \"public\".\"diverged\" found no row with key"
                     + " (\"id\", \"code\")=(9, no )", "0/40");
+            assertThat(deleted.appliedLsn()).as("a lone row that is not found writes no position").isEqualTo(0x30);
         }
         assertThat(Sql.rows(replica, "SELECT id, v FROM diverged ORDER BY id"))
                 .containsExactly(List.of("1", "a2"), List.of("2", "b"), List.of("3", "c"), List.of("7", "lost"));

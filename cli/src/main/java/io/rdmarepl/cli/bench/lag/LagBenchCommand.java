@@ -1,15 +1,19 @@
 package io.rdmarepl.cli.bench.lag;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmarepl.cli.bench.lag.catchup.CatchUpBench;
+import io.rdmarepl.cli.bench.lag.catchup.CatchUpOptions;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresPair;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -19,7 +23,9 @@ import picocli.CommandLine.Option;
  * {@code rdmarepl bench lag}: commit -> applied lag of rdmarepl and of PostgreSQL's own logical replication,
  * side by side on the same two servers, one system after the other, round after round. With {@code --mode sync}:
  * the commit latency on the primary of rdmarepl async and sync and of PostgreSQL's synchronous logical and
- * physical replication, and per probe where a synchronous commit's time goes (to the replica's apply, and back).
+ * physical replication, and per probe where a synchronous commit's time goes (to the replica's apply, and back). With
+ * {@code --catch-up SECONDS}: how fast each system applies a backlog it was paused through
+ * ({@link io.rdmarepl.cli.bench.lag.catchup.CatchUpBench}).
  * <pre>
  *   probe (--probe-rate/s, sent_at = clock_timestamp())  +  TPC-B load (--load, --clients)
  *      |
@@ -40,8 +46,11 @@ import picocli.CommandLine.Option;
                         + " --json and --chart write the figures.",
                 "--mode sync: commit latency on the primary of rdmarepl async and sync and of PostgreSQL's synchronous logical and"
                         + " physical replication, in the same run, and where a synchronous commit's time goes.",
+                "--catch-up SECONDS: how fast each system applies a backlog it was paused through (pgbench's tpcb-like, flat out),"
+                        + " rdmarepl per --apply-workers value; every replica compared with the primary.",
                 "Exit code 0 when every system produced samples, lost no probe, stayed synchronous where it should and left"
-                        + " nothing behind on the servers (synchronous_standby_names included)."})
+                        + " nothing behind on the servers (synchronous_standby_names included); with --catch-up, when every system"
+                        + " caught up every round into a replica equal to the primary and nothing was left behind."})
 public final class LagBenchCommand implements Callable<Integer> {
 
     @Option(names = "--seconds", defaultValue = "20", description = "Measured window of each system in each round. Default: ${DEFAULT-VALUE}.")
@@ -120,6 +129,28 @@ public final class LagBenchCommand implements Callable<Integer> {
             description = "The shipper's capture.poll.interval.ms (its default is 5). Default: ${DEFAULT-VALUE}.")
     int capturePollMs;
 
+    @Option(names = "--catch-up", paramLabel = "SECONDS",
+            description = {"Measure backlog catch-up instead of lag: every system attached to fresh pgbench tables and paused (rdmarepl:"
+                    + " shipper and applier stopped; PostgreSQL: ALTER SUBSCRIPTION ... DISABLE; slots kept), --clients connections"
+                    + " running pgbench's tpcb-like flat out on the primary for SECONDS, then each system resumed alone and timed until"
+                    + " its replica holds the last transaction; the replica is then compared with the primary, every row of every"
+                    + " table. Order alternating by round. Takes --rounds, --clients, --scale, --apply-workers, --transports,"
+                    + " --native-sync, --shipper, --applier, --capture-poll-ms, --fsync, --primary/--replica, --json."})
+    Integer catchUp;
+
+    @Option(names = "--apply-workers", split = ",", paramLabel = "N",
+            description = {"With --catch-up: rdmarepl runs once per value with the applier's apply.workers=N. Default: 1.",
+                    "Until the applier has an apply.workers key (it refuses unknown keys) only 1 runs (nothing is set: today's"
+                            + " applier applies on one connection) and other values are listed as not run; once the key exists every"
+                            + " value is passed, 1 included."})
+    List<String> applyWorkers;
+
+    @Option(names = "--scale", paramLabel = "N",
+            description = "With --catch-up: pgbench scale (per unit 1 branch, 10 tellers, 100,000 accounts). As pgbench advises, at"
+                    + " least --clients: at scale 1 every transaction updates the one branch row, so none is independent of"
+                    + " another. Default: " + CatchUpOptions.DEFAULT_SCALE + ".")
+    Integer scale;
+
     @Option(names = "--json", paramLabel = "FILE|-", description = "Write the figures as one JSON object to FILE, or to stdout (-) instead of the table.")
     String json;
 
@@ -138,6 +169,9 @@ public final class LagBenchCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();
+        if (settings.catchUp() != null) {
+            return new CatchUpBench(settings.catchUpSettings(), out, spec.commandLine().getErr()).run();
+        }
         try (Progress progress = new Progress(spec.commandLine().getErr(), settings.rounds())) {
             double loadStart = MachineFacts.loadAverage();
             if (settings.attached()) {
@@ -150,6 +184,17 @@ public final class LagBenchCommand implements Callable<Integer> {
                         progress, out);
             }
         }
+    }
+
+    /** The options given on the command line, by the name typed ({@code --load}); empty when not parsed by picocli. */
+    Set<String> given() {
+        CommandLine.ParseResult parsed = spec == null ? null : spec.commandLine().getParseResult();
+        if (parsed == null) {
+            return Set.of();
+        }
+        Set<String> names = new HashSet<>();
+        parsed.matchedOptions().forEach(option -> names.addAll(List.of(option.names())));
+        return names;
     }
 
     /** @param primaryServer the embedded primary (a physical standby is built from it), null when attached */

@@ -2,6 +2,8 @@ package io.rdmarepl.cli.bench.lag;
 
 import io.rdmarepl.applier.config.ApplierConfig;
 import io.rdmarepl.channel.ChannelSecurity;
+import io.rdmarepl.cli.bench.lag.catchup.CatchUpOptions;
+import io.rdmarepl.cli.bench.lag.catchup.CatchUpSettings;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,11 +29,13 @@ import java.util.TreeMap;
  * @param nativeSync       synchronous_commit of both replica-side applies (default off, in sync mode on)
  * @param shipperSettings  {@code --shipper KEY=VALUE}: shipper keys the bench does not set itself
  * @param applierSettings  {@code --applier KEY=VALUE}: applier keys the bench does not set itself
+ * @param catchUp          {@code --catch-up} and its options; null when lag (or sync commit latency) is measured instead
  */
 record LagBenchSettings(int seconds, int warmupSeconds, int rounds, int probeRate, Load load, int clients, int rowsPerTx,
                         int rowBytes, List<String> transports, String nativeSync, boolean fsync, Endpoint primary,
                         Endpoint replica, String primaryUrl, String replicaUrl, String json, Path chart, int capturePollMs,
-                        String mode, String syncLevel, Map<String, String> shipperSettings, Map<String, String> applierSettings) {
+                        String mode, String syncLevel, Map<String, String> shipperSettings, Map<String, String> applierSettings,
+                        CatchUpOptions catchUp) {
 
     static final Set<String> TRANSPORTS = Set.of("shm", "softrdma");
     static final Set<String> SYNCHRONOUS_COMMIT = Set.of("off", "local", "remote_write", "remote_apply", "on");
@@ -63,6 +67,7 @@ record LagBenchSettings(int seconds, int warmupSeconds, int rounds, int probeRat
         range(problems, "--rows-per-tx", o.rowsPerTx, 1, 1000);
         range(problems, "--row-bytes", o.rowBytes, 0, 1 << 20);
         range(problems, "--capture-poll-ms", o.capturePollMs, 1, 1000);
+        CatchUpOptions catchUp = CatchUpOptions.parse(o.catchUp, o.applyWorkers, o.scale, o.given(), o.applierSettings, problems);
         Load load = null;
         try {
             load = Load.parse(o.load);
@@ -120,7 +125,13 @@ record LagBenchSettings(int seconds, int warmupSeconds, int rounds, int probeRat
         }
         return new LagBenchSettings(o.seconds, o.warmupSeconds, o.rounds, o.probeRate, load, o.clients, o.rowsPerTx, o.rowBytes,
                 transports, nativeSync, !"off".equals(o.fsync), primary, replica, o.primaryUrl, o.replicaUrl, o.json, o.chart,
-                o.capturePollMs, mode, syncLevel, shipperSettings, applierSettings);
+                o.capturePollMs, mode, syncLevel, shipperSettings, applierSettings, catchUp);
+    }
+
+    /** The settings of a {@code --catch-up} run; only when {@link #catchUp()} is set. */
+    CatchUpSettings catchUpSettings() {
+        return new CatchUpSettings(catchUp, rounds, clients, transports, nativeSync, fsync, primary, replica, capturePollMs,
+                shipperSettings, applierSettings, json, Endpoint.masked(primaryUrl), Endpoint.masked(replicaUrl));
     }
 
     boolean attached() {

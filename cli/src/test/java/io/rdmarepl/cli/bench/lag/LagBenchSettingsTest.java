@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmarepl.cli.RdmareplCommand;
+import io.rdmarepl.cli.bench.lag.catchup.CatchUpSettings;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -114,6 +115,35 @@ class LagBenchSettingsTest {
                 .hasMessageContaining("--fsync yes: must be on or off")
                 .hasMessageContaining("--chart " + dir.resolve("lag.gif") + ": must end in .png or .svg")
                 .hasMessageContaining("--json " + dir.resolve("missing/out.json") + ": directory");
+    }
+
+    @Test
+    void shouldMeasureCatchUpWithTheSharedOptionsAndItsOwn() {
+        LagBenchSettings s = settings(NO_SECRET, "--catch-up", "20", "--apply-workers", "1,2,4", "--scale", "4", "--rounds", "2",
+                "--clients", "8", "--native-sync", "local");
+
+        assertThat(s.catchUp()).isNotNull();
+        CatchUpSettings c = s.catchUpSettings();
+        assertThat(c.options().seconds()).isEqualTo(20);
+        assertThat(c.options().applyWorkers()).containsExactly(1, 2, 4);
+        assertThat(c.options().scale()).isEqualTo(4);
+        assertThat(c.rounds()).isEqualTo(2);
+        assertThat(c.clients()).isEqualTo(8);
+        assertThat(c.nativeSync()).isEqualTo("local");
+        assertThat(settings(NO_SECRET).catchUp()).as("lag unless --catch-up").isNull();
+    }
+
+    @Test
+    void shouldRefuseLagOnlyOptionsWithCatchUpAndCatchUpOptionsWithoutIt() {
+        assertThatThrownBy(() -> settings(NO_SECRET, "--catch-up", "20", "--load", "max", "--seconds", "20", "--mode", "sync",
+                "--applier", "apply.workers=2"))
+                .hasMessageContaining("--load: not with --catch-up")
+                .hasMessageContaining("--seconds: not with --catch-up")
+                .hasMessageContaining("--mode: not with --catch-up")
+                .hasMessageContaining("--applier apply.workers: with --catch-up use --apply-workers");
+        assertThatThrownBy(() -> settings(NO_SECRET, "--scale", "2", "--apply-workers", "2"))
+                .hasMessageContaining("--apply-workers: only with --catch-up")
+                .hasMessageContaining("--scale: only with --catch-up");
     }
 
     @Test

@@ -49,6 +49,29 @@ public final class TupleView extends ValuesView {
         return h ^ h >>> 32;
     }
 
+    /** Whether column {@code i} is encoded exactly as column {@code j} of {@code other} (tag and payload). */
+    public boolean sameEncoding(int i, TupleView other, int j) {
+        int at = offset(i);
+        int length = ValueScanner.skip(buffer, at) - at;
+        int otherAt = other.offset(j);
+        int otherLength = ValueScanner.skip(other.buffer, otherAt) - otherAt;
+        if (length != otherLength) {
+            return false;
+        }
+        int k = 0;
+        for (; k + Long.BYTES <= length; k += Long.BYTES) {
+            if (buffer.getLong(at + k) != other.buffer.getLong(otherAt + k)) {
+                return false;
+            }
+        }
+        for (; k < length; k++) {
+            if (buffer.get(at + k) != other.buffer.get(otherAt + k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Validates the tuple at {@code at} and records its column offsets; returns the index after it. */
     int wrap(ByteBuffer buffer, int at, int end, ValueScanner scanner, RecordKind kind, int recordOffset, String section) {
         this.buffer = buffer;

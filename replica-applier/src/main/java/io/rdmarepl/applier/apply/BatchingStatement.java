@@ -20,6 +20,8 @@ final class BatchingStatement implements AutoCloseable {
     private final Connection connection;
     private final PreparedStatement statement;
     private PreparedStatement withCommit;
+    private PreparedStatement multiRow;
+    private PreparedStatement find;
     private int pending;
     private int[] recordOffsets = new int[16];
     private int firstMissingOffset = -1;
@@ -91,13 +93,18 @@ final class BatchingStatement implements AutoCloseable {
         for (int k = 0; k < pending; k++) {
             int offset = recordOffsets[k];
             if (offset >= 0) {
-                binder.add(this, log, offset, end);
                 recordOffsets[rows++] = offset;
             }
         }
         pending = 0;
-        flushed = rows;
         firstMissingOffset = -1;
+        if (shape.multiRow() != null && rows >= MultiRowUpdate.MIN_ROWS) {
+            return flushMultiRow(log, end, binder, rows);
+        }
+        for (int k = 0; k < rows; k++) {
+            binder.add(this, log, recordOffsets[k], end);
+        }
+        flushed = rows;
         int[] counts = statement.executeBatch();
         int missing = 0;
         if (shape.findsOneRow()) {
@@ -110,6 +117,51 @@ final class BatchingStatement implements AutoCloseable {
             }
         }
         return missing;
+    }
+
+    /** {@link #flush} for the {@code rows} live rows (at the front of {@link #recordOffsets}), many a statement. */
+    private int flushMultiRow(ByteBuffer log, int end, RowBinder binder, int rows) throws SQLException {
+        MultiRowUpdate multi = shape.multiRow();
+        if (multiRow == null) {
+            multiRow = connection.prepareStatement(multi.sql());
+        }
+        for (int start = 0; start < rows; start += multi.rows()) {
+            for (int k = 0; k < multi.rows(); k++) {
+                int row = Math.min(start + k, rows - 1); // a short last chunk repeats its last row
+                binder.bind(this, multiRow, log, recordOffsets[row], end, 1 + k * multi.perRow(), false);
+            }
+            multiRow.addBatch();
+        }
+        flushed = rows;
+        int[] counts = multiRow.executeBatch();
+        int missing = 0;
+        for (int chunk = 0; chunk < counts.length; chunk++) {
+            int start = chunk * multi.rows();
+            int expected = Math.min(multi.rows(), rows - start);
+            if (counts[chunk] >= 0 && counts[chunk] < expected) {
+                missing += expected - counts[chunk];
+                if (firstMissingOffset < 0) {
+                    firstMissingOffset = firstNotFound(log, end, binder, start, start + expected);
+                }
+            }
+        }
+        return missing;
+    }
+
+    /** The record offset of the first of rows {@code from..to} whose key finds no row (after the update ran). */
+    private int firstNotFound(ByteBuffer log, int end, RowBinder binder, int from, int to) throws SQLException {
+        if (find == null) {
+            find = connection.prepareStatement(shape.multiRow().findSql());
+        }
+        for (int row = from; row < to; row++) {
+            binder.bind(this, find, log, recordOffsets[row], end, 1, true);
+            try (java.sql.ResultSet found = find.executeQuery()) {
+                if (!found.next()) {
+                    return recordOffsets[row];
+                }
+            }
+        }
+        return recordOffsets[from];
     }
 
     /**
@@ -160,6 +212,9 @@ final class BatchingStatement implements AutoCloseable {
     void discard() {
         pending = 0;
         try {
+            if (multiRow != null) {
+                multiRow.clearBatch();
+            }
             statement.clearBatch();
         } catch (SQLException ignored) {
             // the connection is being thrown away or rolled back; nothing to keep
@@ -169,6 +224,8 @@ final class BatchingStatement implements AutoCloseable {
     @Override
     public void close() {
         closeQuietly(withCommit);
+        closeQuietly(multiRow);
+        closeQuietly(find);
         closeQuietly(statement);
     }
 

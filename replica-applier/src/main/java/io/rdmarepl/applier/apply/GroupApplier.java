@@ -35,6 +35,7 @@ import java.sql.Statement;
 final class GroupApplier implements RecordHandler {
     private final RecordDecoder decoder = new RecordDecoder();
     private final RowBinder rowBinder = new RowBinder();
+    private final SameRowCheck sameRow = new SameRowCheck();
     private final RelationCache relations;
     private final ReplicaSession session;
     private final ApplierMetrics metrics;
@@ -245,7 +246,7 @@ final class GroupApplier implements RecordHandler {
             writeSets.begin();
             boolean alone = !writeSets.touch(insert.relationId(), m, row);
             join(s, alone);
-            add(s, alone, false);
+            add(s, alone, null);
         } catch (SQLException | SchemaMismatchException e) {
             throw new Abort(e);
         }
@@ -272,7 +273,7 @@ final class GroupApplier implements RecordHandler {
             alone |= !writeSets.touch(update.relationId(), m, row);
             join(s, alone);
             // the same row again with the same columns set: the later change's values are all that count
-            add(s, alone, !update.hasOldTuple() && m.conflictKey() != null);
+            add(s, alone, !update.hasOldTuple() && m.conflictKey() != null ? row : null);
         } catch (SQLException | SchemaMismatchException e) {
             throw new Abort(e);
         }
@@ -287,7 +288,7 @@ final class GroupApplier implements RecordHandler {
             writeSets.begin();
             boolean alone = !writeSets.touch(delete.relationId(), m, delete.oldTuple());
             join(s, alone);
-            add(s, alone, false);
+            add(s, alone, null);
         } catch (SQLException | SchemaMismatchException e) {
             throw new Abort(e);
         }
@@ -368,17 +369,24 @@ final class GroupApplier implements RecordHandler {
     /**
      * Adds the current change to {@code s}'s batch (which {@link #join} planned).
      *
-     * @param replaces the change rewrites its row's columns of this shape in full: it supersedes an earlier entry
-     *                 of the same row in the batch, which then is never sent
+     * @param replacing the new tuple of an update that rewrites its row's columns of this shape in full: it
+     *                  supersedes an earlier entry of the same row in the batch, which then is never sent; else null
      */
-    private void add(BatchingStatement s, boolean alone, boolean replaces) throws SQLException {
-        int slot = s.slot();
-        if (replaces && !alone) {
-            int earlier = writeSets.entryIn(slot);
+    private void add(BatchingStatement s, boolean alone, TupleView replacing) throws SQLException {
+        if (replacing != null && !alone) {
+            int earlier = writeSets.entryIn(s.slot());
             if (earlier >= 0) {
-                s.supersede(earlier);
+                if (sameRow.sameKey(log.buffer(), s.recordOffsets()[earlier], end, s.mapping().conflictKey(), replacing)) {
+                    s.supersede(earlier);
+                } else {
+                    // two keys, one token (a hash collision): send the batch, so that a batch never holds two rows
+                    // of one token and the entry a token names is always its key's
+                    flush();
+                    join(s, false);
+                }
             }
         }
+        int slot = s.slot();
         writeSets.record(slot, s.add(recordOffset));
         rows++;
         if (alone || s.pending() >= batchMaxRows) {

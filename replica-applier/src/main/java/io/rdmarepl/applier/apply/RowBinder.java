@@ -20,6 +20,8 @@ final class RowBinder implements RecordHandler {
     private final ValueBinder values = new ValueBinder();
     private BatchingStatement target;
     private PreparedStatement into;
+    private int first;
+    private boolean whereOnly;
     private SQLException failure;
 
     /** Binds the change at {@code offset} of {@code log} to {@code statement} and adds it to its JDBC batch. */
@@ -30,8 +32,19 @@ final class RowBinder implements RecordHandler {
 
     /** Binds the change at {@code offset} of {@code log}, of {@code statement}'s shape, to the first parameters of {@code into}. */
     void bind(BatchingStatement statement, PreparedStatement into, ByteBuffer log, int offset, int end) throws SQLException {
+        bind(statement, into, log, offset, end, 1, false);
+    }
+
+    /**
+     * Binds from parameter {@code first} on: the shape's values and where columns, or ({@code whereOnly}) the where
+     * columns alone (to look the row up).
+     */
+    void bind(BatchingStatement statement, PreparedStatement into, ByteBuffer log, int offset, int end, int first,
+              boolean whereOnly) throws SQLException {
         target = statement;
         this.into = into;
+        this.first = first;
+        this.whereOnly = whereOnly;
         failure = null;
         decoder.decode(log, offset, end - offset, this);
         if (failure != null) {
@@ -41,19 +54,19 @@ final class RowBinder implements RecordHandler {
 
     @Override
     public void onInsert(RowChangeView insert) {
-        bind(target.shape().values(), insert.newTuple(), 1);
+        bind(target.shape().values(), insert.newTuple(), first);
     }
 
     @Override
     public void onUpdate(RowChangeView update) {
         StatementShape shape = target.shape();
-        int next = bind(shape.values(), update.newTuple(), 1);
+        int next = whereOnly ? first : bind(shape.values(), update.newTuple(), first);
         bind(shape.where(), shape.whereFromOld() ? update.oldTuple() : update.newTuple(), next);
     }
 
     @Override
     public void onDelete(RowChangeView delete) {
-        bind(target.shape().where(), delete.oldTuple(), 1);
+        bind(target.shape().where(), delete.oldTuple(), first);
     }
 
     private int bind(int[] columns, TupleView tuple, int first) {

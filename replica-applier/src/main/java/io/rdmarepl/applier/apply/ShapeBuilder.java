@@ -62,7 +62,8 @@ final class ShapeBuilder {
                 }
             }
         }
-        return new StatementShape(RecordKind.INSERT, m.qualifiedName(), sql.toString(), columns, new int[0], false, false);
+        return new StatementShape(RecordKind.INSERT, m.qualifiedName(), sql.toString(), columns, new int[0], false, false,
+                null);
     }
 
     static StatementShape update(TableMapping m, OldTupleKind old, long[] newToast, long[] oldToast)
@@ -84,8 +85,16 @@ final class ShapeBuilder {
             placeholder(m, values[k], sql);
         }
         where(m, finder, sql);
+        MultiRowUpdate multiRow = null;
+        if (!finder.fromOld && !finder.fullRow && values.length > 0 && m.conflictKey() != null) {
+            String[] types = new String[values.length + finder.columns.length];
+            for (int k = 0; k < types.length; k++) {
+                types[k] = m.column(k < values.length ? values[k] : finder.columns[k - values.length]).castType();
+            }
+            multiRow = MultiRowUpdate.of(m, values, finder.columns, types);
+        }
         return new StatementShape(RecordKind.UPDATE, m.qualifiedName(), sql.toString(), values, finder.columns,
-                finder.fromOld, true);
+                finder.fromOld, true, multiRow);
     }
 
     static StatementShape delete(TableMapping m, OldTupleKind old, long[] oldToast) throws SchemaMismatchException {
@@ -93,7 +102,7 @@ final class ShapeBuilder {
         StringBuilder sql = new StringBuilder("DELETE FROM ").append(m.qualifiedName());
         where(m, finder, sql);
         return new StatementShape(RecordKind.DELETE, m.qualifiedName(), sql.toString(), new int[0], finder.columns,
-                finder.fromOld, true);
+                finder.fromOld, true, null);
     }
 
     /** How a row is found: by key columns ({@code =}) or by the whole row ({@code fullRow}). */

@@ -1,5 +1,6 @@
 package io.rdmarepl.applier.apply;
 
+import io.rdmarepl.applier.schema.TableMapping;
 import io.rdmarepl.format.RecordKind;
 
 /**
@@ -9,9 +10,11 @@ import io.rdmarepl.format.RecordKind;
  *
  * @param whereFromOld  the where values come from the old tuple (else from the new one)
  * @param findsOneRow   an UPDATE or DELETE, whose affected-row count is checked
+ * @param multiRow      the same UPDATE for many rows a statement, or null (only where rows of one key supersede
+ *                      each other in a batch: found by key in the new tuple, {@link TableMapping#conflictKey()} set)
  */
 record StatementShape(RecordKind kind, String table, String sql, int[] values, int[] where, boolean whereFromOld,
-                      boolean findsOneRow) {
+                      boolean findsOneRow, MultiRowUpdate multiRow) {
 
     /** An UPDATE with nothing to set (only key columns, unchanged): nothing to run. */
     boolean isNoOp() {

@@ -105,6 +105,44 @@ class ReorderedBatchingPropertyIT {
                 new Step(9, 0, 2)));
     }
 
+    @Example
+    void updatesManyRowsOfOneShapeAFewStatementsAtATime() throws Exception {
+        List<Step> steps = new ArrayList<>();
+        for (int id = 0; id < KEYS; id++) {
+            steps.add(new Step(0, id, id));
+        }
+        steps.add(new Step(Model.COMMIT, 0, 0));
+        for (int round = 0; round < 3; round++) {
+            for (int id = 0; id < KEYS; id++) {
+                steps.add(new Step(1, id, 100 * round + id)); // rows 0..11 each updated three times in one group
+            }
+        }
+        assertReplicaEqualsModel(steps);
+    }
+
+    @Example
+    void namesTheRowAManyRowUpdateDidNotFind() throws Exception {
+        ApplierFixture applier = applier();
+        List<ChangeRecord> rows = new ArrayList<>();
+        for (int id = 0; id < KEYS; id++) {
+            rows.add(insert(1, i4(id), i4(0)));
+        }
+        applier.feeder().send(Records.transaction(++txId, lsn += 100,
+                List.of(new ChangeRecord.Truncate(false, false, List.of(1)))));
+        applier.feeder().send(Records.transaction(++txId, lsn += 100, rows));
+        applier.awaitApplied(lsn);
+        Sql.write(replica, "DELETE FROM pa WHERE id = 7");
+        rows.clear();
+        for (int id = 0; id < KEYS; id++) {
+            rows.add(update(1, i4(id), i4(1)));
+        }
+        applier.feeder().send(Records.transaction(++txId, lsn += 100, rows));
+        ApplierStatus paused = Await.until("apply paused on the row the update did not find", DEADLINE, applier::status,
+                s -> s.state().paused());
+        assertThat(paused.lastError()).contains("UPDATE of \"public\".\"pa\" found no row with key (\"id\")=(7)");
+        assertThat(Sql.rows(replica, "SELECT count(*) FROM pa WHERE v = 1")).containsExactly(List.of("0"));
+    }
+
     @Property(tries = 100)
     void batchedApplyEqualsOneRowAtATime(@ForAll("workloads") List<Step> steps) throws Exception {
         assertReplicaEqualsModel(steps);

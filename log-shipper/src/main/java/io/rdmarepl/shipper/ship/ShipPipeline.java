@@ -130,6 +130,60 @@ public final class ShipPipeline implements AutoCloseable {
         }
     }
 
+    /**
+     * Hands a whole transaction ({@code recordCount} length-prefixed records at the start of {@code records}, see
+     * {@link #recordLength}) to every standby and publishes it at once: the handlers are woken once per
+     * transaction, not once per record. A transaction larger than a quarter of the Disruptor goes record by record.
+     *
+     * @throws IllegalStateException when a standby handler has failed (its stream is broken)
+     */
+    public void publishTransaction(ByteBuffer records, int recordCount, RecordLength recordLength, long commitLsn,
+                                   long commitTimeUs) {
+        if (recordCount > ringBuffer.getBufferSize() / 4) {
+            int at = 0;
+            for (int i = 0; i < recordCount; i++) {
+                int length = recordLength.at(records, at);
+                publish(role(i, recordCount), records, at, length, commitLsn, commitTimeUs);
+                at += length;
+            }
+            return;
+        }
+        long last;
+        while (true) {
+            try {
+                last = ringBuffer.tryNext(recordCount);
+                break;
+            } catch (com.lmax.disruptor.InsufficientCapacityException full) {
+                String failure = failure();
+                if (failure != null) {
+                    throw new IllegalStateException("shipping to standby " + failure);
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+            }
+        }
+        long first = last - recordCount + 1;
+        try {
+            int at = 0;
+            for (int i = 0; i < recordCount; i++) {
+                int length = recordLength.at(records, at);
+                ringBuffer.get(first + i).set(role(i, recordCount), records, at, length, commitLsn, commitTimeUs);
+                at += length;
+            }
+        } finally {
+            ringBuffer.publish(first, last);
+        }
+    }
+
+    /** Where a record of a transaction's buffer ends. */
+    @FunctionalInterface
+    public interface RecordLength {
+        int at(ByteBuffer records, int offset);
+    }
+
+    private static int role(int index, int count) {
+        return index == 0 ? ShipEvent.BEGIN : index == count - 1 ? ShipEvent.COMMIT : ShipEvent.BODY;
+    }
+
     public AckTracker acks() {
         return acks;
     }

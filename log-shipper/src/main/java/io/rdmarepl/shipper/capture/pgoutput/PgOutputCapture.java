@@ -6,7 +6,6 @@ import io.rdmarepl.shipper.capture.PrimaryPreflight;
 import io.rdmarepl.shipper.capture.PublishedTables;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.config.SyncSettings;
-import io.rdmarepl.shipper.ship.ShipEvent;
 import io.rdmarepl.shipper.ship.ShipPipeline;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -240,13 +239,7 @@ public final class PgOutputCapture implements Capture {
             // pending before it is published: a standby may acknowledge it before publish returns, and an
             // acknowledgement that finds nothing pending confirms nothing, leaving the slot behind until the next one
             positions.shipped(commitLsn, endLsn);
-            int at = 0;
-            for (int i = 0; i < recordCount; i++) {
-                int recordLength = TransactionSink.recordLength(records, at);
-                int role = i == 0 ? ShipEvent.BEGIN : i == recordCount - 1 ? ShipEvent.COMMIT : ShipEvent.BODY;
-                pipeline.publish(role, records, at, recordLength, commitLsn, commitTimeUs);
-                at += recordLength;
-            }
+            pipeline.publishTransaction(records, recordCount, TransactionSink::recordLength, commitLsn, commitTimeUs);
             lastShippedLsn = commitLsn;
             transactionsShipped++;
             if (sync) {

@@ -169,6 +169,12 @@ public final class ShipPipeline implements AutoCloseable {
                 ringBuffer.get(first + i).set(role(i, recordCount), records, at, length, commitLsn, commitTimeUs);
                 at += length;
             }
+        } catch (RuntimeException | Error e) {
+            // the claimed slots must be published, and some still hold records of an earlier lap: fail every handler
+            // first, so that none writes them (each checks before it writes)
+            String reason = "a transaction could not be handed to the standby handlers: " + e;
+            shippers.forEach(s -> s.failed(reason));
+            throw e;
         } finally {
             ringBuffer.publish(first, last);
         }

@@ -82,9 +82,11 @@ final class BatchingStatement implements AutoCloseable {
     /**
      * Binds and sends the pending rows still live, read from {@code log} (records end before {@code end}).
      *
+     * @param manyRows    an UPDATE shape may go {@link MultiRowUpdate many rows a statement}
+     * @param nameMissing find the first row not found (else only count them)
      * @return rows an UPDATE or DELETE did not find (0 for inserts)
      */
-    int flush(ByteBuffer log, int end, RowBinder binder) throws SQLException {
+    int flush(ByteBuffer log, int end, RowBinder binder, boolean manyRows, boolean nameMissing) throws SQLException {
         if (pending == 0) {
             return 0;
         }
@@ -98,8 +100,8 @@ final class BatchingStatement implements AutoCloseable {
         }
         pending = 0;
         firstMissingOffset = -1;
-        if (shape.multiRow() != null && rows >= MultiRowUpdate.MIN_ROWS) {
-            return flushMultiRow(log, end, binder, rows);
+        if (manyRows && shape.multiRow() != null && rows >= MultiRowUpdate.MIN_ROWS) {
+            return flushMultiRow(log, end, binder, rows, nameMissing);
         }
         for (int k = 0; k < rows; k++) {
             binder.add(this, log, recordOffsets[k], end);
@@ -120,7 +122,7 @@ final class BatchingStatement implements AutoCloseable {
     }
 
     /** {@link #flush} for the {@code rows} live rows (at the front of {@link #recordOffsets}), many a statement. */
-    private int flushMultiRow(ByteBuffer log, int end, RowBinder binder, int rows) throws SQLException {
+    private int flushMultiRow(ByteBuffer log, int end, RowBinder binder, int rows, boolean nameMissing) throws SQLException {
         MultiRowUpdate multi = shape.multiRow();
         if (multiRow == null) {
             multiRow = connection.prepareStatement(multi.sql());
@@ -140,7 +142,7 @@ final class BatchingStatement implements AutoCloseable {
             int expected = Math.min(multi.rows(), rows - start);
             if (counts[chunk] >= 0 && counts[chunk] < expected) {
                 missing += expected - counts[chunk];
-                if (firstMissingOffset < 0) {
+                if (firstMissingOffset < 0 && nameMissing) {
                     firstMissingOffset = firstNotFound(log, end, binder, start, start + expected);
                 }
             }

@@ -47,6 +47,8 @@ final class GroupApplier implements RecordHandler {
     private BatchingStatement[] plan = new BatchingStatement[8];
     private int planned;
     private boolean wroteInTransaction;
+    /** The last change added must run before the next one joins a batch (see {@link #join}). */
+    private boolean runAlone;
     private final long[] noToast = ShapeKey.empty();
     private long[] newToast = ShapeKey.empty();
     private long[] oldToast = ShapeKey.empty();
@@ -244,9 +246,11 @@ final class GroupApplier implements RecordHandler {
             BatchingStatement s = session.statements().get(m, RecordKind.INSERT, OldTupleKind.NONE, newToast, noToast,
                     upsert);
             writeSets.begin();
-            boolean alone = !writeSets.touch(insert.relationId(), m, row);
+            boolean alone = !writeSets.touch(insert.relationId(), m, row) || m.firesForApplier();
             join(s, alone);
-            add(s, alone, null);
+            // an upsert writes every column of its row: a later one of the same row replaces it (one multi-row
+            // INSERT ... ON CONFLICT cannot affect a row twice)
+            add(s, alone, upsert && m.conflictKey() != null ? row : null);
         } catch (SQLException | SchemaMismatchException e) {
             throw new Abort(e);
         }
@@ -271,6 +275,7 @@ final class GroupApplier implements RecordHandler {
             writeSets.begin();
             boolean alone = update.hasOldTuple() && !writeSets.touch(update.relationId(), m, update.oldTuple());
             alone |= !writeSets.touch(update.relationId(), m, row);
+            alone |= m.firesForApplier();
             join(s, alone);
             // the same row again with the same columns set: the later change's values are all that count
             add(s, alone, !update.hasOldTuple() && m.conflictKey() != null ? row : null);
@@ -286,7 +291,7 @@ final class GroupApplier implements RecordHandler {
             oldToast = ShapeKey.toastColumns(delete.oldTuple(), oldToast);
             BatchingStatement s = session.statements().get(m, RecordKind.DELETE, delete.oldTupleKind(), noToast, oldToast);
             writeSets.begin();
-            boolean alone = !writeSets.touch(delete.relationId(), m, delete.oldTuple());
+            boolean alone = !writeSets.touch(delete.relationId(), m, delete.oldTuple()) || m.firesForApplier();
             join(s, alone);
             add(s, alone, null);
         } catch (SQLException | SchemaMismatchException e) {
@@ -346,12 +351,12 @@ final class GroupApplier implements RecordHandler {
      * Makes {@code s}'s batch the place of the change whose write set {@link #writeSets} holds, flushing the plan
      * first when the change must not run before rows already planned after that batch.
      *
-     * @param alone the change's rows cannot be told apart from any other: it runs after everything planned, and
-     *              {@link #add} flushes it before anything that comes after it
+     * @param alone the change's rows cannot be told apart from any other, or a trigger fires for it: it runs after
+     *              everything planned, and before anything that comes after it (that change flushes it first)
      */
     private void join(BatchingStatement s, boolean alone) throws SQLException {
         int slot = s.slot();
-        boolean mustFlush = alone
+        boolean mustFlush = alone || runAlone
                 || (reorder ? slot >= 0 && writeSets.latestSlot() > slot : slot < 0 || slot != planned - 1);
         if (mustFlush && planned > 0) {
             flush();
@@ -373,7 +378,7 @@ final class GroupApplier implements RecordHandler {
      *                  supersedes an earlier entry of the same row in the batch, which then is never sent; else null
      */
     private void add(BatchingStatement s, boolean alone, TupleView replacing) throws SQLException {
-        if (replacing != null && !alone) {
+        if (replacing != null && !alone && reorder) {
             int earlier = writeSets.entryIn(s.slot());
             if (earlier >= 0) {
                 if (sameRow.sameKey(log.buffer(), s.recordOffsets()[earlier], end, s.mapping().conflictKey(), replacing)) {
@@ -389,7 +394,8 @@ final class GroupApplier implements RecordHandler {
         int slot = s.slot();
         writeSets.record(slot, s.add(recordOffset));
         rows++;
-        if (alone || s.pending() >= batchMaxRows) {
+        runAlone = alone;
+        if (s.pending() >= batchMaxRows) {
             flush();
         }
     }
@@ -401,7 +407,7 @@ final class GroupApplier implements RecordHandler {
             if (open.pending() > 0) {
                 wroteInTransaction = true;
                 int batch = open.pending();
-                long missing = open.flush(log.buffer(), end, rowBinder);
+                long missing = open.flush(log.buffer(), end, rowBinder, reorder, pauseOnDivergence);
                 metrics.batch(batch);
                 if (missing > 0) {
                     if (pauseOnDivergence) {
@@ -430,6 +436,7 @@ final class GroupApplier implements RecordHandler {
             plan[i] = null;
         }
         planned = 0;
+        runAlone = false;
         writeSets.clear();
     }
 

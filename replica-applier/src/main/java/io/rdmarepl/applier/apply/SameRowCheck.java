@@ -17,7 +17,7 @@ final class SameRowCheck implements RecordHandler {
     private int[] key;
     private boolean same;
 
-    /** Whether the update at {@code earlierOffset} of {@code log} has the key of {@code current} in {@code key}. */
+    /** Whether the insert or update at {@code earlierOffset} of {@code log} has the key of {@code current} in {@code key}. */
     boolean sameKey(ByteBuffer log, int earlierOffset, int end, int[] key, TupleView current) {
         this.current = current;
         this.key = key;
@@ -27,8 +27,16 @@ final class SameRowCheck implements RecordHandler {
     }
 
     @Override
+    public void onInsert(RowChangeView earlier) {
+        compare(earlier.newTuple());
+    }
+
+    @Override
     public void onUpdate(RowChangeView earlier) {
-        TupleView row = earlier.newTuple();
+        compare(earlier.newTuple());
+    }
+
+    private void compare(TupleView row) {
         for (int c : key) {
             if (!row.sameEncoding(c, current, c)) {
                 return;

@@ -31,16 +31,18 @@ public final class ReplicaCatalog {
                    a.attidentity <> '',
                    a.attidentity = 'a',
                    pg_catalog.pg_get_serial_sequence(pg_catalog.format('%I.%I', ?::text, ?::text), a.attname),
-                   COALESCE(a.attnum = ANY (i.indkey), false)
+                   COALESCE(a.attnum = ANY (i.indkey), false),
+                   a.atttypid::int
               FROM pg_catalog.pg_attribute a
               LEFT JOIN pg_catalog.pg_index i ON i.indrelid = a.attrelid AND i.indisprimary
              WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped
              ORDER BY a.attnum""";
 
     /**
-     * True when the primary key is the table's only unique or exclusion index and compares its values byte by
-     * byte (deterministic collations), and no trigger fires for the applier (enabled ALWAYS or REPLICA): then two
-     * row changes can collide only through equal keys, and nothing observes the order of changes to other rows.
+     * (1) the primary key is the table's only unique or exclusion index and compares its values byte by byte
+     * (deterministic collations): then two row changes can collide only through equal keys; (2) a trigger or rule
+     * fires for the applier (enabled ALWAYS or REPLICA, as the applier runs with session_replication_role=replica):
+     * its code may read or write any table, so the changes around it must have run in source order.
      */
     private static final String KEY_DECIDES_CONFLICTS_SQL = """
             SELECT NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i
@@ -48,9 +50,11 @@ public final class ReplicaCatalog {
                AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_index i
                                  CROSS JOIN LATERAL unnest(i.indcollation::pg_catalog.oid[]) AS k(coll)
                                  JOIN pg_catalog.pg_collation c ON c.oid = k.coll
-                                WHERE i.indrelid = ? AND i.indisprimary AND NOT c.collisdeterministic)
-               AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_trigger t
-                                WHERE t.tgrelid = ? AND NOT t.tgisinternal AND t.tgenabled IN ('A', 'R'))""";
+                                WHERE i.indrelid = ? AND i.indisprimary AND NOT c.collisdeterministic),
+                   EXISTS (SELECT 1 FROM pg_catalog.pg_trigger t
+                            WHERE t.tgrelid = ? AND NOT t.tgisinternal AND t.tgenabled IN ('A', 'R'))
+                OR EXISTS (SELECT 1 FROM pg_catalog.pg_rewrite r
+                            WHERE r.ev_class = ? AND r.rulename <> '_RETURN' AND r.ev_enabled IN ('A', 'R'))""";
 
     private ReplicaCatalog() {
     }
@@ -78,19 +82,23 @@ public final class ReplicaCatalog {
             try (ResultSet rows = read.executeQuery()) {
                 while (rows.next()) {
                     columns.add(new ReplicaColumn(rows.getString(1), rows.getString(2), rows.getString(3), rows.getBoolean(4),
-                            rows.getBoolean(5), rows.getBoolean(6), rows.getString(7), rows.getBoolean(8)));
+                            rows.getBoolean(5), rows.getBoolean(6), rows.getString(7), rows.getBoolean(8), rows.getInt(9)));
                 }
             }
         }
         boolean keyDecidesConflicts;
+        boolean firesForApplier;
         try (PreparedStatement read = connection.prepareStatement(KEY_DECIDES_CONFLICTS_SQL)) {
-            read.setLong(1, oid);
-            read.setLong(2, oid);
-            read.setLong(3, oid);
+            for (int p = 1; p <= 4; p++) {
+                read.setLong(p, oid);
+            }
             try (ResultSet rows = read.executeQuery()) {
-                keyDecidesConflicts = rows.next() && rows.getBoolean(1);
+                rows.next();
+                keyDecidesConflicts = rows.getBoolean(1);
+                firesForApplier = rows.getBoolean(2);
             }
         }
-        return Optional.of(new ReplicaTable(schema, table, partitioned, columns, keyDecidesConflicts && !partitioned));
+        return Optional.of(new ReplicaTable(schema, table, partitioned, columns, keyDecidesConflicts && !partitioned,
+                firesForApplier));
     }
 }

@@ -10,7 +10,8 @@ package io.rdmarepl.applier.schema;
  * @param identityAlways GENERATED ALWAYS AS IDENTITY: inserts need OVERRIDING SYSTEM VALUE
  * @param sequence       the sequence behind a serial or identity column (schema-qualified, quoted as needed), or null
  * @param primaryKey     part of the replica's primary key
+ * @param typeOid        the column's type ({@code atttypid})
  */
 public record ReplicaColumn(String name, String castType, String declaredType, boolean generated, boolean identity, boolean identityAlways,
-                            String sequence, boolean primaryKey) {
+                            String sequence, boolean primaryKey, int typeOid) {
 }

@@ -104,7 +104,7 @@ public final class TableMapping {
     private static final Set<Integer> BYTE_EQUAL_TYPES = Set.of(16, 17, 20, 21, 23, 25, 1043, 1082, 1114, 1184, 2950);
 
     private static int[] conflictKey(SourceRelation source, ReplicaTable replica, int[] sourceKey, int[] replicaKey) {
-        if (!replica.keyDecidesConflicts() || replicaKey == null || sourceKey.length == 0) {
+        if (!replica.keyDecidesConflicts() || replica.firesForApplier() || replicaKey == null || sourceKey.length == 0) {
             return null;
         }
         int[] a = sourceKey.clone();
@@ -114,8 +114,11 @@ public final class TableMapping {
         if (!Arrays.equals(a, b)) {
             return null;
         }
+        Map<String, ReplicaColumn> byName = replica.byName();
         for (int c : a) {
-            if (!BYTE_EQUAL_TYPES.contains(source.typeOids()[c])) {
+            int type = source.typeOids()[c];
+            // the replica's column decides equality: it must be the very same byte-comparable type
+            if (!BYTE_EQUAL_TYPES.contains(type) || byName.get(source.columnNames()[c]).typeOid() != type) {
                 return null;
             }
         }
@@ -130,6 +133,11 @@ public final class TableMapping {
      */
     public int[] conflictKey() {
         return conflictKey;
+    }
+
+    /** A change of this table must run after every change before it and before every change after it. */
+    public boolean firesForApplier() {
+        return replica.firesForApplier();
     }
 
     public SourceRelation source() {

@@ -61,7 +61,18 @@ class ReorderedBatchingPropertyIT {
         Sql.write(replica, "CREATE TABLE pa (id int PRIMARY KEY, v int);"
                 + " CREATE TABLE pb (id int PRIMARY KEY, w text);"
                 + " CREATE TABLE pu (id int PRIMARY KEY, u int NOT NULL UNIQUE, v int);"
-                + " CREATE TABLE pf (v int, w text)");
+                + " CREATE TABLE pf (v int, w text);"
+                // pt's trigger reads pa: it must see pa exactly as the primary had it when pt's row was written
+                + " CREATE TABLE pt (id int PRIMARY KEY, v int);"
+                + " CREATE FUNCTION pt_reads_pa() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                + "   NEW.v := (SELECT v FROM pa WHERE id = NEW.id); RETURN NEW; END $$;"
+                + " CREATE TRIGGER pt_reads_pa BEFORE INSERT ON pt FOR EACH ROW EXECUTE FUNCTION pt_reads_pa();"
+                + " ALTER TABLE pt ENABLE ALWAYS TRIGGER pt_reads_pa;"
+                // po counts its updates with an ordinary trigger: it fires only with session_replication_role=origin
+                + " CREATE TABLE po (id int PRIMARY KEY, v int, n int NOT NULL DEFAULT 0);"
+                + " CREATE FUNCTION po_counts() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                + "   NEW.n := OLD.n + 1; RETURN NEW; END $$;"
+                + " CREATE TRIGGER po_counts BEFORE UPDATE ON po FOR EACH ROW EXECUTE FUNCTION po_counts()");
     }
 
     /** A streaming applier: a new one (new source, new ring) after a try that paused the last, so shrinking works. */
@@ -73,7 +84,8 @@ class ReorderedBatchingPropertyIT {
         if (fixture == null) {
             fixture = ApplierFixture.start(replica, "reorder-property-" + ++fixtures);
             fixture.feeder().send(relation(1, "pa", 'd', "id*:23", "v:23"), relation(2, "pb", 'd', "id*:23", "w:25"),
-                    relation(3, "pu", 'd', "id*:23", "u:23", "v:23"), relation(4, "pf", 'f', "v*:23", "w*:25"));
+                    relation(3, "pu", 'd', "id*:23", "u:23", "v:23"), relation(4, "pf", 'f', "v*:23", "w*:25"),
+                    relation(5, "pt", 'd', "id*:23", "v:23"));
         }
         return fixture;
     }
@@ -140,6 +152,59 @@ class ReorderedBatchingPropertyIT {
         ApplierStatus paused = Await.until("apply paused on the row the update did not find", DEADLINE, applier::status,
                 s -> s.state().paused());
         assertThat(paused.lastError()).contains("UPDATE of \"public\".\"pa\" found no row with key (\"id\")=(7)");
+        assertThat(Sql.rows(replica, "SELECT count(*) FROM pa WHERE v = 1")).containsExactly(List.of("0"));
+    }
+
+    @Example
+    void aTriggerThatFiresForTheApplierSeesOtherTablesAsThePrimaryHadThem() throws Exception {
+        ApplierFixture applier = applier();
+        applier.feeder().send(Records.transaction(++txId, lsn += 100,
+                List.of(new ChangeRecord.Truncate(false, false, List.of(1, 5)), insert(1, i4(1), i4(0)))));
+        // pa row 1 is 10 when pt row 1 is written, 20 afterwards: the second update would otherwise replace the first
+        // in a batch that runs before pt's
+        applier.feeder().send(Records.transaction(++txId, lsn += 100, List.of(update(1, i4(1), i4(10)), insert(5, i4(1), nul()))))
+                .send(Records.transaction(++txId, lsn += 100, List.of(update(1, i4(1), i4(20)))));
+        applier.awaitApplied(lsn);
+        assertThat(Sql.rows(replica, "SELECT v FROM pt WHERE id = 1")).containsExactly(List.of("10"));
+        assertThat(Sql.rows(replica, "SELECT v FROM pa WHERE id = 1")).containsExactly(List.of("20"));
+    }
+
+    @Example
+    void withOrdinaryTriggersFiringEveryUpdateRunsItsOwnStatement() throws Exception {
+        Sql.write(replica, "TRUNCATE po; INSERT INTO po (id, v) VALUES (1, 0)");
+        try (ApplierFixture origin = ApplierFixture.start(replica, "reorder-origin-" + ++fixtures,
+                "replica.session.replication.role", "origin")) {
+            List<ChangeRecord> rows = new ArrayList<>();
+            for (int k = 1; k <= 12; k++) {
+                rows.add(update(6, i4(1), i4(k), i4(0)));
+            }
+            origin.feeder().send(relation(6, "po", 'd', "id*:23", "v:23", "n:23"))
+                    .send(Records.transaction(1, 100, rows));
+            origin.awaitApplied(100);
+        }
+        assertThat(Sql.rows(replica, "SELECT v, n FROM po WHERE id = 1")).containsExactly(List.of("12", "12"));
+    }
+
+    @Example
+    void namesARowNotFoundInALaterChunkOfAManyRowUpdate() throws Exception {
+        ApplierFixture applier = applier();
+        List<ChangeRecord> rows = new ArrayList<>();
+        for (int id = 100; id < 250; id++) {
+            rows.add(insert(1, i4(id), i4(0)));
+        }
+        applier.feeder().send(Records.transaction(++txId, lsn += 100,
+                List.of(new ChangeRecord.Truncate(false, false, List.of(1)))));
+        applier.feeder().send(Records.transaction(++txId, lsn += 100, rows));
+        applier.awaitApplied(lsn);
+        Sql.write(replica, "DELETE FROM pa WHERE id = 240");
+        rows.clear();
+        for (int id = 100; id < 250; id++) {
+            rows.add(update(1, i4(id), i4(1)));
+        }
+        applier.feeder().send(Records.transaction(++txId, lsn += 100, rows));
+        ApplierStatus paused = Await.until("apply paused on the row the update did not find", DEADLINE, applier::status,
+                s -> s.state().paused());
+        assertThat(paused.lastError()).contains("UPDATE of \"public\".\"pa\" found no row with key (\"id\")=(240)");
         assertThat(Sql.rows(replica, "SELECT count(*) FROM pa WHERE v = 1")).containsExactly(List.of("0"));
     }
 

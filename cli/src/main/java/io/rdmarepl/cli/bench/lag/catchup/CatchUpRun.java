@@ -29,6 +29,7 @@ final class CatchUpRun {
     /** The primary's database the benchmark creates and replicates. */
     static final String BENCH_DATABASE = "rdmarepl_catchup";
     private static final long POLL_NS = TimeUnit.MILLISECONDS.toNanos(5);
+    static final int WARM_UP_SECONDS = 3;
 
     /** Everything measured: per system and round, per round's backlog. */
     record Result(List<CatchUpRound> rounds, List<Backlog> backlogs) {
@@ -103,6 +104,7 @@ final class CatchUpRun {
     Result run(List<CatchUpSystem> systems) throws Exception {
         List<CatchUpRound> rounds = new ArrayList<>();
         List<Backlog> backlogs = new ArrayList<>();
+        warmUp(systems);
         for (int round = 1; round <= settings.rounds(); round++) {
             List<CatchUpSystem> order = new ArrayList<>();
             for (int k = 0; k < systems.size(); k++) {
@@ -125,8 +127,32 @@ final class CatchUpRun {
         return new Result(rounds, backlogs);
     }
 
-    /** Fresh tables, every system attached and paused, the load, the marker: the backlog of {@code round}. */
+    /**
+     * Round 0, not counted: a {@value #WARM_UP_SECONDS} s backlog through every system, so that the measured rounds find
+     * rdmarepl's code compiled, as it is in a sidecar that has been running (the first catch-up of a fresh JVM
+     * measured twice the CPU a transaction in the capture thread and the walsender it reads from).
+     */
+    private void warmUp(List<CatchUpSystem> systems) throws Exception {
+        Throwable failed = null;
+        try {
+            Backlog backlog = backlog(systems, 0, Math.min(WARM_UP_SECONDS, settings.options().seconds()));
+            for (int k = 0; k < systems.size(); k++) {
+                catchUp(systems.get(k), backlog, k + 1);
+            }
+        } catch (Exception | Error e) {
+            failed = e;
+            throw e;
+        } finally {
+            detachAll(systems, failed);
+        }
+    }
+
     private Backlog backlog(List<CatchUpSystem> order, int round) throws Exception {
+        return backlog(order, round, settings.options().seconds());
+    }
+
+    /** Fresh tables, every system attached and paused, the load, the marker: the backlog of {@code round}. */
+    private Backlog backlog(List<CatchUpSystem> order, int round, int seconds) throws Exception {
         int scale = settings.options().scale();
         say(round, "fresh pgbench tables at scale " + scale + " on the primary and in " + order.size() + " replica databases");
         TpcbTables.create(primary, BENCH_DATABASE, scale);
@@ -143,8 +169,8 @@ final class CatchUpRun {
         checkpoint();
         String startLsn = primary.query(BENCH_DATABASE, "SELECT pg_current_wal_lsn()::text");
         say(round, String.format(Locale.ROOT, "every system paused; %d clients running pgbench's tpcb-like flat out for %d s",
-                settings.clients(), settings.options().seconds()));
-        TpcbLoad.Result load = new TpcbLoad(primary, BENCH_DATABASE, settings.clients(), scale).run(settings.options().seconds());
+                settings.clients(), seconds));
+        TpcbLoad.Result load = new TpcbLoad(primary, BENCH_DATABASE, settings.clients(), scale).run(seconds);
         primary.execute(BENCH_DATABASE, TpcbTables.marker(round));
         String endLsn = primary.query(BENCH_DATABASE, "SELECT pg_current_wal_lsn()::text");
         long walBytes = Long.parseLong(primary.query(BENCH_DATABASE, "SELECT pg_wal_lsn_diff('" + endLsn + "', '" + startLsn + "')::bigint"));
@@ -166,6 +192,7 @@ final class CatchUpRun {
         Map<String, Object> details;
         try (Connection c = replica.connect(system.targetDatabase()); PreparedStatement marker = c.prepareStatement(TpcbTables.markerQuery())) {
             marker.setInt(1, round);
+            CpuAccount cpuBefore = CpuAccount.now();
             long startNs = System.nanoTime();
             system.resume();
             while (!holds(marker)) {
@@ -180,7 +207,10 @@ final class CatchUpRun {
                 LockSupport.parkNanos(POLL_NS);
             }
             seconds = (System.nanoTime() - startNs) / 1e9;
-            details = system.details();
+            Map<String, Double> cpu = cpuBefore.perThousand(CpuAccount.now(), backlog.transactions(), system.targetDatabase());
+            details = new java.util.LinkedHashMap<>(system.details());
+            details.put("cpu_ms_per_1000_tx", cpu);
+            say(round, system.label() + ": " + CpuAccount.describe(cpu));
         }
         system.detach();
         ReplicaCheck check = ReplicaCheck.between(primary, BENCH_DATABASE, replica, system.targetDatabase());
@@ -227,6 +257,7 @@ final class CatchUpRun {
     }
 
     private void say(int round, String message) {
-        say.accept(String.format(Locale.ROOT, "round %d/%d, %s", round, settings.rounds(), message));
+        say.accept(round == 0 ? "warm-up round (not counted), " + message
+                : String.format(Locale.ROOT, "round %d/%d, %s", round, settings.rounds(), message));
     }
 }

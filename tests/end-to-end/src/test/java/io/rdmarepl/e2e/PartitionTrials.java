@@ -10,7 +10,6 @@ import io.rdmarepl.testsupport.history.Ack;
 import io.rdmarepl.testsupport.history.HistoryCheck;
 import io.rdmarepl.testsupport.history.WriteHistory;
 import io.rdmarepl.testsupport.net.Impairments;
-import io.rdmarepl.testsupport.net.NetHost;
 import io.rdmarepl.testsupport.net.Partitions;
 import java.net.http.HttpResponse;
 import java.sql.Connection;

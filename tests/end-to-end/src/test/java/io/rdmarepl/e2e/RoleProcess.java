@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import io.rdmarepl.channel.ChannelSecurity;
+import io.rdmarepl.testsupport.net.NetHost;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One {@code rdmarepl ship|apply --config FILE} in its own JVM, on this JVM's classpath, its stdout and stderr
- * written to a log file of its own under target/. {@link #kill()} is SIGKILL; {@link #stop()} is SIGTERM, as an operator or a
+ * written to a log file of its own under target/, in this JVM's network namespace or on a host of a test network. {@link #kill()} is SIGKILL; {@link #stop()} is SIGTERM, as an operator or a
  * supervisor would send.
  */
 final class RoleProcess {
@@ -57,6 +58,11 @@ final class RoleProcess {
      * @param logFile output of the process (replaced)
      */
     static RoleProcess start(String role, String label, Path config, Path logFile) {
+        return start(role, label, config, logFile, null);
+    }
+
+    /** Like {@link #start(String, String, Path, Path)}, on {@code host} of a network ({@code ip netns exec}) unless it is null. */
+    static RoleProcess start(String role, String label, Path config, Path logFile, NetHost host) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // small and quick to start: two of these share two cores with two PostgreSQL servers and the test
@@ -73,7 +79,7 @@ final class RoleProcess {
             Files.createDirectories(logFile.getParent());
             Files.writeString(logFile, "=== " + label + ": " + String.join(" ", command.subList(command.size() - 4, command.size()))
                     + "\n", StandardCharsets.UTF_8);
-            ProcessBuilder builder = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(host == null ? command : host.command(command))
                     .redirectErrorStream(true)
                     .redirectOutput(Redirect.appendTo(logFile.toFile()));
             builder.environment().put("RDMAREPL_DEBUG", "1");

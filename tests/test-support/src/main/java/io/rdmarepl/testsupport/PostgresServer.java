@@ -21,6 +21,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.rdmarepl.testsupport.net.NetHost;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +36,12 @@ import org.slf4j.LoggerFactory;
  * {@link #defaultBaseDirectory()}. {@link #close()} stops the server and deletes the directory; a JVM
  * shutdown hook closes servers a test forgot, and the next run removes what a killed JVM left.
  * Start: initdb plus postmaster, about 1 s.
+ * <p>
+ * {@linkplain PostgresServerBuilder#on(NetHost) On a host} of a {@link io.rdmarepl.testsupport.net.Network}, the
+ * server runs in that host's network namespace: zonky makes the cluster (initdb, one start and stop in the root
+ * namespace on 127.0.0.1), then the postmaster runs under {@code ip netns exec} ({@link NamespacedPostmaster}),
+ * listening on the host's loopback and its address; clients of other hosts, this JVM included, reach it at
+ * {@link #host()}, through the network and its faults.
  */
 public final class PostgresServer implements AutoCloseable {
     /** System property overriding the base directory of data directories, binaries and logs. */
@@ -72,7 +79,9 @@ public final class PostgresServer implements AutoCloseable {
     private final Map<String, String> settings;
     private final Duration startupTimeout;
     private final int port;
-    private volatile EmbeddedPostgres postgres;
+    private final NetHost netHost;
+    private final Path postgresBinary;
+    private volatile Postmaster postgres;
     private volatile long pid;
     private final String serverVersion;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -83,7 +92,10 @@ public final class PostgresServer implements AutoCloseable {
         final Path instanceDirectory,
         final Map<String, String> settings,
         final Duration startupTimeout,
-        final EmbeddedPostgres postgres,
+        final int port,
+        final NetHost netHost,
+        final Path postgresBinary,
+        final Postmaster postgres,
         final long pid) {
         this.name = name;
         this.durability = durability;
@@ -91,7 +103,9 @@ public final class PostgresServer implements AutoCloseable {
         this.settings = settings;
         this.startupTimeout = startupTimeout;
         this.postgres = postgres;
-        this.port = postgres.getPort();
+        this.port = port;
+        this.netHost = netHost;
+        this.postgresBinary = postgresBinary;
         this.pid = pid;
         this.serverVersion = show("server_version");
     }
@@ -132,7 +146,7 @@ public final class PostgresServer implements AutoCloseable {
         final Path dataDirectory = instanceDirectory.resolve(StaleServers.DATA_DIR);
         final Path logFile = instanceDirectory.resolve(StaleServers.LOG_FILE);
         int port = builder.port();
-        EmbeddedPostgres postgres = null;
+        Postmaster postgres = null;
         try {
             Files.createDirectories(base);
             StaleServers.cleanOnce(base);
@@ -146,23 +160,40 @@ public final class PostgresServer implements AutoCloseable {
             }
 
             final Map<String, String> settings = Map.copyOf(builder.settings(port));
-            postgres = startPostmaster(settings, builder.startupTimeout(), instanceDirectory, port);
+            final NetHost netHost = builder.netHost();
+            Path postgresBinary = null;
+            if (netHost == null) {
+                postgres = startPostmaster(settings, builder.startupTimeout(), instanceDirectory, port);
+            } else {
+                final Map<String, String> rootSettings = new java.util.LinkedHashMap<>(settings);
+                rootSettings.put("listen_addresses", HOST);
+                postgres = startPostmaster(rootSettings, builder.startupTimeout(), instanceDirectory, port);
+                postgresBinary = postgresBinary(dataDirectory);
+                postgres.stop();
+                final long initialPid = StaleServers.postmasterPid(dataDirectory).orElse(-1L);
+                if (initialPid > 0 && !StaleServers.awaitExit(initialPid, STOP_TIMEOUT)) {
+                    throw new IllegalStateException("the postmaster that made the cluster did not stop: " + initialPid);
+                }
+                postgres = null;
+                postgres = NamespacedPostmaster.start(netHost, postgresBinary, dataDirectory, port, settings,
+                    builder.startupTimeout(), logFile);
+            }
             final long pid = StaleServers.postmasterPid(dataDirectory).orElseThrow(
                 () -> new IllegalStateException("no postmaster.pid in " + dataDirectory));
-            final PostgresServer server = new PostgresServer(
-                builder.name(), builder.durability(), instanceDirectory, settings, builder.startupTimeout(), postgres, pid);
+            final PostgresServer server = new PostgresServer(builder.name(), builder.durability(), instanceDirectory, settings,
+                builder.startupTimeout(), port, netHost, postgresBinary, postgres, pid);
             server.checkSettings(settings);
             LIVE.add(server);
             LOG.info("started {} in {} ms", server, (System.nanoTime() - startNs) / 1_000_000);
             return server;
         } catch (final IOException | RuntimeException ex) {
             final IllegalStateException failure = new IllegalStateException(
-                "PostgreSQL server '" + builder.name() + "' failed to start on " + HOST + ":" + port +
+                "PostgreSQL server '" + builder.name() + "' failed to start on " + address(builder.netHost()) + ":" + port +
                 " with data directory " + dataDirectory + ": " + ex +
                 "\n--- last lines of " + logFile + " (kept until the next run) ---\n" + tail(logFile), ex);
             if (postgres != null) {
                 try {
-                    postgres.close();
+                    postgres.stop();
                 } catch (final IOException | RuntimeException closeEx) {
                     failure.addSuppressed(closeEx);
                 }
@@ -177,7 +208,7 @@ public final class PostgresServer implements AutoCloseable {
      * initdb (unless the data directory already holds a cluster) and start the postmaster. The data directory is
      * never deleted by zonky: {@link #close()} deletes the whole instance directory itself.
      */
-    private static EmbeddedPostgres startPostmaster(
+    private static Postmaster startPostmaster(
         final Map<String, String> settings,
         final Duration startupTimeout,
         final Path instanceDirectory,
@@ -194,7 +225,27 @@ public final class PostgresServer implements AutoCloseable {
             .setOutputRedirector(Redirect.appendTo(logFile.toFile()))
             .setErrorRedirector(Redirect.appendTo(logFile.toFile()));
         settings.forEach(zonky::setServerConfig);
-        return zonky.start();
+        final EmbeddedPostgres started = zonky.start();
+        return started::close;
+    }
+
+    /** The executable of the running postmaster of {@code dataDirectory}: the extracted binaries' {@code postgres}. */
+    private static Path postgresBinary(final Path dataDirectory) {
+        final long pid = StaleServers.postmasterPid(dataDirectory).orElseThrow(
+            () -> new IllegalStateException("no postmaster.pid in " + dataDirectory));
+        return ProcessHandle.of(pid).flatMap((p) -> p.info().command()).map(Path::of).orElseThrow(
+            () -> new IllegalStateException("cannot read the executable of postmaster " + pid));
+    }
+
+    /** Starts the postmaster again on the existing cluster, where it ran before. */
+    private Postmaster startAgain() throws IOException {
+        return netHost == null
+            ? startPostmaster(settings, startupTimeout, instanceDirectory, port)
+            : NamespacedPostmaster.start(netHost, postgresBinary, dataDirectory(), port, settings, startupTimeout, logFile());
+    }
+
+    private static String address(final NetHost netHost) {
+        return netHost == null ? HOST : netHost.address();
     }
 
     /**
@@ -213,7 +264,7 @@ public final class PostgresServer implements AutoCloseable {
         }
         final long startNs = System.nanoTime();
         try {
-            postgres.close();
+            postgres.stop();
         } catch (final IOException ex) {
             throw new UncheckedIOException(this + ": could not stop for a restart", ex);
         }
@@ -223,7 +274,7 @@ public final class PostgresServer implements AutoCloseable {
         }
         try {
             Thread.sleep(downtime.toMillis());
-            postgres = startPostmaster(settings, startupTimeout, instanceDirectory, port);
+            postgres = startAgain();
         } catch (final InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(this + ": interrupted while down for a restart", ex);
@@ -250,6 +301,20 @@ public final class PostgresServer implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /**
+     * @return the address clients reach it at: {@value #HOST}, or the address of the {@link NetHost} it runs on.
+     */
+    public String host() {
+        return address(netHost);
+    }
+
+    /**
+     * @return the host of a network it runs on, or null when it runs in this JVM's namespace on {@value #HOST}.
+     */
+    public NetHost netHost() {
+        return netHost;
     }
 
     /**
@@ -288,7 +353,7 @@ public final class PostgresServer implements AutoCloseable {
      * @return e.g. {@code jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres}.
      */
     public String jdbcUrl(final String database) {
-        return "jdbc:postgresql://" + HOST + ":" + port + "/" +
+        return "jdbc:postgresql://" + host() + ":" + port + "/" +
             URLEncoder.encode(database, StandardCharsets.UTF_8) + "?user=" + SUPERUSER;
     }
 
@@ -361,7 +426,7 @@ public final class PostgresServer implements AutoCloseable {
         LIVE.remove(this);
         if (Files.isDirectory(dataDirectory())) {
             try {
-                postgres.close();
+                postgres.stop();
             } catch (final IOException ex) {
                 throw new UncheckedIOException(this + ": could not stop", ex);
             }
@@ -380,7 +445,7 @@ public final class PostgresServer implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "PostgreSQL " + serverVersion + " '" + name + "' on " + HOST + ":" + port + " (pid " + pid +
+        return "PostgreSQL " + serverVersion + " '" + name + "' on " + host() + ":" + port + " (pid " + pid +
             "), durability " + durability.describe() + ", data " + dataDirectory();
     }
 

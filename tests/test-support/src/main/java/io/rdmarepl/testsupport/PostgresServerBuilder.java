@@ -1,5 +1,6 @@
 package io.rdmarepl.testsupport;
 
+import io.rdmarepl.testsupport.net.NetHost;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -19,6 +20,7 @@ public final class PostgresServerBuilder {
     private Path baseDirectory = PostgresServer.defaultBaseDirectory();
     private int port;
     private Duration startupTimeout = Duration.ofSeconds(15);
+    private NetHost netHost;
     private final Map<String, String> extraSettings = new LinkedHashMap<>();
 
     PostgresServerBuilder(final String name) {
@@ -74,6 +76,15 @@ public final class PostgresServerBuilder {
         return this;
     }
 
+    /**
+     * Run the server on {@code host} of a {@link io.rdmarepl.testsupport.net.Network}: in its namespace, listening on
+     * its loopback and its address (default: this JVM's namespace, 127.0.0.1 only).
+     */
+    public PostgresServerBuilder on(final NetHost host) {
+        this.netHost = Objects.requireNonNull(host, "host");
+        return this;
+    }
+
     public PostgresServer start() {
         return PostgresServer.start(this);
     }
@@ -94,13 +105,17 @@ public final class PostgresServerBuilder {
         return port;
     }
 
+    NetHost netHost() {
+        return netHost;
+    }
+
     Duration startupTimeout() {
         return startupTimeout;
     }
 
     Map<String, String> settings(final int resolvedPort) {
         final Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("listen_addresses", PostgresServer.HOST);
+        settings.put("listen_addresses", netHost == null ? PostgresServer.HOST : PostgresServer.HOST + "," + netHost.address());
         // TCP only: a unix socket path has a 107-byte limit and zonky would put it in /tmp
         settings.put("unix_socket_directories", "''");
         settings.put("max_connections", "100");

@@ -1,0 +1,276 @@
+package io.rdmarepl.e2e;
+
+import io.rdmarepl.testsupport.Await;
+import io.rdmarepl.testsupport.Durability;
+import io.rdmarepl.testsupport.ExampleConfigs;
+import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.net.NetHost;
+import io.rdmarepl.testsupport.net.Network;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Members a and b and a coordinator, each on a host of its own (a network namespace of a {@link Network}), the roles
+ * as separate processes started from the repository's example configurations ({@code config/}) with only host names,
+ * the PostgreSQL ports and the state file changed: the example timeouts, lease ({@code fence.lease.ms=2000}) and
+ * detection defaults are what runs.
+ * <pre>
+ *   host a:           PostgreSQL a, rdmarepl ship (a's changes to b), rdmarepl apply (reverse, on-request)
+ *   host b:           PostgreSQL b, rdmarepl apply (a's ring, softrdma), rdmarepl ship (reverse, on-request)
+ *   host coordinator: rdmarepl coordinate (state in a file)
+ *   client:           the root namespace: the test, its writers and its checks
+ * </pre>
+ * Each role runs under a {@link SupervisedRole}, restarted after a failure as its systemd unit would restart it.
+ * A sidecar reaches its own PostgreSQL at 127.0.0.1, as on one machine; everything else goes through the network, so
+ * cutting a host cuts its PostgreSQL and its sidecars together.
+ */
+final class HostCluster implements AutoCloseable {
+    static final String SCHEMA = ClientWriter.SCHEMA + ";\nCREATE TABLE marker (id bigint PRIMARY KEY, at timestamptz NOT NULL DEFAULT clock_timestamp())";
+    static final String ROLES_TOKEN = "rdmarepl-example-roles-token";
+    static final String COORDINATOR_TOKEN = "rdmarepl-example-coordinator-token";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
+    private static final int SHIPPER_ADMIN = 7480;
+    private static final int APPLIER_ADMIN = 9472;
+    private static final int COORDINATOR_ADMIN = 7490;
+
+    private final Path directory;
+    private final Network network;
+    private final Map<String, NetHost> hosts = new LinkedHashMap<>();
+    private final Map<String, PostgresServer> servers = new LinkedHashMap<>();
+    private final List<SupervisedRole> processes = new ArrayList<>();
+    private final Map<String, SupervisedRole> shippers = new LinkedHashMap<>();
+    private NetHost coordinatorHost;
+    private CoordinatorHttp coordinatorHttp;
+
+    private HostCluster(Path directory, Network network) {
+        this.directory = directory;
+        this.network = network;
+    }
+
+    /**
+     * Starts everything and waits until the coordinator reports HEALTHY with a the primary. {@code shipperSettings}
+     * go into both shippers' configurations (sync mode, say); {@code serverSql} runs on both servers before the roles
+     * start. Skips the calling test where namespaces are unavailable.
+     */
+    static HostCluster start(String name, Map<String, String> shipperSettings, String serverSql) throws Exception {
+        Path directory = Path.of("target", "e2e", name).toAbsolutePath();
+        Files.createDirectories(directory);
+        Network network = Network.create();
+        HostCluster cluster = new HostCluster(directory, network);
+        try {
+            cluster.startAll(shipperSettings, serverSql);
+            return cluster;
+        } catch (Exception | AssertionError e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    private void startAll(Map<String, String> shipperSettings, String serverSql) throws Exception {
+        hosts.put("a", network.addHost("a"));
+        hosts.put("b", network.addHost("b"));
+        coordinatorHost = network.addHost("coordinator");
+        CompletableFuture<PostgresServer> a = CompletableFuture.supplyAsync(() -> startServer("a"));
+        CompletableFuture<PostgresServer> b = CompletableFuture.supplyAsync(() -> startServer("b"));
+        servers.put("a", a.join());
+        servers.put("b", b.join());
+        servers.values().forEach(s -> s.execute(SCHEMA + (serverSql.isEmpty() ? "" : ";\n" + serverSql)));
+
+        start("apply", "applier-b", "b", role("applier.properties", "b", shipperSettings, false));
+        awaitAdmin("b", APPLIER_ADMIN);
+        shippers.put("a", start("ship", "shipper-a", "a", role("shipper.properties", "a", shipperSettings, true)));
+        Await.until("a's replication slot streams", START_TIMEOUT, () -> slotActive(servers.get("a")), Boolean::booleanValue);
+        start("apply", "applier-a", "a", role("reverse-applier.properties", "a", shipperSettings, false));
+        awaitAdmin("a", APPLIER_ADMIN);
+        shippers.put("b", start("ship", "shipper-b", "b", role("reverse-shipper.properties", "b", shipperSettings, true)));
+        awaitAdmin("b", SHIPPER_ADMIN);
+
+        Properties c = resolve(ExampleConfigs.read(example("coordinator.properties")), false);
+        c.setProperty("cluster.name", "partition");
+        c.setProperty("state.file", directory.resolve("coordinator-state.json").toString());
+        Files.deleteIfExists(directory.resolve("coordinator-state.json"));
+        start("coordinate", "coordinator", null, store(c, "coordinator.properties"));
+        coordinatorHttp = new CoordinatorHttp("http://" + coordinatorHost.address() + ":" + COORDINATOR_ADMIN);
+        Await.until("the coordinator answers", START_TIMEOUT, () -> {
+            checkAlive();
+            return coordinatorHttp.status().path("phase").asText();
+        }, phase -> !phase.isEmpty());
+        coordinatorHttp.awaitPhase("HEALTHY", Duration.ofSeconds(30));
+    }
+
+    NetHost host(String member) {
+        return hosts.get(member);
+    }
+
+    NetHost coordinatorHost() {
+        return coordinatorHost;
+    }
+
+    Network network() {
+        return network;
+    }
+
+    PostgresServer server(String member) {
+        return servers.get(member);
+    }
+
+    CoordinatorHttp coordinator() {
+        return coordinatorHttp;
+    }
+
+    /** The shipper beside {@code member}'s PostgreSQL (b's waits for the coordinator until b is primary). */
+    RoleProcess shipper(String member) {
+        return shippers.get(member).current();
+    }
+
+    /** The member whose host has {@code address}, e.g. what {@code inet_server_addr()} answered; else the address. */
+    String member(String address) {
+        return hosts.entrySet().stream().filter(e -> e.getValue().address().equals(address)).map(Map.Entry::getKey)
+                .findFirst().orElse(address);
+    }
+
+    /** The admin {@code /status} of {@code member}'s shipper, as the client reads it over the network. */
+    String shipperStatus(String member) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + host(member).address() + ":" + SHIPPER_ADMIN
+                + "/status")).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    /** Like {@link #shipperStatus}, or what went wrong asking: for messages. */
+    String shipperStatusOrError(String member) {
+        try {
+            return shipperStatus(member);
+        } catch (IOException e) {
+            return "(no answer: " + e + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(interrupted)";
+        }
+    }
+
+    /** While starting: fails when a role process exited (a bad configuration, say) rather than waiting for it. */
+    void checkAlive() {
+        for (SupervisedRole process : processes) {
+            if (!process.current().isAlive()) {
+                throw new AssertionError(process.label() + " exited while the cluster started\n" + process.tail());
+            }
+        }
+    }
+
+    /** How often each role was restarted by its supervisor, e.g. "shipper-a 1", only those restarted. */
+    String restarts() {
+        StringBuilder out = new StringBuilder();
+        processes.stream().filter(p -> p.restarts() > 0).forEach(p -> out.append(out.length() == 0 ? "" : ", ")
+                .append(p.label()).append(' ').append(p.restarts()));
+        return out.length() == 0 ? "none" : out.toString();
+    }
+
+    String tails() {
+        StringBuilder out = new StringBuilder();
+        processes.forEach(p -> out.append(p.tail()));
+        return out.toString();
+    }
+
+    /** Stops the roles (coordinator first), the servers, then removes the network. */
+    @Override
+    public void close() {
+        try {
+            for (int i = processes.size() - 1; i >= 0; i--) {
+                processes.get(i).stop(STOP_TIMEOUT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            try {
+                servers.values().forEach(PostgresServer::close);
+            } finally {
+                network.close();
+            }
+        }
+    }
+
+    private PostgresServer startServer(String member) {
+        return PostgresServer.builder("pg" + member).durability(Durability.FAST).on(hosts.get(member)).start();
+    }
+
+    /** An example role configuration for a process on {@code member}'s host. */
+    private Path role(String example, String member, Map<String, String> shipperSettings, boolean shipper) throws IOException {
+        Properties p = resolve(ExampleConfigs.read(example(example)), true);
+        if (p.containsKey("database.host")) {
+            p.setProperty("database.host", "127.0.0.1");
+            p.setProperty("database.port", Integer.toString(servers.get(member).port()));
+        }
+        if (shipper) {
+            shipperSettings.forEach(p::setProperty);
+        }
+        return store(p, example.replace(".properties", "-" + member + ".properties"));
+    }
+
+    /**
+     * The example's container names made addresses: a sidecar reaches its own PostgreSQL at 127.0.0.1
+     * ({@code sidecar}), the coordinator reaches every PostgreSQL over the network; the roles' hosts by address.
+     */
+    private Properties resolve(Properties example, boolean sidecar) {
+        Properties resolved = new Properties();
+        example.forEach((key, value) -> {
+            String v = (String) value;
+            for (String m : hosts.keySet()) {
+                String address = hosts.get(m).address();
+                v = v.replace("pg-" + m + ":5432", (sidecar ? "127.0.0.1" : address) + ":" + servers.get(m).port())
+                        .replace("applier-" + m + ":", address + ":")
+                        .replace("shipper-" + m + ":", address + ":");
+            }
+            resolved.setProperty((String) key, v);
+        });
+        return resolved;
+    }
+
+    private static Path example(String name) {
+        return ExampleConfigs.named(name).get(0);
+    }
+
+    private Path store(Properties properties, String file) throws IOException {
+        Path path = directory.resolve(file);
+        RoleConfigs.store(properties, path, "rdmarepl partition test, from config/ with addresses of the test network");
+        return path;
+    }
+
+    private SupervisedRole start(String role, String label, String member, Path config) {
+        NetHost host = member == null ? coordinatorHost : hosts.get(member);
+        SupervisedRole process = new SupervisedRole(role, label, config, directory, host);
+        processes.add(process);
+        return process;
+    }
+
+    private void awaitAdmin(String member, int port) {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        URI health = URI.create("http://" + hosts.get(member).address() + ":" + port + "/health");
+        Await.until(health + " answers", START_TIMEOUT, () -> {
+            checkAlive();
+            return http.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
+        }, code -> code > 0);
+    }
+
+    private static boolean slotActive(PostgresServer server) throws Exception {
+        try (Connection c = server.connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT active FROM pg_replication_slots WHERE slot_name = 'rdmarepl'")) {
+            return rs.next() && rs.getBoolean(1);
+        }
+    }
+}

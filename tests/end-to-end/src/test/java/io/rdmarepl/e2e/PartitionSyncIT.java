@@ -1,0 +1,63 @@
+package io.rdmarepl.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link PartitionIT}'s scenarios 5 and 1 in sync mode ({@code replication.mode=sync}, strict: no degrading): a commit
+ * returns only once the standby holds it, so nothing acknowledged may be lost at all, whatever the partition.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
+class PartitionSyncIT {
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionSyncIT.class);
+
+    private HostCluster cluster;
+    private PartitionTrials trials;
+
+    @BeforeAll
+    void startCluster() throws Exception {
+        cluster = HostCluster.start("partition-sync", Map.of("replication.mode", "sync"),
+                // the test servers run with synchronous_commit off (fast); commits wait for a standby only from 'on' up
+                "ALTER DATABASE postgres SET synchronous_commit = on");
+        trials = new PartitionTrials(cluster);
+    }
+
+    @AfterAll
+    void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void aFlakyLinkSlowsSyncCommitsButChangesNothing() throws Exception {
+        TrialResult result = trials.flakyLink(1, 20, Duration.ofMillis(50), Duration.ofSeconds(8));
+        LOG.info("{}", result.summary());
+        TrialAssertions.assertNothingChanged(result);
+    }
+
+    @Test
+    @Order(2)
+    void thePrimaryCutOffLosesNoAcknowledgedWriteInSyncMode() throws Exception {
+        TrialResult result = trials.primaryCutOff(1);
+        LOG.info("{}", result.summary());
+        TrialAssertions.assertFencedBeforePromotion(result);
+        assertThat(result.lostAcknowledged()).as("sync mode: nothing acknowledged lost: %s", result.summary()).isEmpty();
+    }
+}

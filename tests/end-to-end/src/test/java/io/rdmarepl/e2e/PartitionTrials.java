@@ -1,0 +1,248 @@
+package io.rdmarepl.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.client.FailoverDataSource;
+import io.rdmarepl.testsupport.Await;
+import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.compare.ComparisonReport;
+import io.rdmarepl.testsupport.compare.ReplicaComparison;
+import io.rdmarepl.testsupport.history.Ack;
+import io.rdmarepl.testsupport.history.HistoryCheck;
+import io.rdmarepl.testsupport.history.WriteHistory;
+import io.rdmarepl.testsupport.net.Impairments;
+import io.rdmarepl.testsupport.net.Partitions;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The trials of issue 21's scenarios against a {@link HostCluster}, each judged by a client-side {@link WriteHistory}:
+ * an application on the failover-aware DataSource writes all along (and in scenario 1 a client insisting on the old
+ * primary too); the trial cuts or impairs links, heals them, brings the cluster back to HEALTHY (by itself, or with
+ * the runbook's one command, {@code rdmarepl rejoin OLD}) and returns what it saw. The checks are the caller's.
+ */
+final class PartitionTrials {
+    static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(60);
+    static final Duration HEAL_TIMEOUT = Duration.ofSeconds(90);
+    /** How long an operator retries `rdmarepl rejoin` while the coordinator cannot see the old primary yet. */
+    static final Duration REJOIN_TIMEOUT = Duration.ofSeconds(30);
+    /** Async mode: commits younger than this when a fault begins may not have reached the standby (shipping takes ms). */
+    static final Duration IN_FLIGHT = Duration.ofSeconds(1);
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionTrials.class);
+    private static final AtomicLong MARKERS = new AtomicLong(1);
+
+    private final HostCluster cluster;
+    private final Partitions partitions;
+
+    PartitionTrials(HostCluster cluster) {
+        this.cluster = cluster;
+        this.partitions = cluster.network().partitions();
+    }
+
+    /**
+     * Scenario 1: the primary's host is cut off from the coordinator and the standby, while its clients still reach it.
+     * Waits for the failover, heals, rejoins the old primary (the runbook's one command) and waits for HEALTHY.
+     */
+    TrialResult primaryCutOff(int trial) throws Exception {
+        String primary = primary();
+        String standby = other(primary);
+        WriteHistory history = new WriteHistory();
+        long cutNs;
+        JsonNode failover;
+        try (FailoverDataSource dataSource = cluster.coordinator().dataSource();
+             HistoryWriter application = HistoryWriter.following(dataSource, history, cluster::member);
+             HistoryWriter insisting = HistoryWriter.insistingOn(cluster.server(primary), history, cluster::member)) {
+            application.awaitMore(50, Duration.ofSeconds(30));
+            insisting.awaitMore(20, Duration.ofSeconds(30));
+            cutNs = System.nanoTime();
+            partitions.isolate(cluster.host(primary), cluster.host(standby), cluster.coordinatorHost());
+            LOG.info("scenario 1 trial {}: {} cut off from {} and the coordinator", trial, primary, standby);
+            failover = cluster.coordinator().awaitPhase("PROMOTED", FAILOVER_TIMEOUT).path("last_failover");
+            Await.until(standby + " acknowledges the application's writes", FAILOVER_TIMEOUT, () -> history.count(standby), n -> n >= 20);
+            LOG.info("scenario 1 trial {}: {}; {}; failover {}", trial, application, insisting, failover);
+        }
+        List<Ack> oldAcks = history.acksBy(primary);
+        Ack lastOld = oldAcks.get(oldAcks.size() - 1);
+        long selfFenceMs = TimeUnit.NANOSECONDS.toMillis(lastOld.acknowledgedNs() - cutNs);
+        long promotingAtMs = lastTransitionTo("PROMOTING");
+        String shipper = cluster.shipperStatusOrError(primary);
+
+        partitions.healAll();
+        return healed(1, trial, primary, history, cutNs, selfFenceMs, promotingAtMs - lastOld.acknowledgedAtMs(),
+                "lease wait " + failover.path("lease_wait_ms").asLong() + " ms, fence confirmed "
+                + failover.path("fence_confirmed").asBoolean() + ", old primary's shipper: " + shipper);
+    }
+
+    /** Scenario 2: the coordinator is cut off from the primary only; the standby still hears both. */
+    TrialResult coordinatorCutFromPrimary(int trial, Duration cutFor) throws Exception {
+        String primary = primary();
+        WriteHistory history = new WriteHistory();
+        Set<String> phases = new TreeSet<>();
+        long cutNs;
+        String notes;
+        try (FailoverDataSource dataSource = cluster.coordinator().dataSource();
+             HistoryWriter application = HistoryWriter.following(dataSource, history, cluster::member)) {
+            application.awaitMore(50, Duration.ofSeconds(30));
+            cutNs = System.nanoTime();
+            partitions.cut(cluster.coordinatorHost(), cluster.host(primary));
+            LOG.info("scenario 2 trial {}: the coordinator cut off from {}", trial, primary);
+            long during = application.acknowledged();
+            observePhases(cutFor, phases);
+            long acknowledgedDuringCut = application.acknowledged() - during;
+            String shipper = cluster.shipperStatusOrError(primary);
+            partitions.healAll();
+            LOG.info("scenario 2 trial {}: {} ({} during the cut); phases seen {}", trial, application, acknowledgedDuringCut, phases);
+            notes = "phases seen " + phases + ", " + acknowledgedDuringCut + " writes acknowledged during the cut; shipper of "
+                    + primary + " then: " + shipper;
+        }
+        return healed(2, trial, primary, history, cutNs, -1, 0, notes);
+    }
+
+    /**
+     * Scenario 5: {@code lossPercent} loss (and, where the kernel has netem, delay with jitter) between the primary's
+     * host and the standby's for {@code flakyFor}, then healed: the replica catches up and equals the primary.
+     */
+    TrialResult flakyLink(int trial, int lossPercent, Duration jitter, Duration flakyFor) throws Exception {
+        String primary = primary();
+        String standby = other(primary);
+        WriteHistory history = new WriteHistory();
+        Set<String> phases = new TreeSet<>();
+        Impairments impairments = cluster.network().impairments();
+        String applied = lossPercent + "% loss";
+        long faultNs;
+        String notes;
+        try (FailoverDataSource dataSource = cluster.coordinator().dataSource();
+             HistoryWriter application = HistoryWriter.following(dataSource, history, cluster::member)) {
+            application.awaitMore(50, Duration.ofSeconds(30));
+            faultNs = System.nanoTime();
+            impairments.loss(cluster.host(primary), cluster.host(standby), lossPercent);
+            String noDelay = Impairments.delayUnavailable(cluster.host(primary)).orElse(null);
+            if (noDelay == null) {
+                impairments.delay(cluster.host(primary), jitter, jitter);
+                impairments.delay(cluster.host(standby), jitter, jitter);
+                applied += ", " + jitter.toMillis() + " ms ± " + jitter.toMillis() + " ms delay";
+            } else {
+                applied += "; jitter not applied: " + noDelay;
+            }
+            LOG.info("scenario 5 trial {}: {} between {} and {}", trial, applied, primary, standby);
+            long during = application.acknowledged();
+            observePhases(flakyFor, phases);
+            long acknowledgedDuringLoss = application.acknowledged() - during;
+            impairments.restoreAll();
+            LOG.info("scenario 5 trial {}: {} ({} during the loss); phases seen {}", trial, application, acknowledgedDuringLoss, phases);
+            notes = applied + "; phases seen " + phases + ", " + acknowledgedDuringLoss + " writes acknowledged during the loss";
+        }
+        return healed(5, trial, primary, history, faultNs, -1, 0, notes);
+    }
+
+    /**
+     * The fault is gone: back to HEALTHY, by itself or, after a failover, with the runbook's one command
+     * ({@code rdmarepl rejoin OLD}); then the standby catches up with the primary and must equal it. The writers have
+     * stopped. Lost: what any member acknowledged that the surviving primary lacks; of those, the ones acknowledged more
+     * than {@link #IN_FLIGHT} before the fault began cannot have been in flight.
+     */
+    private TrialResult healed(int scenario, int trial, String primaryBefore, WriteHistory history, long faultNs, long selfFenceMs,
+                               long fencedBeforePromotingMs, String notes) throws Exception {
+        Await.until("the coordinator settles (HEALTHY, or PROMOTED after a failover)", HEAL_TIMEOUT,
+                () -> cluster.coordinator().status().path("phase").asText(), phase -> phase.equals("HEALTHY") || phase.equals("PROMOTED"));
+        String survivor = primary();
+        String heal = "by itself";
+        if (!survivor.equals(primaryBefore)) {
+            rejoin(primaryBefore);
+            heal = "with `rdmarepl rejoin " + primaryBefore + "`";
+        }
+        cluster.coordinator().awaitPhase("HEALTHY", HEAL_TIMEOUT);
+        String standby = other(survivor);
+        awaitReplicated(survivor, standby);
+        ComparisonReport tables = ReplicaComparison.between(cluster.server(survivor), cluster.server(standby)).run();
+        Set<Long> held = ids(cluster.server(survivor));
+        Set<Long> lost = new TreeSet<>();
+        for (String member : List.of("a", "b")) {
+            lost.addAll(HistoryCheck.lost(history.ids(member), held));
+        }
+        Set<Long> lostBeforeFault = new TreeSet<>();
+        history.acks().stream().filter(a -> lost.contains(a.id()) && a.acknowledgedNs() < faultNs - IN_FLIGHT.toNanos())
+                .forEach(a -> lostBeforeFault.add(a.id()));
+        return new TrialResult(scenario, trial, primaryBefore, survivor, HistoryCheck.windows(history.acks()),
+                HistoryCheck.overlappingPrimaries(history.acks()), lost, lostBeforeFault, selfFenceMs, fencedBeforePromotingMs, tables.equal(),
+                "healed " + heal + "; roles restarted by their supervisors so far: " + cluster.restarts() + "; " + notes + (tables.equal() ? "" : "; replica differs:\n" + tables));
+    }
+
+    /** Polls the coordinator's phase for {@code length}, keeping every phase seen: a fault that must change nothing. */
+    private void observePhases(Duration length, Set<String> phases) {
+        long endNs = System.nanoTime() + length.toNanos();
+        while (System.nanoTime() - endNs < 0) {
+            try {
+                phases.add(cluster.coordinator().status().path("phase").asText());
+            } catch (Exception e) {
+                phases.add("unanswered: " + e);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+    }
+
+    /** {@code rdmarepl rejoin MEMBER}, as an operator runs it once the coordinator sees the old primary again. */
+    private void rejoin(String member) {
+        Set<String> refusals = new java.util.LinkedHashSet<>();
+        try {
+            Await.until("the coordinator accepts `rdmarepl rejoin " + member + "`", REJOIN_TIMEOUT, () -> {
+                HttpResponse<String> answer = cluster.coordinator().post("/rejoin", "{\"member\":\"" + member + "\"}",
+                        HostCluster.COORDINATOR_TOKEN);
+                if (answer.statusCode() != 200 && refusals.add(answer.body())) {
+                    LOG.info("`rdmarepl rejoin {}` refused: {} {}", member, answer.statusCode(), answer.body());
+                }
+                return answer.statusCode() + " " + answer.body();
+            }, answer -> answer.startsWith("200"));
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; every refusal, first first: " + refusals + "\n" + cluster.tails(), e);
+        }
+    }
+
+    private String primary() throws Exception {
+        return cluster.coordinator().status().path("primary").asText();
+    }
+
+    private static String other(String member) {
+        return member.equals("a") ? "b" : "a";
+    }
+
+    private long lastTransitionTo(String phase) throws Exception {
+        long at = -1;
+        for (JsonNode entry : cluster.coordinator().history()) {
+            if (phase.equals(entry.path("to").asText())) {
+                at = entry.path("at_ms").asLong();
+            }
+        }
+        return at;
+    }
+
+    /** Commits a marker on {@code from}'s server and waits until {@code to}'s holds it (and so all before it). */
+    private void awaitReplicated(String from, String to) throws Exception {
+        long marker = MARKERS.getAndIncrement();
+        cluster.server(from).execute("INSERT INTO marker (id) VALUES (" + marker + ")");
+        Await.until("marker " + marker + " committed on " + from + " reaches " + to, Replication.CATCH_UP_TIMEOUT,
+                () -> Replication.queryLong(cluster.server(to), "SELECT count(*) FROM marker WHERE id = " + marker), n -> n == 1);
+    }
+
+    private static Set<Long> ids(PostgresServer server) throws Exception {
+        Set<Long> ids = new HashSet<>();
+        try (Connection c = server.connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id FROM client_writes")) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        }
+        return ids;
+    }
+}

@@ -1,0 +1,94 @@
+package io.rdmarepl.e2e;
+
+import io.rdmarepl.testsupport.net.NetHost;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A role process kept running as the packaged systemd units keep it ({@code packaging/systemd}: {@code
+ * Restart=on-failure}, {@code RestartSec=2s}, exit 143 after SIGTERM a success): when it exits with a failure it is
+ * started again with the same configuration 2 s later, its output in a new log file ({@code <label>-<n>.log}). A
+ * shipper that stopped shipping on purpose ("restart the shipper") comes back, as in production.
+ */
+final class SupervisedRole {
+    static final Duration RESTART_DELAY = Duration.ofSeconds(2);
+    private static final int SIGTERM_EXIT = 143;
+
+    private final String role;
+    private final String label;
+    private final Path config;
+    private final Path directory;
+    private final NetHost host;
+    private final AtomicInteger starts = new AtomicInteger();
+    private final Thread watcher;
+    private volatile RoleProcess current;
+    private volatile boolean stopping;
+    private volatile String lastExit = "none";
+
+    SupervisedRole(String role, String label, Path config, Path directory, NetHost host) {
+        this.role = role;
+        this.label = label;
+        this.config = config;
+        this.directory = directory;
+        this.host = host;
+        this.current = startOnce();
+        this.watcher = new Thread(this::supervise, "e2e-supervisor-" + label);
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+
+    /** The process running now (or the one that exited last, while a restart is pending). */
+    RoleProcess current() {
+        return current;
+    }
+
+    /** Restarts after a failure so far. */
+    int restarts() {
+        return starts.get() - 1;
+    }
+
+    String label() {
+        return label;
+    }
+
+    /** SIGTERM and no restart; SIGKILL after {@code timeout}. */
+    void stop(Duration timeout) throws InterruptedException {
+        stopping = true;
+        watcher.interrupt();
+        watcher.join(timeout.toMillis());
+        current.stop(timeout);
+    }
+
+    /** Its current log's tail, with how often it was restarted and why it last exited. */
+    String tail() {
+        return current.tail() + "(" + label + ": " + restarts() + " restart(s), last exit " + lastExit + ")\n";
+    }
+
+    private RoleProcess startOnce() {
+        int n = starts.incrementAndGet();
+        return RoleProcess.start(role, label + " #" + n + " on " + host.name(), config, directory.resolve(label + "-" + n + ".log"), host);
+    }
+
+    private void supervise() {
+        while (!stopping) {
+            OptionalInt exit = current.awaitExit(Duration.ofMillis(200));
+            if (exit.isEmpty() || stopping) {
+                continue;
+            }
+            lastExit = exit.getAsInt() + " from " + current;
+            if (exit.getAsInt() == 0 || exit.getAsInt() == SIGTERM_EXIT) {
+                return;
+            }
+            try {
+                Thread.sleep(RESTART_DELAY.toMillis());
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (!stopping) {
+                current = startOnce();
+            }
+        }
+    }
+}

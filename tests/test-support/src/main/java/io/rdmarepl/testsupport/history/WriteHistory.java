@@ -1,0 +1,44 @@
+package io.rdmarepl.testsupport.history;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.Collectors;
+
+/**
+ * The client-side history of a trial: every acknowledged write, by whom and when, as the clients saw it (never the
+ * system's own view of itself). Clients of several threads record into one history; reads are snapshots.
+ */
+public final class WriteHistory {
+    private final ConcurrentLinkedQueue<Ack> acks = new ConcurrentLinkedQueue<>();
+
+    public void acknowledged(long id, String member, long invokedNs, long acknowledgedNs) {
+        acks.add(new Ack(id, member, invokedNs, acknowledgedNs, System.currentTimeMillis()));
+    }
+
+    /** Every ack so far, in the order their commits returned. */
+    public List<Ack> acks() {
+        List<Ack> sorted = new ArrayList<>(acks);
+        sorted.sort(Comparator.comparingLong(Ack::acknowledgedNs));
+        return sorted;
+    }
+
+    public List<Ack> acksBy(String member) {
+        return acks().stream().filter(a -> a.member().equals(member)).toList();
+    }
+
+    public long count(String member) {
+        return acks.stream().filter(a -> a.member().equals(member)).count();
+    }
+
+    /** The ids {@code member} acknowledged. */
+    public Set<Long> ids(String member) {
+        return acks.stream().filter(a -> a.member().equals(member)).map(Ack::id).collect(Collectors.toSet());
+    }
+
+    public int size() {
+        return acks.size();
+    }
+}

@@ -1,0 +1,62 @@
+package io.rdmarepl.testsupport.net;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One host of a {@link Network}: a network namespace with one interface ({@code eth0}) on the network's bridge and
+ * its own loopback, or the root namespace itself (the {@linkplain Network#client() client host}, where the test runs).
+ * Processes run on it through {@code ip netns exec}, which execs the command: the process's pid is the command's.
+ */
+public final class NetHost {
+    private final String name;
+    private final String namespace;
+    private final String address;
+
+    NetHost(String name, String namespace, String address) {
+        this.name = name;
+        this.namespace = namespace;
+        this.address = address;
+    }
+
+    /** e.g. "primary": what tests and messages call it. */
+    public String name() {
+        return name;
+    }
+
+    /** Its address on the network, e.g. 10.213.40.2: what other hosts reach it at. */
+    public String address() {
+        return address;
+    }
+
+    /** The namespace's name; empty for the client host (the root namespace). */
+    public Optional<String> namespace() {
+        return Optional.ofNullable(namespace);
+    }
+
+    /** {@code command} as run on this host: prefixed with {@code ip netns exec <namespace>} unless it is the root. */
+    public List<String> command(List<String> command) {
+        if (namespace == null) {
+            return List.copyOf(command);
+        }
+        List<String> wrapped = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
+    /** A ProcessBuilder that starts {@code command} on this host. */
+    public ProcessBuilder processBuilder(List<String> command) {
+        return new ProcessBuilder(command(command));
+    }
+
+    /** Runs a short command on this host to its end; fails unless it exits 0. */
+    public String run(String... command) {
+        return SystemCommand.run(command(List.of(command)));
+    }
+
+    @Override
+    public String toString() {
+        return name + " (" + address + (namespace == null ? ", root namespace" : ", " + namespace) + ")";
+    }
+}

@@ -11,6 +11,12 @@ import java.util.Collection;
  * that is known already, and one failed probe suffices: it only confirms that no restarted server answers. Waiting
  * for {@code probeFailures} would mostly wait out the postmaster's teardown, during which a new connection is
  * accepted but never answered, so the second probe cannot even start until the first gives up.
+ *
+ * <p>The silence must also cover the failures: a dead primary sent its last heartbeat before its probe first failed,
+ * so the standbys' silence is at least as old as the failures ({@code heartbeatAge + heartbeat >= failingFor}). A
+ * primary cut off from the coordinator alone keeps the standbys' heartbeats fresh while its probe fails for good;
+ * without this, the first heartbeat gap over {@code heartbeat} on a busy host (a scheduling hiccup) would complete
+ * the rule and fail a healthy primary over (found by the partition tests' scenario 2).
  */
 public final class Detection {
     private final Duration heartbeat;
@@ -29,11 +35,13 @@ public final class Detection {
         long heartbeatAge = freshestView == null ? Long.MAX_VALUE : freshestView.heartbeatAgeMs();
         String freshest = freshestView == null ? null : freshestView.name();
         boolean silent = heartbeatAge > heartbeat.toMillis();
+        boolean silentSinceFailing = heartbeatAge == Long.MAX_VALUE
+                || heartbeatAge + heartbeat.toMillis() >= probe.failingForMs();
         boolean probeFailed = probe.failures() >= probeFailures;
         boolean exitConfirmed = postmasterExit != null && probe.failures() >= 1;
         String heard = heartbeatAge == Long.MAX_VALUE ? "no standby reports heartbeats"
                 : "no standby received a heartbeat for " + heartbeatAge + " ms";
-        if (probeFailed && silent) {
+        if (probeFailed && silent && silentSinceFailing) {
             long failedFor = Math.max(probe.failingForMs(), heartbeatAge == Long.MAX_VALUE ? 0 : heartbeatAge - heartbeat.toMillis());
             return new Verdict(true, "primary " + primary + " failed " + probe.failures() + " probe(s) in " + probe.failingForMs()
                     + " ms (" + probe.error() + ") and " + heard, failedFor);
@@ -42,6 +50,12 @@ public final class Detection {
             return new Verdict(true, "primary " + primary + " failed " + probe.failures() + " probe(s) in " + probe.failingForMs()
                     + " ms (" + probe.error() + ") and its shipper saw its postmaster exit (" + postmasterExit + ")",
                     probe.failingForMs());
+        }
+        if (probeFailed && silent) {
+            return new Verdict(false, "primary " + primary + " failed " + probe.failures() + " probe(s) in "
+                    + probe.failingForMs() + " ms (" + probe.error() + ") but " + freshest + " received a heartbeat "
+                    + heartbeatAge + " ms ago, long after the probe began failing: the primary is alive and cut off from"
+                    + " the coordinator, not failing over", 0);
         }
         if (probeFailed) {
             return new Verdict(false, "primary " + primary + " failed " + probe.failures() + " probe(s) (" + probe.error()

@@ -27,6 +27,15 @@ class DetectionTest {
     }
 
     @Test
+    void aHeartbeatGapLongAfterTheProbeBeganFailingIsAPrimaryCutOffFromTheCoordinator() {
+        Verdict verdict = detection.judge("pga", probe(12, 1189), List.of(standby("pgb", 21)), null);
+        assertThat(verdict.primaryFailed()).isFalse();
+        assertThat(verdict.sentence()).contains("but pgb received a heartbeat 21 ms ago, long after the probe began failing");
+        assertThat(detection.judge("pga", probe(12, 1189), List.of(standby("pgb", 1170)), null).primaryFailed())
+                .as("silent since about when the probe began failing: dead").isTrue();
+    }
+
+    @Test
     void silentStandbysAloneAreAStall() {
         Verdict verdict = detection.judge("pga", probe(0, 0), List.of(standby("pgb", 500)), null);
         assertThat(verdict.primaryFailed()).isFalse();

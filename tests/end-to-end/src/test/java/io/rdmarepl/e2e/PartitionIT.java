@@ -32,16 +32,6 @@ class PartitionIT {
         }
     }
 
-    /** Scenario 2: the coordinator cut off from the primary only. No failover or a safe one (see the disabled test). */
-    @Test
-    void theCoordinatorCutOffFromThePrimaryOnlyNeverMakesTwoPrimaries() throws Exception {
-        try (HostCluster cluster = HostCluster.start("partition-2", Map.of(), "")) {
-            TrialResult result = new PartitionTrials(cluster).coordinatorCutFromPrimary(1, Duration.ofSeconds(5));
-            LOG.info("{}", result.summary());
-            TrialAssertions.assertSafeAndHealed(result);
-        }
-    }
-
     /** Scenario 5: 20% loss between shipper and standby (and 50 ms jitter where the kernel has netem), then healed. */
     @Test
     void aFlakyLinkBetweenShipperAndStandbyChangesNothingAndLosesNothing() throws Exception {
@@ -52,12 +42,12 @@ class PartitionIT {
         }
     }
 
+    /**
+     * Scenario 2: the coordinator cut off from the primary only, the standby still hearing it: no failover (the
+     * failure rule needs the standbys' silence to cover the probe's failures; it once failed over on the first
+     * heartbeat gap of a busy host).
+     */
     @Test
-    @Disabled("problem found by scenario 2: with the coordinator cut off from the primary alone, its probe fails for good, and "
-            + "the first heartbeat gap over detect.heartbeat.ms (20 ms) at the standby, a scheduling hiccup on a busy host, "
-            + "completes the failure rule (Detection.judge takes both signals at one instant): the coordinator fails over a "
-            + "healthy primary that the standby still hears; safe (its lease runs out first) but ~6 s without writes, a rejoin, "
-            + "and in async mode the writes it acknowledged between the standby's drain and its self-fence are lost")
     void theCoordinatorCutOffFromThePrimaryOnlyDoesNotFailOver() throws Exception {
         try (HostCluster cluster = HostCluster.start("partition-2-strict", Map.of(), "")) {
             TrialResult result = new PartitionTrials(cluster).coordinatorCutFromPrimary(1, Duration.ofSeconds(5));

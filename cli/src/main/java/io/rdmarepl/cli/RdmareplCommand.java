@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Replication accelerator for PostgreSQL: ships the change stream over RDMA into a standby's ring.",
-        subcommands = {DemoCommand.class, ShipCommand.class, ApplyCommand.class, io.rdmarepl.cli.coordinate.CoordinateCommand.class,
+        subcommands = {DemoCommand.class, ShipCommand.class, io.rdmarepl.cli.lease.LeaseGuardCommand.class, ApplyCommand.class, io.rdmarepl.cli.coordinate.CoordinateCommand.class,
             io.rdmarepl.cli.runbook.StatusCommand.class, io.rdmarepl.cli.runbook.LagCommand.class,
             io.rdmarepl.cli.runbook.SwitchoverCommand.class, io.rdmarepl.cli.runbook.FailoverCommand.class,
             io.rdmarepl.cli.runbook.PromoteCommand.class, io.rdmarepl.cli.runbook.RejoinCommand.class,

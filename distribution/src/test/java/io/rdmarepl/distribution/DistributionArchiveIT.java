@@ -53,6 +53,7 @@ class DistributionArchiveIT {
             String unit = BASE + "systemd/rdmarepl-" + role.name().toLowerCase(java.util.Locale.ROOT) + ".service";
             assertThat(entries).as("archive entries").containsKey(unit);
         }
+        assertThat(entries).as("archive entries").containsKey(BASE + "systemd/rdmarepl-lease-guard.service");
     }
 
     @Test

@@ -37,6 +37,20 @@ class SystemdUnitsTest {
         assertThat(section(RepositoryFiles.read(unit), "Install").get("WantedBy")).containsExactly("multi-user.target");
     }
 
+    @org.junit.jupiter.api.Test
+    void shouldRunTheLeaseGuardOnTheShippersConfigAsAUnitOfItsOwnThatTheShipperWants() {
+        String guard = RepositoryFiles.read(UNITS.resolve("rdmarepl-lease-guard.service"));
+        Map<String, List<String>> service = section(guard, "Service");
+        assertThat(service.get("ExecStart")).containsExactly("/opt/rdmarepl/bin/rdmarepl lease-guard --config /etc/rdmarepl/shipper.properties");
+        assertThat(service.get("User")).containsExactly("rdmarepl");
+        assertThat(service.get("Restart")).as("a guard that is gone guards nothing").containsExactly("always");
+        assertThat(section(guard, "Unit").get("Before")).containsExactly("rdmarepl-shipper.service");
+        Map<String, List<String>> shipper = section(RepositoryFiles.read(UNITS.resolve("rdmarepl-shipper.service")), "Unit");
+        assertThat(String.join(" ", shipper.get("Wants"))).contains("rdmarepl-lease-guard.service");
+        assertThat(String.join(" ", shipper.get("After"))).contains("rdmarepl-lease-guard.service");
+        assertThat(section(guard, "Install").get("WantedBy")).containsExactly("multi-user.target");
+    }
+
     /** key -> values of one [section] of a unit file. */
     private static Map<String, List<String>> section(String unit, String name) {
         Map<String, List<String>> values = new LinkedHashMap<>();

@@ -17,9 +17,11 @@ import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.encode.ChangeEventEncoder;
 import io.rdmarepl.shipper.encode.DebeziumValueSettings;
 import io.rdmarepl.shipper.encode.RelationCatalog;
+import io.rdmarepl.shipper.lease.FencedStart;
+import io.rdmarepl.shipper.lease.GuardedLease;
+import io.rdmarepl.shipper.lease.Lease;
 import io.rdmarepl.shipper.ship.SequenceBoard;
 import io.rdmarepl.shipper.ship.ShipMetrics;
-import io.rdmarepl.shipper.ship.Lease;
 import io.rdmarepl.shipper.ship.ShipPipeline;
 import io.rdmarepl.shipper.sync.SyncGate;
 import io.rdmarepl.shipper.sync.SynchronousStandbyNames;
@@ -52,7 +54,9 @@ public final class Shipper implements AutoCloseable {
     private volatile String fencedReason;
     private final PrimaryLiveness liveness;
     private final Lease lease;
-    private final SelfFence selfFence;
+    /** The lease as its guard sees it (another process, which fences the primary); null when fence.lease.ms=0. */
+    private final GuardedLease guarded;
+    private volatile boolean leaseRanOut;
     private final SequenceSync sequences;
     private SyncGate sync;
     private RelationCatalog catalog;
@@ -61,26 +65,39 @@ public final class Shipper implements AutoCloseable {
     private Shipper(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings, MeterRegistry registry) {
         this.config = config;
         LOG.info("starting shipper: {}", config.describe());
-        PrimaryPreflight.check(config);
+        // first: a lease an earlier shipper left counting is guarded while this one starts, whatever becomes of it
+        this.guarded = config.fenceLeaseMs() > 0 ? GuardedLease.open(config) : null;
+        this.lease = guarded != null ? guarded.lease() : new Lease(0);
+        String fencedBefore;
+        try {
+            PrimaryPreflight.check(config);
+            fencedBefore = guarded == null ? null : FencedStart.reason(guarded, config);
+        } catch (RuntimeException e) {
+            abandonLease();
+            throw e;
+        }
         this.liveness = new PrimaryLiveness(config, config.heartbeatInterval());
-        this.lease = new Lease(config.fenceLeaseMs());
-        this.selfFence = new SelfFence(config);
         this.metrics = new ShipMetrics(registry, config.standbys());
         SequenceBoard board = new SequenceBoard();
         this.sequences = new SequenceSync(config, board, this::capturing, metrics);
         try {
             this.pipeline = new ShipPipeline(config.standbys(), config.sync(), config.disruptorSize(), config.heartbeatInterval(),
-                    config.connectTimeout(), metrics, this::capturing, lease, this::selfFence, board);
+                    config.connectTimeout(), metrics, this::capturing, lease, board);
         } catch (RuntimeException e) {
             sequences.close();
             liveness.close();
             metrics.close();
+            abandonLease();
             throw e;
         }
         try {
             String snapshotMode = SnapshotStart.debeziumMode(config, pipeline.acks().acknowledged());
             this.sync = new SyncGate(config.sync(), config.sync().enabled() ? new SynchronousStandbyNames(config) : null,
                     pipeline.acks(), () -> closed.get() || fencedReason != null);
+            if (fencedBefore != null) { // nothing is shipped from a primary its lease guard fenced: no heartbeat either
+                fencedReason = fencedBefore;
+                LOG.warn("fenced: {}; shipping stopped", fencedBefore);
+            }
             if ("pgoutput".equals(config.captureEngine())) {
                 this.capture = new PgOutputCapture(config, pipeline, snapshotMode, sequences::beforeMarker);
                 if (config.sync().enabled()) {
@@ -96,12 +113,25 @@ public final class Shipper implements AutoCloseable {
             sequences.start();
             sync.enableInBackground(config.connectTimeout());
             metrics.syncGauges(sync);
-            lease.arm(); // counts from here: connecting to the standbys and starting Debezium may take longer than it
+            if (guarded != null) {
+                guarded.awaitGuard();
+                guarded.onExpiry(this::leaseRanOut);
+                // a lease no earlier shipper left counting counts from here: connecting to the standbys and starting
+                // the capture may take longer than it
+                guarded.countFromNow();
+            }
+            if (fencedBefore != null) {
+                stopCaptureInBackground();
+            }
         } catch (RuntimeException e) {
             sequences.close();
+            if (capture != null) {
+                capture.close();
+            }
             pipeline.close();
             liveness.close();
             metrics.close();
+            abandonLease();
             throw e;
         }
     }
@@ -172,6 +202,10 @@ public final class Shipper implements AutoCloseable {
         }
         fencedReason = reason;
         LOG.warn("fenced: {}; shipping stopped", reason);
+        stopCaptureInBackground();
+    }
+
+    private void stopCaptureInBackground() {
         Capture engine = capture;
         if (engine == null) {
             return;
@@ -192,24 +226,31 @@ public final class Shipper implements AutoCloseable {
     }
 
     /**
-     * The lease ran out: cut off from every standby and the coordinator, this primary may be replaced right now.
-     * Stop shipping and make the primary refuse writes ({@link SelfFence}, retried until it did). Also when the
-     * coordinator fenced this shipper already: that stopped the shipping, not the primary's clients, and a
-     * coordinator that cannot reach the primary counts on this before it promotes a standby.
+     * The lease ran out: cut off from every standby and the coordinator, this primary may be replaced right now. Stop
+     * shipping; the lease guard, which reads the same lease, makes the primary refuse writes (retried until it did).
+     * The guard does that also when the coordinator fenced this shipper already: that stopped the shipping, not the
+     * primary's clients, and a coordinator that cannot reach the primary counts on it before it promotes a standby.
      */
-    private void selfFence() {
+    private void leaseRanOut() {
         String expiry = lease.expiry();
-        if (expiry == null || selfFence.started()) {
+        if (expiry == null || leaseRanOut) {
             return;
         }
-        LOG.warn("lease ran out: {}; fencing the primary", expiry);
+        leaseRanOut = true;
+        LOG.warn("lease ran out: {}; shipping stops, and the lease guard fences the primary", expiry);
         fence("self-fenced: " + expiry);
-        selfFence.start();
     }
 
-    /** The self-fence's {@code state}, {@code attempts} and {@code last_error}, without asking the primary anything (tests). */
+    /** The lease guard's fence of the primary: {@code state}, {@code attempts} and {@code last_error} (tests). */
     Map<String, Object> selfFenceStatus() {
-        return selfFence.status();
+        if (guarded == null) {
+            Map<String, Object> none = new LinkedHashMap<>();
+            none.put("state", "not needed");
+            none.put("attempts", 0);
+            none.put("last_error", null);
+            return none;
+        }
+        return guarded.selfFenceStatus();
     }
 
     /**
@@ -287,7 +328,8 @@ public final class Shipper implements AutoCloseable {
         status.put("state", fencedReason != null ? "fenced" : failure != null ? "failed" : capture.isStopped() ? "stopped" : "streaming");
         status.put("fenced_reason", fencedReason);
         status.put("lease_ms", config.fenceLeaseMs());
-        status.put("self_fence", selfFence.status());
+        status.put("self_fence", selfFenceStatus());
+        status.put("lease_guard", guarded == null ? null : guarded.status());
         status.put("source", config.sourceName());
         status.put("slot", config.slotName());
         status.put("capture_engine", capture.engine());
@@ -350,13 +392,28 @@ public final class Shipper implements AutoCloseable {
         close();
     }
 
-    /** Stops at once: capture, then the standby handlers (which write what was handed to them). Idempotent. */
+    /**
+     * Stops at once: capture, then the standby handlers (which write what was handed to them). A clean stop: the lease
+     * is released, so its guard goes without fencing the primary. Idempotent.
+     */
     @Override
     public void close() {
+        stop(true);
+    }
+
+    /**
+     * Stops at once, as {@link #close()}, but leaves the lease counting from the last contact: the process exits for
+     * a reason a restart must fix (a lost standby), and until a shipper hears from a standby or the coordinator again
+     * the lease guard fences the primary once the lease ran out. Idempotent.
+     */
+    public void abandon() {
+        stop(false);
+    }
+
+    private void stop(boolean releaseLease) {
         if (closed.getAndSet(true)) {
             return;
         }
-        selfFence.close();
         liveness.close();
         sequences.close();
         capture.close();
@@ -365,5 +422,16 @@ public final class Shipper implements AutoCloseable {
             catalog.close();
         }
         metrics.close(); // a shipper activated later in this process registers its own
+        if (releaseLease && guarded != null) {
+            guarded.release();
+        } else {
+            abandonLease();
+        }
+    }
+
+    private void abandonLease() {
+        if (guarded != null) {
+            guarded.abandon();
+        }
     }
 }

@@ -12,6 +12,7 @@ import io.rdmarepl.testsupport.Stall;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,15 +25,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A shipper cut off from its standby (and from any coordinator) for longer than fence.lease.ms fences itself:
- * shipping stops and the primary refuses writes, client sessions that turned read-only off included. While the
- * standby answers, nothing happens. A primary that does not answer the self-fence is tried again until it does.
+ * shipping stops, and its lease guard (a process of its own) makes the primary refuse writes, client sessions that
+ * turned read-only off included. While the standby answers, nothing happens. A primary that does not answer the
+ * fence is tried again until it does.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ShipperLeaseIT {
     private static PostgresServer primary;
+    @TempDir
+    static Path leaseDir;
 
     @BeforeAll
     static void startPrimary() {
@@ -62,6 +67,11 @@ class ShipperLeaseIT {
             assertThat(shipper.status()).containsEntry("state", "streaming");
             assertThat(primary.show("default_transaction_read_only")).isEqualTo("off");
             writes.execute("INSERT INTO t VALUES (1)");
+
+            @SuppressWarnings("unchecked")
+            Map<String, Object> guard = (Map<String, Object>) shipper.status().get("lease_guard");
+            assertThat(guard).containsEntry("guard_alive", true).containsEntry("lease_state", "armed").containsEntry("mode", "process");
+            assertThat((Long) guard.get("guard_pid")).as("a process of its own").isNotEqualTo(ProcessHandle.current().pid());
 
             standby.slowDown(TimeUnit.SECONDS.toNanos(30)); // the standby stops reading: no feedback any more
             await("the self-fence is done", () -> "done".equals(shipper.selfFenceStatus().get("state")));
@@ -112,6 +122,7 @@ class ShipperLeaseIT {
         p.setProperty("standby.a.uri", standby.uri());
         p.setProperty("admin.address", "127.0.0.1:0");
         p.setProperty("fence.lease.ms", "300");
+        p.setProperty("fence.lease.dir", leaseDir.toString());
         return Shipper.start(ShipperConfig.load(p), new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry());
     }
 }

@@ -115,7 +115,7 @@ public final class ReplicationRoles implements AutoCloseable {
         Shipper shipper = null;
         try {
             applierAdmin = ApplyCommand.adminServer(applier, registry).start();
-            ShipperConfig shipping = shipperConfig(sourceName, primary, ringUri, rolesToken, sync);
+            ShipperConfig shipping = shipperConfig(sourceName, primary, ringUri, rolesToken, sync, leaseDirectory(ring));
             shipper = Shipper.start(shipping, registry);
             AdminServer shipperAdmin = ShipCommand.adminServer(shipping, shipper, registry).start();
             ReplicationRoles roles = new ReplicationRoles(ring, applier, applierAdmin, shipper, shipperAdmin, sync, sourceName);
@@ -231,8 +231,23 @@ public final class ReplicationRoles implements AutoCloseable {
         return rows;
     }
 
-    private static ShipperConfig shipperConfig(String sourceName, PostgresServer primary, String ringUri, String rolesToken, boolean sync) {
+    /**
+     * Where the shipper's lease file goes: beside the ring, in a directory of this run's own (another run on the host
+     * may use the same source name), removed by {@link #close()}.
+     */
+    private static Path leaseDirectory(Path ring) {
+        Path directory = ring.toAbsolutePath().resolveSibling(ring.getFileName() + ".lease");
+        try {
+            return Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot create the lease directory " + directory, e);
+        }
+    }
+
+    private static ShipperConfig shipperConfig(String sourceName, PostgresServer primary, String ringUri, String rolesToken, boolean sync,
+                                               Path leaseDirectory) {
         Properties p = new Properties();
+        p.setProperty("fence.lease.dir", leaseDirectory.toString());
         p.setProperty("source.name", sourceName);
         p.setProperty("database.host", PostgresServer.HOST);
         p.setProperty("database.port", Integer.toString(primary.port()));
@@ -301,6 +316,15 @@ public final class ReplicationRoles implements AutoCloseable {
             applier.close();
             try {
                 Files.deleteIfExists(ring);
+                Path lease = ring.toAbsolutePath().resolveSibling(ring.getFileName() + ".lease");
+                if (Files.isDirectory(lease)) {
+                    try (java.util.stream.Stream<Path> files = Files.list(lease)) {
+                        for (Path file : files.toList()) {
+                            Files.deleteIfExists(file); // a guard that still runs (fencing) goes when its file is gone
+                        }
+                    }
+                    Files.deleteIfExists(lease);
+                }
             } catch (IOException ignored) {
                 // a leftover file in /dev/shm: named by this process's pid, never reused by it
             }

@@ -62,7 +62,7 @@ public final class ShipCommand implements Callable<Integer> {
         try {
             admin = adminServer(settings, role, registry).start();
         } catch (RuntimeException e) {
-            role.close();
+            role.abandon(); // a failed start: the lease, if one counts, stays with its guard
             throw e;
         }
         Thread hook = new Thread(() -> shutdown(admin, role, true), "rdmarepl-ship-shutdown");
@@ -156,13 +156,17 @@ public final class ShipCommand implements Callable<Integer> {
         stopped.countDown();
     }
 
-    /** @param graceful wait (up to {@link #DRAIN_TIMEOUT}) for the standbys to acknowledge what was shipped */
+    /**
+     * @param graceful SIGTERM: wait (up to {@link #DRAIN_TIMEOUT}) for the standbys to acknowledge what was shipped, and
+     *                 release the lease; otherwise (shipping failed) stop at once and leave the lease counting, so the
+     *                 lease guard fences the primary unless a restarted shipper hears from a standby or the coordinator
+     */
     private static synchronized void shutdown(AdminServer admin, ShipperRole role, boolean graceful) {
         admin.close();
         if (graceful) {
             role.close(DRAIN_TIMEOUT);
         } else {
-            role.close();
+            role.abandon();
         }
     }
 }

@@ -4,6 +4,8 @@ import io.rdmarepl.config.Activation;
 import io.rdmarepl.channel.ChannelUri;
 import io.rdmarepl.config.ConfigProblems;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -42,11 +44,16 @@ public record ShipperConfig(
         int disruptorSize,
         Duration connectTimeout,
         long fenceLeaseMs,
+        Path fenceLeaseDir,
+        GuardMode fenceGuard,
         InetSocketAddress adminAddress,
         String adminToken,
         Activation activation,
         SyncSettings sync,
         Map<String, String> debezium) {
+
+    /** {@code fence.lease.dir}: shared memory, which every process of the host maps alike and a reboot empties. */
+    public static final String DEFAULT_LEASE_DIR = "/dev/shm";
 
     /** Key, default, description: docs/configuration.md's table is this list. */
     public static final List<String[]> KEYS = List.of(
@@ -75,7 +82,9 @@ public record ShipperConfig(
             new String[] {"capture.max.queue.size", "8192", "Debezium max.queue.size"},
             new String[] {"ship.buffer.events", "16384", "Disruptor ring size in records (power of two)"},
             new String[] {"standby.connect.timeout.ms", "30000", "how long to wait for a standby's ring at start"},
-            new String[] {"fence.lease.ms", "auto", "self-fence (stop shipping, make the primary read-only) after this long without word from a standby or the coordinator; auto = 2000 when admin.token is set (a coordinator can renew the lease), else 0 = off"},
+            new String[] {"fence.lease.ms", "auto", "self-fence after this long without word from a standby or the coordinator: the shipper stops shipping, and its lease guard, a process that outlives it, makes the primary read-only; auto = 2000 when admin.token is set (a coordinator can renew the lease), else 0 = off"},
+            new String[] {"fence.lease.dir", DEFAULT_LEASE_DIR, "directory of the lease file rdmarepl-lease-<source.name>, which the shipper writes its last contact into and its lease guard reads (fence.lease.ms > 0); a tmpfs, so a reboot forgets it"},
+            new String[] {"fence.guard", "process", "who fences the primary when the lease runs out, outliving the shipper: process = the shipper starts a lease guard process of its own session (or adopts one that runs); external = one started apart (rdmarepl lease-guard, e.g. its systemd unit) must run, or the shipper refuses to start"},
             new String[] {"replication.mode", "async", "async: commits on the primary never wait for the standbys; sync: a commit returns only once sync.standbys standbys hold it (the primary waits through synchronous_standby_names)"},
             new String[] {"sync.standbys", "1", "sync: how many of the required standbys must hold a commit before it returns (ANY k; at most the number required)"},
             new String[] {"sync.level", "remote_flush", "sync: remote_flush: durable on the standby; remote_apply: also applied there (visible to its readers)"},
@@ -166,6 +175,12 @@ public record ShipperConfig(
         Duration connect = Duration.ofMillis(p.longValue("standby.connect.timeout.ms", 30_000, 0, 3_600_000));
         String token = p.string("admin.token", "");
         long lease = lease(p, token);
+        Path leaseDir = Path.of(p.string("fence.lease.dir", DEFAULT_LEASE_DIR));
+        if (lease > 0 && !(Files.isDirectory(leaseDir) && Files.isWritable(leaseDir))) {
+            p.problem("fence.lease.dir", leaseDir.toString(), "is not a writable directory (the lease file rdmarepl-lease-<source.name> goes"
+                    + " there while fence.lease.ms is " + lease + ")");
+        }
+        GuardMode guard = GuardMode.of(p.oneOf("fence.guard", GuardMode.PROCESS.text(), GuardMode.texts()));
         SyncSettings sync = sync(p, (int) standbys.stream().filter(StandbyConfig::required).count());
         if (sync.enabled() && !sync.strict() && lease > 0 && sync.degradeAfterMs() <= selfFencedAfterMs(lease)) {
             p.problem("sync.degrade.after.ms", Long.toString(sync.degradeAfterMs()), "must be longer than fence.lease.ms ("
@@ -189,7 +204,7 @@ public record ShipperConfig(
         p.rejectUnknown(Set.of("debezium."));
         p.throwIfAny("shipper configuration");
         return new ShipperConfig(sourceName, host, port, database, user, password, sslMode, sslRootCert, engine, slot, publication, tables, snapshot,
-                chunkBytes, parallelTables, List.copyOf(standbys), heartbeat, sequenceSync, poll, batch, queue, events, connect, lease, admin, token, activation,
+                chunkBytes, parallelTables, List.copyOf(standbys), heartbeat, sequenceSync, poll, batch, queue, events, connect, lease, leaseDir, guard, admin, token, activation,
                 sync, Map.copyOf(debezium));
     }
 
@@ -199,7 +214,20 @@ public record ShipperConfig(
                 sslRootCert, captureEngine, slotName,
                 publicationName, publicationTables, mode, snapshotChunkBytes, snapshotParallelTables, standbys, heartbeatInterval, sequenceSyncInterval,
                 pollInterval, maxBatchSize,
-                maxQueueSize, disruptorSize, connectTimeout, fenceLeaseMs, adminAddress, adminToken, activation, sync, debezium);
+                maxQueueSize, disruptorSize, connectTimeout, fenceLeaseMs, fenceLeaseDir, fenceGuard, adminAddress, adminToken, activation, sync, debezium);
+    }
+
+    /**
+     * The lease file this shipper and its lease guard share: {@code <fence.lease.dir>/rdmarepl-lease-<source.name>}, the
+     * name's characters other than letters, digits, {@code .}, {@code _} and {@code -} written as {@code _}.
+     */
+    public Path leaseFile() {
+        return fenceLeaseDir.resolve("rdmarepl-lease-" + sourceName.replaceAll("[^A-Za-z0-9._-]", "_"));
+    }
+
+    /** The primary a lease is of, as the lease file's header names it: {@code host:port/database}. */
+    public String primaryAddress() {
+        return databaseHost + ":" + databasePort + "/" + databaseName;
     }
 
     /** Who and where the primary is, for messages: {@code user@host:port/database}. */
@@ -221,7 +249,7 @@ public record ShipperConfig(
                 + " slot=" + slotName + " publication=" + publicationName + " tables=" + (publicationTables.isEmpty() ? "all" : publicationTables)
                 + " snapshot=" + snapshotMode + (captureEngine.equals("pgoutput") ? " copy sessions=" + snapshotParallelTables : "")
                 + " standbys=" + standbys + " heartbeat=" + heartbeatInterval.toMillis() + "ms lease="
-                + (fenceLeaseMs == 0 ? "off" : fenceLeaseMs + "ms") + " sequences every "
+                + (fenceLeaseMs == 0 ? "off" : fenceLeaseMs + "ms (guard " + fenceGuard.text() + ", " + leaseFile() + ")") + " sequences every "
                 + sequenceSyncInterval.toMillis() + "ms poll="
                 + pollInterval.toMillis() + "ms mode=" + sync.describe() + " activation=" + activation.text() + " admin=" + adminAddress + (adminToken.isEmpty() ? " (no control token)" : " (control token set)");
     }

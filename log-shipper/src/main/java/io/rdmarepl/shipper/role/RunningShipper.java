@@ -37,8 +37,13 @@ public interface RunningShipper {
     /** Graceful stop: waits up to {@code drainTimeout} for the standbys to acknowledge what was shipped. */
     void close(Duration drainTimeout);
 
-    /** Stops at once. */
+    /** Stops at once; a clean stop: the lease is released. */
     void close();
+
+    /** Stops at once, leaving the lease counting for its guard ({@link Shipper#abandon()}): the process exits on a failure. */
+    default void abandon() {
+        close();
+    }
 
     static RunningShipper of(Shipper shipper) {
         return new RunningShipper() {
@@ -95,6 +100,11 @@ public interface RunningShipper {
             @Override
             public void close() {
                 shipper.close();
+            }
+
+            @Override
+            public void abandon() {
+                shipper.abandon();
             }
         };
     }

@@ -311,6 +311,18 @@ public final class ShipperRole implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the shipper, if any, at once, leaving its lease counting: the process exits because shipping failed (a lost
+     * standby), and the lease guard fences the primary unless a restarted shipper hears from a standby or the
+     * coordinator within the lease.
+     */
+    public void abandon() {
+        RunningShipper running = takeForClose();
+        if (running != null) {
+            running.abandon();
+        }
+    }
+
     private synchronized RunningShipper takeForClose() {
         RunningShipper running = current;
         current = null;

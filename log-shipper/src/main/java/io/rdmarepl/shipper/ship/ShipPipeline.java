@@ -9,6 +9,7 @@ import io.rdmarepl.channel.ring.WriterEnd;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.config.StandbyConfig;
 import io.rdmarepl.shipper.config.SyncSettings;
+import io.rdmarepl.shipper.lease.Lease;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,16 +46,14 @@ public final class ShipPipeline implements AutoCloseable {
      */
     /**
      * @param sync           in sync mode, how many standbys must hold a transaction and whether applied
-     * @param lease          renewed by the standbys' feedback; checked with the transports, every
-     *                       {@link ShipperConfig#LEASE_CHECK_MS}
-     * @param onLeaseExpired what to do when it ran out (the shipper fences itself)
+     * @param lease          renewed by the standbys' feedback
      * @param capturing whether the primary is being captured: heartbeats go out only then, so a standby (and the
      *                  coordinator reading it) sees them stop when the primary or its capture is gone
      * @param sequences the primary's sequence states, shipped by every standby handler between transactions
      */
     public ShipPipeline(List<StandbyConfig> standbys, SyncSettings sync, int bufferEvents, Duration heartbeatInterval,
                         Duration connectTimeout, ShipMetrics metrics, java.util.function.BooleanSupplier capturing, Lease lease,
-                        Runnable onLeaseExpired, SequenceBoard sequences) {
+                        SequenceBoard sequences) {
         List<Boolean> required = new ArrayList<>();
         standbys.forEach(s -> required.add(s.required()));
         this.acks = sync.enabled() ? new AckTracker(required, sync.standbys(), sync.applied()) : new AckTracker(required);
@@ -96,12 +95,8 @@ public final class ShipPipeline implements AutoCloseable {
         shippers.forEach(s -> s.published(events::getCursor)); // before the handler threads start
         disruptor.handleEventsWith(shippers.toArray(new StandbyShipper[0]));
         this.ringBuffer = disruptor.start();
-        watchdog.scheduleWithFixedDelay(() -> {
-            shippers.forEach(StandbyShipper::watch);
-            if (lease.expiry() != null) {
-                onLeaseExpired.run();
-            }
-        }, ShipperConfig.LEASE_CHECK_MS, ShipperConfig.LEASE_CHECK_MS, TimeUnit.MILLISECONDS);
+        watchdog.scheduleWithFixedDelay(() -> shippers.forEach(StandbyShipper::watch), ShipperConfig.LEASE_CHECK_MS,
+                ShipperConfig.LEASE_CHECK_MS, TimeUnit.MILLISECONDS);
     }
 
     /**

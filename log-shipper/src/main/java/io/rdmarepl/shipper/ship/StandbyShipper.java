@@ -8,6 +8,7 @@ import io.rdmarepl.channel.ring.WriterEnd;
 import io.rdmarepl.format.ChangeStream;
 import io.rdmarepl.format.codec.RecordEncoder;
 import io.rdmarepl.shipper.config.StandbyConfig;
+import io.rdmarepl.shipper.lease.Lease;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -64,6 +65,9 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
         this.metrics = metrics;
         this.heartbeatIntervalNs = heartbeatIntervalNs;
         acks.durable(index, ring.feedback().durableLsn()); // known before capture starts: SnapshotStart needs it
+        // only a heartbeat that moves from here on is word from the standby: the one found in a ring whose reader died
+        // (a stale shared-memory ring) would renew the lease without anyone there
+        this.lastFeedbackHeartbeatUs = ring.feedback().heartbeatTimeUs();
     }
 
     @Override

@@ -140,6 +140,34 @@ class ShipperConfigTest {
     }
 
     @Test
+    void shouldPutTheLeaseFileInSharedMemoryNamedAfterTheSourceAndLetAProcessGuardIt() {
+        Properties p = minimal();
+        p.setProperty("admin.token", "t0ken");
+        p.setProperty("source.name", "db a/1");
+        ShipperConfig config = ShipperConfig.load(p);
+        assertThat(config.leaseFile()).isEqualTo(java.nio.file.Path.of("/dev/shm/rdmarepl-lease-db_a_1"));
+        assertThat(config.fenceGuard()).isEqualTo(GuardMode.PROCESS);
+        assertThat(config.describe()).contains("lease=2000ms (guard process, /dev/shm/rdmarepl-lease-db_a_1)");
+        p.setProperty("fence.guard", "external");
+        assertThat(ShipperConfig.load(p).fenceGuard()).isEqualTo(GuardMode.EXTERNAL);
+    }
+
+    @Test
+    void shouldRefuseALeaseDirectoryItCannotWriteAndAGuardModeItDoesNotKnow() {
+        Properties p = minimal();
+        p.setProperty("admin.token", "t0ken");
+        p.setProperty("fence.lease.dir", "/nonexistent/lease");
+        p.setProperty("fence.guard", "thread");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("fence.lease.dir=/nonexistent/lease: is not a writable directory (the lease file"
+                        + " rdmarepl-lease-<source.name> goes there while fence.lease.ms is 2000)")
+                .hasMessageContaining("fence.guard=thread");
+        p.setProperty("fence.guard", "process");
+        p.setProperty("fence.lease.ms", "0");
+        assertThat(ShipperConfig.load(p).fenceLeaseMs()).as("no lease: no file").isZero();
+    }
+
+    @Test
     void shouldRefuseASyncDegradationThatReleasesCommitsBeforeTheLeaseFencesThePrimary() {
         Properties p = minimal();
         p.setProperty("admin.token", "t0ken");

@@ -97,6 +97,7 @@ final class Replication implements AutoCloseable {
         String ringUri = transport.equals("softrdma") ? "softrdma://127.0.0.1:" + RoleConfigs.freePort() : "shm://" + ring;
         PostgresPair servers = PostgresPair.start(Durability.FAST);
         Replication replication = new Replication(name, servers, directory, ring, ringUri);
+        LeaseGuards.watch(directory);
         try {
             setup.accept(servers);
             replication.writeConfigs();
@@ -109,6 +110,16 @@ final class Replication implements AutoCloseable {
 
     PostgresServer primary() {
         return servers.primary();
+    }
+
+    /** The directory of this test's configuration files, logs and lease files. */
+    Path directory() {
+        return directory;
+    }
+
+    /** The shipper's lease file (fence.lease.dir is the test's directory). */
+    Path leaseFile() {
+        return directory.resolve("rdmarepl-lease-primary");
     }
 
     PostgresServer replica() {
@@ -245,6 +256,7 @@ final class Replication implements AutoCloseable {
         String reverseUri = ringUri.startsWith("softrdma") ? "softrdma://127.0.0.1:" + RoleConfigs.freePort() : "shm://" + reverseRing;
         Properties shipping = RoleConfigs.shipper("replica", replica(), "primary", reverseUri);
         shipping.setProperty("activation", "on-request");
+        shipping.setProperty("fence.lease.dir", directory.toString());
         if (coordinated) {
             shipping.remove("fence.lease.ms");
         }
@@ -364,6 +376,7 @@ final class Replication implements AutoCloseable {
                 }
             }
         } finally {
+            LeaseGuards.killLeftIn(directory);
             try {
                 Files.deleteIfExists(ring);
                 Files.deleteIfExists(Path.of(ring + "-reverse"));
@@ -381,7 +394,9 @@ final class Replication implements AutoCloseable {
     }
 
     private void writeConfigs() throws IOException {
-        store(RoleConfigs.shipper("primary", primary(), "replica", ringUri), shipperConfig);
+        Properties shipping = RoleConfigs.shipper("primary", primary(), "replica", ringUri);
+        shipping.setProperty("fence.lease.dir", directory.toString()); // not /dev/shm: another test run may name its source alike
+        store(shipping, shipperConfig);
         store(RoleConfigs.applier("primary", ringUri, replica()), applierConfig);
     }
 

@@ -197,6 +197,7 @@ final class HostCluster implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             try {
+                LeaseGuards.killLeftIn(directory); // a guard outlives its shipper on purpose
                 servers.values().forEach(PostgresServer::close);
             } finally {
                 network.close();
@@ -216,6 +217,7 @@ final class HostCluster implements AutoCloseable {
             p.setProperty("database.port", Integer.toString(servers.get(member).port()));
         }
         if (shipper) {
+            p.setProperty("fence.lease.dir", directory.toString()); // this cluster's guards only (see close)
             shipperSettings.forEach(p::setProperty);
         }
         return store(p, example.replace(".properties", "-" + member + ".properties"));

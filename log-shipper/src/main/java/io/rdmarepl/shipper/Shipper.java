@@ -11,6 +11,7 @@ import io.rdmarepl.shipper.capture.PrimaryPreflight;
 import io.rdmarepl.shipper.capture.PrimaryLiveness;
 import io.rdmarepl.shipper.capture.PublishedTables;
 import io.rdmarepl.shipper.capture.SequenceSync;
+import io.rdmarepl.shipper.capture.SlotRetention;
 import io.rdmarepl.shipper.capture.SnapshotStart;
 import io.rdmarepl.shipper.capture.TransactionAssembler;
 import io.rdmarepl.shipper.config.ShipperConfig;
@@ -344,25 +345,11 @@ public final class Shipper implements AutoCloseable {
         status.put("sync", sync.status());
         status.put("sequences", sequences.status());
         status.put("records_awaiting_acknowledgement", capture.pendingAcknowledgements());
-        status.put("slot_retained_wal_bytes", slotRetainedWalBytes());
+        status.put("slot_retained_wal_bytes", SlotRetention.retainedWalBytes(config));
         status.put("primary_postmaster", liveness.postmasterStatus());
         status.put("standbys", metrics.standbyStatus());
         status.put("last_error", failure);
         return status;
-    }
-
-    /** WAL the primary keeps for the slot (what the standbys have not made durable yet); null when it cannot be read. */
-    private Long slotRetainedWalBytes() {
-        try (Connection connection = PrimaryPreflight.connect(config);
-             PreparedStatement query = connection.prepareStatement(
-                     "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn)::bigint FROM pg_replication_slots WHERE slot_name = ?")) {
-            query.setString(1, config.slotName());
-            try (ResultSet rs = query.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : null;
-            }
-        } catch (SQLException e) {
-            return null;
-        }
     }
 
     /**

@@ -19,12 +19,26 @@ public final class PrimaryPreflight {
 
     /** Opens a plain JDBC connection to the primary the config names. */
     public static Connection connect(ShipperConfig config) throws SQLException {
+        return DriverManager.getConnection(config.jdbcUrl(), properties(config, 10));
+    }
+
+    /**
+     * As {@link #connect(ShipperConfig)}, for a quick look that must not hold its caller (a scrape of /metrics):
+     * gives up on connecting, and on each answer, after {@code timeoutSeconds}.
+     */
+    public static Connection connect(ShipperConfig config, int timeoutSeconds) throws SQLException {
+        Properties props = properties(config, timeoutSeconds);
+        props.setProperty("socketTimeout", Integer.toString(timeoutSeconds));
+        return DriverManager.getConnection(config.jdbcUrl(), props);
+    }
+
+    private static Properties properties(ShipperConfig config, int connectTimeoutSeconds) {
         Properties props = new Properties();
         props.setProperty("user", config.databaseUser());
         props.setProperty("password", config.databasePassword());
-        props.setProperty("connectTimeout", "10");
+        props.setProperty("connectTimeout", Integer.toString(connectTimeoutSeconds));
         props.setProperty("ApplicationName", "rdmarepl-shipper");
-        return DriverManager.getConnection(config.jdbcUrl(), props);
+        return props;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.rdmarepl.shipper.role;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.rdmarepl.shipper.Shipper;
 import io.rdmarepl.config.Activation;
+import io.rdmarepl.shipper.capture.SlotRetention;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -70,6 +71,7 @@ public final class ShipperRole implements AutoCloseable {
      * do), with {@code on-request} it waits.
      */
     public static ShipperRole start(ShipperConfig config, MeterRegistry registry) {
+        SlotRetention.register(registry, config);
         Starter starter = shipperStarter(registry);
         SlotDropper dropper = new PrimarySlotDropper(config, PrimarySlotDropper.ACTIVE_WAIT);
         return config.activation() == Activation.ON_REQUEST
@@ -79,6 +81,7 @@ public final class ShipperRole implements AutoCloseable {
 
     /** Holds a {@link Shipper} its caller started (the demo and the benchmarks). */
     public static ShipperRole around(ShipperConfig config, Shipper shipper, MeterRegistry registry) {
+        SlotRetention.register(registry, config);
         return shipping(config, RunningShipper.of(shipper), shipperStarter(registry),
                 new PrimarySlotDropper(config, PrimarySlotDropper.ACTIVE_WAIT));
     }

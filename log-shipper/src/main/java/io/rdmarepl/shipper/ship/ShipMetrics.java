@@ -69,13 +69,16 @@ public final class ShipMetrics {
         return value;
     }
 
-    /** Sync mode's state (0 async, 1 enabling, 2 sync, 3 degraded, 4 failed) and how often it degraded. */
+    /** Sync mode's state (0 async, 1 enabling, 2 sync, 3 degraded, 4 failed), how often it degraded, how long commits wait. */
     public void syncGauges(io.rdmarepl.shipper.sync.SyncGate sync) {
         gauges.add(Gauge.builder("rdmarepl_shipper_sync_state", sync, s -> s.state().code())
                 .description("0 async, 1 enabling, 2 sync (commits wait for the standbys), 3 degraded to async, 4 failed")
                 .register(registry));
         gauges.add(Gauge.builder("rdmarepl_shipper_sync_degradations", sync, s -> s.degradations())
                 .description("times sync mode degraded to async because the standbys did not answer in time").register(registry));
+        gauges.add(Gauge.builder("rdmarepl_shipper_sync_waiting_ms", sync, s -> s.waitingMs())
+                .description("how long the oldest commit not yet held by the standbys has waited for them (0 when none"
+                        + " waits); in strict mode the primary's commits wait as long as it takes").register(registry));
     }
 
     /**

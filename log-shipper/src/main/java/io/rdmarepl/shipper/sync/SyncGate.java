@@ -217,6 +217,12 @@ public final class SyncGate {
         return degradations;
     }
 
+    /** How long the oldest commit not yet held by the standbys has waited for them; 0 when none waits. */
+    public long waitingMs() {
+        long since = waitingSinceNs;
+        return since == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
+    }
+
     /** Why sync mode could not be enabled, or null. */
     public String failure() {
         return failure;
@@ -234,8 +240,7 @@ public final class SyncGate {
         status.put("standbys", settings.standbys());
         status.put("level", settings.applied() ? "remote_apply" : "remote_flush");
         status.put("application_name", names.name());
-        long since = waitingSinceNs;
-        status.put("waiting_ms", since == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since));
+        status.put("waiting_ms", waitingMs());
         status.put("degradations", degradations);
         status.put("error", failure);
         return status;

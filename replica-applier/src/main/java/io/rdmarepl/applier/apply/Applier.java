@@ -118,7 +118,7 @@ public final class Applier implements ApplierControl {
             // spins and yields cover a busy ring; then the reader sleeps on the ring's doorbell, or parks without one
             IdleStrategy idle = BackoffIdleStrategy.forReader(reader, 1_000, 10, TimeUnit.MICROSECONDS.toNanos(config.idleMaxParkUs()));
             Applier applier = new Applier(config, dataSource, ring, session, agent, sequences, readings, metrics, idle);
-            applier.registerGauges(metrics);
+            metrics.statusGauges(applier);
             applier.thread.start();
             LOG.info("applying {} from {} into {}, resuming after {}", config.sourceName(), config.ringUri(),
                     config.replicaJdbcUrl(), position);
@@ -258,28 +258,6 @@ public final class Applier implements ApplierControl {
             idle.idle(work);
         }
         agent.stop();
-    }
-
-    private void registerGauges(ApplierMetrics metrics) {
-        metrics.gauge("rdmarepl.applier.state", "State code: 1 streaming, 2 retrying, 3 paused-schema, 4 paused-error, "
-                + "5 draining, 6 promoted", this, a -> a.status().state().code());
-        metrics.gauge("rdmarepl.applier.lag.ms", "Since the primary committed the oldest transaction not yet applied",
-                this, a -> a.status().lagMs());
-        metrics.gauge("rdmarepl.applier.ring.backlog.bytes", "Ring bytes written but not yet read", this,
-                a -> a.status().backlogBytes());
-        metrics.gauge("rdmarepl.applier.applied.lsn", "Commit LSN of the last applied source transaction", this,
-                a -> a.status().appliedLsn());
-        metrics.gauge("rdmarepl.applier.durable.lsn", "Commit LSN of the last source transaction the replica flushed", this,
-                a -> a.status().durableLsn());
-        metrics.gauge("rdmarepl.applier.pending.transactions", "Received transactions not yet applied", this,
-                a -> a.status().pendingTransactions());
-        metrics.counter("rdmarepl.applier.ring.refused.epoch.frames", "Frames refused because they carried a stale epoch",
-                this, a -> a.status().refusedEpochFrames());
-        metrics.counter("rdmarepl.applier.transactions.skipped", "Transactions skipped because already applied (re-sent)",
-                this, a -> a.status().skippedTransactions());
-        metrics.counter("rdmarepl.applier.transactions.discarded.partial",
-                "Transactions cut short by a writer restart, dropped before any row was applied", this,
-                a -> a.status().discardedPartialTransactions());
     }
 
     private static String rootMessage(Throwable e) {

@@ -83,6 +83,35 @@ public final class ApplierMetrics {
                 .register(registry).increment(count);
     }
 
+    /**
+     * The gauges and counters read from {@code applier}'s status snapshot (any thread, at each scrape), and the age of
+     * the last frame the ring delivered. With a null {@code applier} they read NaN: how the monitoring docs' test
+     * lists every name without a running applier.
+     */
+    public void statusGauges(Applier applier) {
+        gauge("rdmarepl.applier.state", "State code: 1 streaming, 2 retrying, 3 paused-schema, 4 paused-error, "
+                + "5 draining, 6 promoted", applier, a -> a.status().state().code());
+        gauge("rdmarepl.applier.lag.ms", "Since the primary committed the oldest transaction not yet applied",
+                applier, a -> a.status().lagMs());
+        gauge("rdmarepl.applier.last.message.age.ms", "Since the ring last delivered a frame (the shipper sends a"
+                + " heartbeat every few ms while it captures)", applier, Applier::lastMessageAgeMs);
+        gauge("rdmarepl.applier.ring.backlog.bytes", "Ring bytes written but not yet read", applier,
+                a -> a.status().backlogBytes());
+        gauge("rdmarepl.applier.applied.lsn", "Commit LSN of the last applied source transaction", applier,
+                a -> a.status().appliedLsn());
+        gauge("rdmarepl.applier.durable.lsn", "Commit LSN of the last source transaction the replica flushed", applier,
+                a -> a.status().durableLsn());
+        gauge("rdmarepl.applier.pending.transactions", "Received transactions not yet applied", applier,
+                a -> a.status().pendingTransactions());
+        counter("rdmarepl.applier.ring.refused.epoch.frames", "Frames refused because they carried a stale epoch",
+                applier, a -> a.status().refusedEpochFrames());
+        counter("rdmarepl.applier.transactions.skipped", "Transactions skipped because already applied (re-sent)",
+                applier, a -> a.status().skippedTransactions());
+        counter("rdmarepl.applier.transactions.discarded.partial",
+                "Transactions cut short by a writer restart, dropped before any row was applied", applier,
+                a -> a.status().discardedPartialTransactions());
+    }
+
     /** A gauge read from the status snapshot (any thread). */
     <T> void gauge(String name, String description, T source, ToDoubleFunction<T> value) {
         snapshotMeters.add(Gauge.builder(name, source, value).description(description).register(registry));

@@ -1,0 +1,6 @@
+package io.rdmarepl.applier.planted;
+
+/** Planted for ArchitectureRulesFailTest: the applier importing the shipper. Never in production. */
+public class ApplierThatShips {
+    io.rdmarepl.shipper.Shipper shipper;
+}

@@ -1,0 +1,127 @@
+package io.rdmarepl.conformance.architecture;
+
+import static io.rdmarepl.conformance.architecture.ArchitectureRules.FROZEN_HARNESS_DEPENDENCIES;
+import static io.rdmarepl.conformance.architecture.ArchitectureRules.HARNESS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * Every module's production classes (the module jars or target/classes on this module's test classpath; test classes
+ * are left out) held to {@link ArchitectureRules}. A rule that matches no class fails too (ArchUnit's
+ * {@code failOnEmptyShould}). Run it in the reactor ({@code -pl tests/conformance -am}): the local repository's jars
+ * may be another checkout's.
+ */
+@AnalyzeClasses(packages = "io.rdmarepl", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+    /** Package root, then the module (artifact) that owns it: the rules know a module by its package root. */
+    static final Map<String, String> OWNERS = Map.of(
+            "io.rdmarepl.config", "config-support",
+            "io.rdmarepl.format", "log-format",
+            "io.rdmarepl.channel", "rdma-channel",
+            "io.rdmarepl.shipper", "log-shipper",
+            "io.rdmarepl.applier", "replica-applier",
+            "io.rdmarepl.coordinator", "failover-coordinator",
+            "io.rdmarepl.client", "failover-client",
+            "io.rdmarepl.cli", "cli",
+            "io.rdmarepl.benchmarks", "benchmarks",
+            "io.rdmarepl.testsupport", "test-support");
+
+    @ArchTest
+    static final ArchRule formatKnowsNoTransportAndNoDatabase = ArchitectureRules.FORMAT_KNOWS_NO_TRANSPORT_AND_NO_DATABASE;
+
+    @ArchTest
+    static final ArchRule formatAndConfigNeedOnlyTheJdk = ArchitectureRules.FORMAT_AND_CONFIG_NEED_ONLY_THE_JDK;
+
+    @ArchTest
+    static final ArchRule channelKnowsNoDatabaseNoDebeziumAndNoFormat =
+            ArchitectureRules.CHANNEL_KNOWS_NO_DATABASE_NO_DEBEZIUM_AND_NO_FORMAT;
+
+    @ArchTest
+    static final ArchRule channelServesTheRoles = ArchitectureRules.CHANNEL_SERVES_THE_ROLES;
+
+    @ArchTest
+    static final ArchRule shipperAndApplierNeverImportEachOther = ArchitectureRules.SHIPPER_AND_APPLIER_NEVER_IMPORT_EACH_OTHER;
+
+    @ArchTest
+    static final ArchRule onlyTheVerbsTransportsImportDisni = ArchitectureRules.ONLY_THE_VERBS_TRANSPORTS_IMPORT_DISNI;
+
+    @ArchTest
+    static final ArchRule rolesReachATransportOnlyByUri = ArchitectureRules.ROLES_REACH_A_TRANSPORT_ONLY_BY_URI;
+
+    @ArchTest
+    static final ArchRule coordinatorNeverImportsTheHotPath = ArchitectureRules.COORDINATOR_NEVER_IMPORTS_THE_HOT_PATH;
+
+    @ArchTest
+    static final ArchRule clientStandsAlone = ArchitectureRules.CLIENT_STANDS_ALONE;
+
+    @ArchTest
+    static final ArchRule onlyTheShipperImportsDebezium = ArchitectureRules.ONLY_THE_SHIPPER_IMPORTS_DEBEZIUM;
+
+    @ArchTest
+    static final ArchRule theRolesCarryNoHarness = ArchitectureRules.THE_ROLES_CARRY_NO_HARNESS;
+
+    /** Frozen: see {@link ArchitectureRules#FROZEN_HARNESS_DEPENDENCIES}. */
+    @ArchTest
+    static final ArchRule theCommandsCarryNoHarness = ArchitectureRules.THE_COMMANDS_CARRY_NO_HARNESS;
+
+    /** Each package root comes from the one module that owns it (no split packages), and every module was found. */
+    @ArchTest
+    static void eachPackageRootComesFromItsOwnModule(JavaClasses classes) {
+        Map<String, Integer> found = new TreeMap<>();
+        List<String> misplaced = new ArrayList<>();
+        for (JavaClass c : classes) {
+            String[] parts = c.getPackageName().split("\\.");
+            String root = parts.length < 3 ? c.getPackageName() : parts[0] + "." + parts[1] + "." + parts[2];
+            String owner = OWNERS.get(root);
+            String location = c.getSource().map(s -> s.getUri().toString()).orElse("?");
+            if (owner == null || !location.contains("/" + owner + "/")) {
+                misplaced.add(c.getName() + " in " + location + (owner == null ? " (no module owns " + root + ")" : ""));
+            } else {
+                found.merge(root, 1, Integer::sum);
+            }
+        }
+        assertThat(misplaced).as("classes outside their module").isEmpty();
+        assertThat(found.keySet()).as("package roots with classes").containsExactlyInAnyOrderElementsOf(OWNERS.keySet());
+    }
+
+    /**
+     * The frozen list is honest both ways: the production command's dependencies on the harness are exactly the
+     * frozen ones. A new one fails here (and in {@link #theCommandsCarryNoHarness}); one that went away fails here
+     * until it leaves the list.
+     */
+    @ArchTest
+    static void frozenHarnessDependenciesAreExactlyTheOnesThatStillExist(JavaClasses classes) {
+        Set<String> actual = new TreeSet<>();
+        for (JavaClass c : classes) {
+            if (!c.getPackageName().startsWith("io.rdmarepl.cli") || JavaClass.Predicates.resideInAnyPackage(HARNESS).test(c)) {
+                continue;
+            }
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                if (JavaClass.Predicates.resideInAnyPackage(HARNESS).test(d.getTargetClass())) {
+                    actual.add(topLevel(c) + " -> " + topLevel(d.getTargetClass()));
+                }
+            }
+        }
+        Set<String> frozen = FROZEN_HARNESS_DEPENDENCIES.stream().map(Object::toString).collect(Collectors.toCollection(TreeSet::new));
+        assertThat(actual).as("the production command's dependencies on the harness (frozen: %s)", frozen)
+                .containsExactlyInAnyOrderElementsOf(frozen);
+    }
+
+    private static String topLevel(JavaClass c) {
+        return c.getName().replaceFirst("\\$.*$", "");
+    }
+}

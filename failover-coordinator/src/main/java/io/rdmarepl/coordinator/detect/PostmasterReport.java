@@ -56,8 +56,11 @@ public final class PostmasterReport implements AutoCloseable {
         this.onExit = onExit;
         this.intervalNs = interval.toNanos();
         this.timeout = LONG_POLL.plusMillis(Math.max(50, interval.toMillis() * 10));
-        // an old report is no report: the shipper may have reconnected to a restarted primary since
-        this.staleNs = Math.max(Duration.ofMillis(100).toNanos(), intervalNs * 20);
+        // an old report is no report: the shipper may have reconnected to a restarted primary since (its answer then
+        // clears the report at once). A second, not less: a shipper often exits within ~100 ms of reporting (its
+        // replication connection died with the postmaster), so the report is never read again, and detection and
+        // fencing come after it (FailoverIT saw the report age out 15 ms before the fence looked at it)
+        this.staleNs = Math.max(TimeUnit.SECONDS.toNanos(1), intervalNs * 20);
         this.thread = new Thread(this::run, "rdmarepl-postmaster-report");
         thread.setDaemon(true);
         thread.start();

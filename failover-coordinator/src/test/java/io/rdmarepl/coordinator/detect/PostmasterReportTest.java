@@ -140,8 +140,9 @@ class PostmasterReportTest {
         status = 503;
         long silentFromNs = System.nanoTime();
         await("the report ages out", () -> !report.postmasterExited());
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - silentFromNs)).as("kept while it is recent")
-                .isGreaterThanOrEqualTo(50);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - silentFromNs))
+                .as("kept for a second: a shipper often exits right after it reported, before detection used it")
+                .isGreaterThanOrEqualTo(900);
     }
 
     @Test

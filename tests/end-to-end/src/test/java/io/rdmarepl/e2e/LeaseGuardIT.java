@@ -114,11 +114,12 @@ class LeaseGuardIT {
             assertThat(refusedMs).as("the lease was honoured: the last contact came at most 250 ms before the kill")
                     .isGreaterThanOrEqualTo(LEASE_MS - 250)
                     .isLessThanOrEqualTo(FENCED_WITHIN_MS + SLACK_MS);
-            assertThat(replication.primary().show("default_transaction_read_only")).isEqualTo("on");
             Await.until("the session that turned read-only off is ended", Duration.ofSeconds(5), () -> insisting.isValid(1), valid -> !valid);
         }
 
         awaitGone(guardPid, "the guard that fenced the primary");
+        // only now: while the guard ends sessions, a new one may be ended too (57P01)
+        assertThat(replication.primary().show("default_transaction_read_only")).isEqualTo("on");
         LeaseFile lease = LeaseFile.map(replication.leaseFile(), false);
         ShipperRecord shipper = lease.readShipper();
         GuardRecord guard = lease.readGuard();

@@ -83,7 +83,7 @@ public final class Shipper implements AutoCloseable {
         this.sequences = new SequenceSync(config, board, this::capturing, metrics);
         try {
             this.pipeline = new ShipPipeline(config.standbys(), config.sync(), config.disruptorSize(), config.heartbeatInterval(),
-                    config.connectTimeout(), metrics, this::capturing, lease, board);
+                    config.connectTimeout(), metrics, this::capturing, lease, board, config.ringEpoch());
         } catch (RuntimeException e) {
             sequences.close();
             liveness.close();

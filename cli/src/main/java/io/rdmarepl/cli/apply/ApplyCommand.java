@@ -96,7 +96,7 @@ public final class ApplyCommand implements Callable<Integer> {
      * ({@code state}; with an applier also {@code last_message_age_ms}, positions and ring), {@code /metrics},
      * and the token-guarded {@code POST /activate}, {@code POST /drain} (from then on this standby no longer renews
      * the primary's lease), {@code POST /follow} (a drain called off: streaming and renewing again) and
-     * {@code POST /promote} the coordinator calls. Address and token come from the applier's configuration ({@code admin.bind},
+     * {@code POST /promote} the coordinator calls, and {@code POST /deactivate} (back to waiting: a rejoin taken back). Address and token come from the applier's configuration ({@code admin.bind},
      * {@code admin.port}, {@code admin.token}).
      */
     public static AdminServer adminServer(ApplierRole role, PrometheusMeterRegistry registry) {
@@ -109,7 +109,8 @@ public final class ApplyCommand implements Callable<Integer> {
                     role.follow();
                     return Map.of("result", "following");
                 })
-                .control("/promote", body -> promote(role, body));
+                .control("/promote", body -> promote(role, body))
+                .control("/deactivate", body -> Map.of("state", ApplierRole.WAITING, "stopped", role.deactivate()));
     }
 
     /**

@@ -6,6 +6,7 @@ import io.rdmarepl.cli.admin.AdminServer;
 import io.rdmarepl.shipper.Shipper;
 import io.rdmarepl.config.Activation;
 import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.shipper.role.RoleState;
 import io.rdmarepl.shipper.role.ShipperRole;
 import java.io.IOException;
 import java.io.Reader;
@@ -71,6 +72,9 @@ public final class ShipCommand implements Callable<Integer> {
         if (settings.activation() == Activation.ON_REQUEST) {
             spec.commandLine().getOut().printf("rdmarepl ship: %s slot %s waits for the coordinator to activate it (POST /activate); %s%n",
                     settings.sourceName(), settings.slotName(), status);
+        } else if (role.state() != RoleState.SHIPPING) {
+            spec.commandLine().getOut().printf("rdmarepl ship: %s slot %s ships nothing (%s): it waits for the coordinator to retire or"
+                    + " activate it; %s%n", settings.sourceName(), settings.slotName(), role.status().get("reason"), status);
         } else {
             spec.commandLine().getOut().printf("rdmarepl ship: %s slot %s to %d standby(s); %s%n",
                     settings.sourceName(), settings.slotName(), settings.standbys().size(), status);

@@ -8,6 +8,7 @@ import io.rdmarepl.coordinator.roles.RoleException;
 import io.rdmarepl.format.Lsn;
 import java.net.URI;
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The roles that make an old primary follow the new one: every member runs a shipper and an applier, and the
@@ -17,6 +18,7 @@ import java.time.Duration;
  */
 public final class ReverseRoles {
     private static final Duration ACTIVATE_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration RETIRE_RETRY = Duration.ofMillis(250);
 
     private final RoleClient roles;
 
@@ -37,19 +39,65 @@ public final class ReverseRoles {
     }
 
     /**
-     * The follower's own shipper drops its slot, so a standby keeps no WAL for a stream no one reads.
+     * The follower's own shipper stops and drops its slot, so a standby keeps no WAL for a stream no one reads, and a
+     * later start of that process ships nothing (it keeps its retirement). Fenced first: a shipper that still ships
+     * refuses to retire. Asked again every {@link #RETIRE_RETRY} while it does not answer, for up to {@code wait}: an
+     * old primary's shipper restarted by its supervisor during a partition is often still starting when the rejoin
+     * comes, right after the partition heals.
      *
-     * @return a sentence for the history
+     * @return the retirement, answered or not
      */
-    public String retireShipper(MemberConfig follower) {
+    public Retirement retireShipper(MemberConfig follower, Duration wait) {
         if (follower.shipperAdmin().isEmpty()) {
-            return follower.name() + " has no shipper endpoint: drop its replication slot by hand if one is left";
+            return new Retirement(true, follower.name() + " has no shipper endpoint: drop its replication slot by hand if one is left");
         }
+        URI admin = follower.shipperAdmin().get();
+        long deadlineNs = System.nanoTime() + wait.toNanos();
+        while (true) {
+            try {
+                roles.post(admin, "/fence", "{\"reason\":\"" + follower.name() + " rejoins as a standby\"}", ACTIVATE_TIMEOUT);
+                JsonNode answer = roles.post(admin, "/retire", "", ACTIVATE_TIMEOUT);
+                return new Retirement(true, follower.name() + "'s shipper retired"
+                        + (answer.path("slot_dropped").asBoolean(false) ? " and its slot dropped" : ""));
+            } catch (RoleException e) {
+                if (System.nanoTime() - deadlineNs >= 0) {
+                    return new Retirement(false, follower.name() + "'s shipper did not retire yet (" + e.getMessage() + "); asked"
+                            + " again until it answers, and meanwhile no standby takes its slot: its epoch is older than theirs");
+                }
+                LockSupport.parkNanos(RETIRE_RETRY.toNanos());
+            }
+        }
+    }
+
+    /**
+     * Whether the follower's shipper retired.
+     *
+     * @param done    it answered (or there is none to ask)
+     * @param message a sentence for the history
+     */
+    public record Retirement(boolean done, String message) {
+    }
+
+    /**
+     * The follower's applier follows the new primary's shipper, both at {@code epoch}. When the shipper cannot start,
+     * the applier's activation is taken back ({@code POST /deactivate}), so the member is as before and the next rejoin
+     * may activate it again.
+     *
+     * @throws RoleException when either refuses or does not answer; its message says what was taken back
+     */
+    public void follow(MemberConfig newPrimary, MemberConfig follower, int epoch) {
+        startApplier(follower, epoch);
         try {
-            JsonNode answer = roles.post(follower.shipperAdmin().get(), "/retire", "", ACTIVATE_TIMEOUT);
-            return follower.name() + "'s shipper retired" + (answer.path("slot_dropped").asBoolean(false) ? " and its slot dropped" : "");
+            startShipper(newPrimary, epoch);
         } catch (RoleException e) {
-            return follower.name() + "'s shipper did not retire (" + e.getMessage() + "): drop its replication slot by hand";
+            String undone;
+            try {
+                roles.post(follower.applierAdmin().orElseThrow(), "/deactivate", "", ACTIVATE_TIMEOUT);
+                undone = follower.name() + "'s applier was deactivated again";
+            } catch (RoleException stop) {
+                undone = follower.name() + "'s applier could not be deactivated again (" + stop.getMessage() + ")";
+            }
+            throw new RoleException(e.getMessage() + "; " + undone);
         }
     }
 

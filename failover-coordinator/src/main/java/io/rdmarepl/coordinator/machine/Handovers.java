@@ -32,6 +32,9 @@ final class Handovers {
     private static final Logger LOG = LoggerFactory.getLogger(Handovers.class);
     private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(30);
     private static final long REJOIN_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How long a rejoin asks the old primary's shipper to retire while it does not answer (it may be starting). */
+    private static final Duration RETIRE_WAIT = Duration.ofSeconds(10);
+    private static final long RETIRE_RETRY_NS = TimeUnit.SECONDS.toNanos(1);
 
     private final Coordinator coordinator;
     private final CoordinatorConfig config;
@@ -40,6 +43,9 @@ final class Handovers {
     private final ReverseRoles reverse;
     private final Map<String, StandbyWatch> watches;
     private long lastRejoinCheckNs;
+    private long lastRetireNs;
+    /** Members whose shipper did not answer the rejoin's retirement: asked again at every rejoin check. */
+    private final java.util.Set<String> unretired = new java.util.HashSet<>();
 
     Handovers(Coordinator coordinator, CoordinatorConfig config, Fencer fencer, RoleClient roles, Map<String, StandbyWatch> watches) {
         this.coordinator = coordinator;
@@ -113,7 +119,11 @@ final class Handovers {
         return report;
     }
 
-    /** Makes the fenced {@code name} a standby of the current primary: its applier follows, a fresh copy feeds it. */
+    /**
+     * Makes the fenced {@code name} a standby of the current primary: its own shipper retires (asked for up to
+     * {@link #RETIRE_WAIT}, then again at every rejoin check), its applier follows, a fresh copy feeds it. When the
+     * primary's shipper cannot start, the applier's activation is taken back and the member stays fenced.
+     */
     Map<String, Object> rejoin(String name) {
         ClusterState state = coordinator.state();
         Member member = state.member(name).orElseThrow(() -> new Refused("no member named " + name));
@@ -129,17 +139,21 @@ final class Handovers {
         requireReverse(primary, follower);
         coordinator.write(state.withMemberRole(name, Role.REJOINING, name + " rejoins as a standby of " + primary.name(),
                 System.currentTimeMillis()));
-        String retired = reverse.retireShipper(follower);
+        ReverseRoles.Retirement retired = reverse.retireShipper(follower, RETIRE_WAIT);
+        if (retired.done()) {
+            unretired.remove(name);
+        } else {
+            unretired.add(name);
+        }
         try {
-            reverse.startApplier(follower, state.epoch());
-            reverse.startShipper(primary, state.epoch());
+            reverse.follow(primary, follower, state.epoch());
         } catch (RoleException e) {
             coordinator.write(coordinator.state().withMemberRole(name, Role.FENCED, name + " could not rejoin: " + e.getMessage(),
                     System.currentTimeMillis()));
             throw new Refused(name + " could not rejoin: " + e.getMessage() + " (it stays fenced; fix it and run rdmarepl rejoin "
                     + name + " again)");
         }
-        String message = name + " rejoining as a standby of " + primary.name() + ": " + retired + "; its applier follows "
+        String message = name + " rejoining as a standby of " + primary.name() + ": " + retired.message() + "; its applier follows "
                 + primary.name() + "'s shipper, which copies every published table from a fresh slot";
         coordinator.transition(Phase.REJOINING, message);
         return Map.of("result", "rejoining", "member", name, "primary", primary.name(), "message", message);
@@ -152,6 +166,14 @@ final class Handovers {
         }
         lastRejoinCheckNs = System.nanoTime();
         for (Member member : state.withRole(Role.REJOINING)) {
+            if (unretired.contains(member.name()) && lastRejoinCheckNs - lastRetireNs >= RETIRE_RETRY_NS) {
+                lastRetireNs = lastRejoinCheckNs;
+                ReverseRoles.Retirement retired = reverse.retireShipper(member(member.name()), Duration.ZERO);
+                if (retired.done()) {
+                    unretired.remove(member.name());
+                    LOG.info("rejoin of {}: {}", member.name(), retired.message());
+                }
+            }
             StandbyView follower = watch(member(member.name())).view();
             String done = reverse.copied(member(state.primary()), follower, Duration.ofSeconds(1));
             if (done != null) {

@@ -50,7 +50,8 @@ public record ShipperConfig(
         String adminToken,
         Activation activation,
         SyncSettings sync,
-        Map<String, String> debezium) {
+        Map<String, String> debezium,
+        int ringEpoch) {
 
     /** {@code fence.lease.dir}: shared memory, which every process of the host maps alike and a reboot empties. */
     public static final String DEFAULT_LEASE_DIR = "/dev/shm";
@@ -90,6 +91,7 @@ public record ShipperConfig(
             new String[] {"sync.level", "remote_flush", "sync: remote_flush: durable on the standby; remote_apply: also applied there (visible to its readers)"},
             new String[] {"sync.degrade.after.ms", "0", "sync: 0 = strict, commits wait as long as the standbys do not answer; N = after N ms waiting, degrade to async (logged, in /status and a metric) until the standbys caught up"},
             new String[] {"activation", "immediate", "immediate: capture and ship from the start; on-request: serve only the admin endpoint until the coordinator activates this shipper (POST /activate), for a member that is a standby now"},
+            new String[] {"ring.epoch", "1", "the epoch this shipper ships at when it starts by itself (activation=immediate): a standby whose ring is at a newer epoch (a failover since) refuses it, and it waits for the coordinator; an activation ships at the coordinator's epoch, which later starts keep (fence.lease.dir/rdmarepl-epoch-<source.name>, with fence.lease.ms > 0). As the applier's ring.epoch"},
             new String[] {"admin.address", "127.0.0.1:7480", "admin HTTP endpoint (/health, /status, /metrics); port 0 picks a free one"},
             new String[] {"admin.token", "", "bearer token for control actions; empty disables them"},
             new String[] {"debezium.*", "", "passed to the Debezium engine as is (without the prefix)"});
@@ -189,6 +191,7 @@ public record ShipperConfig(
                     + " releases waiting commits before it fences itself, and a failover loses them; raise it, or 0 (strict)");
         }
         Activation activation = Activation.of(p.oneOf("activation", Activation.IMMEDIATE.text(), Activation.texts()));
+        int ringEpoch = p.integer("ring.epoch", 1, 1, Integer.MAX_VALUE);
         InetSocketAddress admin = address(p, p.string("admin.address", "127.0.0.1:7480"));
         Map<String, String> debezium = new LinkedHashMap<>();
         for (String key : properties.stringPropertyNames()) {
@@ -205,7 +208,7 @@ public record ShipperConfig(
         p.throwIfAny("shipper configuration");
         return new ShipperConfig(sourceName, host, port, database, user, password, sslMode, sslRootCert, engine, slot, publication, tables, snapshot,
                 chunkBytes, parallelTables, List.copyOf(standbys), heartbeat, sequenceSync, poll, batch, queue, events, connect, lease, leaseDir, guard, admin, token, activation,
-                sync, Map.copyOf(debezium));
+                sync, Map.copyOf(debezium), ringEpoch);
     }
 
     /** This configuration with another {@code snapshot.mode} (an activation always copies from a fresh slot). */
@@ -214,7 +217,30 @@ public record ShipperConfig(
                 sslRootCert, captureEngine, slotName,
                 publicationName, publicationTables, mode, snapshotChunkBytes, snapshotParallelTables, standbys, heartbeatInterval, sequenceSyncInterval,
                 pollInterval, maxBatchSize,
-                maxQueueSize, disruptorSize, connectTimeout, fenceLeaseMs, fenceLeaseDir, fenceGuard, adminAddress, adminToken, activation, sync, debezium);
+                maxQueueSize, disruptorSize, connectTimeout, fenceLeaseMs, fenceLeaseDir, fenceGuard, adminAddress, adminToken, activation, sync, debezium, ringEpoch);
+    }
+
+    /**
+     * This configuration shipping at {@code epoch}: a standby's ring at a newer epoch refuses it. Zero ships at
+     * whatever epoch the ring is at (an activation by hand, without an epoch).
+     */
+    public ShipperConfig withRingEpoch(int epoch) {
+        if (epoch < 0) {
+            throw new IllegalArgumentException("ring epoch must be 0 (any) or positive, got " + epoch);
+        }
+        return new ShipperConfig(sourceName, databaseHost, databasePort, databaseName, databaseUser, databasePassword, sslMode,
+                sslRootCert, captureEngine, slotName,
+                publicationName, publicationTables, snapshotMode, snapshotChunkBytes, snapshotParallelTables, standbys, heartbeatInterval, sequenceSyncInterval,
+                pollInterval, maxBatchSize,
+                maxQueueSize, disruptorSize, connectTimeout, fenceLeaseMs, fenceLeaseDir, fenceGuard, adminAddress, adminToken, activation, sync, debezium, epoch);
+    }
+
+    /**
+     * Where this shipper keeps the epoch of its last activation (or its retirement), beside its lease file:
+     * {@code <fence.lease.dir>/rdmarepl-epoch-<source.name>}.
+     */
+    public Path epochFile() {
+        return fenceLeaseDir.resolve("rdmarepl-epoch-" + sourceName.replaceAll("[^A-Za-z0-9._-]", "_"));
     }
 
     /**
@@ -251,7 +277,7 @@ public record ShipperConfig(
                 + " standbys=" + standbys + " heartbeat=" + heartbeatInterval.toMillis() + "ms lease="
                 + (fenceLeaseMs == 0 ? "off" : fenceLeaseMs + "ms (guard " + fenceGuard.text() + ", " + leaseFile() + ")") + " sequences every "
                 + sequenceSyncInterval.toMillis() + "ms poll="
-                + pollInterval.toMillis() + "ms mode=" + sync.describe() + " activation=" + activation.text() + " admin=" + adminAddress + (adminToken.isEmpty() ? " (no control token)" : " (control token set)");
+                + pollInterval.toMillis() + "ms mode=" + sync.describe() + " activation=" + activation.text() + " epoch=" + (ringEpoch == 0 ? "any" : ringEpoch) + " admin=" + adminAddress + (adminToken.isEmpty() ? " (no control token)" : " (control token set)");
     }
 
     /**

@@ -5,6 +5,7 @@ import io.rdmarepl.shipper.Shipper;
 import io.rdmarepl.config.Activation;
 import io.rdmarepl.shipper.capture.SlotRetention;
 import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.shipper.ship.StaleEpochException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -47,6 +48,8 @@ public final class ShipperRole implements AutoCloseable {
     private RunningShipper current;
     private String transition; // "an activation" or "a retirement" while one runs
     private String fenceDuringActivation;
+    /** Why no shipper runs although activation=immediate (retired before, or refused for its epoch); null otherwise. */
+    private String note;
 
     private ShipperRole(ShipperConfig config, RoleState state, RunningShipper current, Starter starter, SlotDropper slot) {
         this.config = config;
@@ -67,16 +70,40 @@ public final class ShipperRole implements AutoCloseable {
     }
 
     /**
-     * As {@code activation} says: with {@code immediate} the shipper starts now (its errors propagate, as a start's
-     * do), with {@code on-request} it waits.
+     * As {@code activation} says: with {@code on-request} it waits. With {@code immediate} the shipper starts now, at
+     * the epoch of its last activation ({@link ShipperEpoch}) or else {@code ring.epoch}, and its errors propagate (the
+     * process exits and its supervisor restarts it), with two exceptions that a restart would not change, where the
+     * role serves the admin endpoint without a shipper, so the coordinator can retire or activate it: a member retired
+     * before (it is a standby: {@link RoleState#RETIRED}), and a standby refusing this shipper for its epoch (a failover
+     * happened since: {@link RoleState#WAITING}).
      */
     public static ShipperRole start(ShipperConfig config, MeterRegistry registry) {
         SlotRetention.register(registry, config);
-        Starter starter = shipperStarter(registry);
-        SlotDropper dropper = new PrimarySlotDropper(config, PrimarySlotDropper.ACTIVE_WAIT);
-        return config.activation() == Activation.ON_REQUEST
-                ? waiting(config, starter, dropper)
-                : shipping(config, starter.start(config), starter, dropper);
+        return start(config, shipperStarter(registry), new PrimarySlotDropper(config, PrimarySlotDropper.ACTIVE_WAIT));
+    }
+
+    /** {@link #start(ShipperConfig, MeterRegistry)} with its parts given (tests). */
+    public static ShipperRole start(ShipperConfig config, Starter starter, SlotDropper dropper) {
+        if (config.activation() == Activation.ON_REQUEST) {
+            return waiting(config, starter, dropper);
+        }
+        ShipperEpoch kept = ShipperEpoch.read(config);
+        if (kept.retired()) {
+            ShipperRole role = new ShipperRole(config, RoleState.RETIRED, null, starter, dropper);
+            role.note = "retired by the coordinator before this process started (" + config.epochFile() + "): this member is a"
+                    + " standby; nothing ships until the coordinator activates it";
+            LOG.warn("{}", role.note);
+            return role;
+        }
+        ShipperConfig settings = config.withRingEpoch(kept.epoch().orElse(config.ringEpoch()));
+        try {
+            return shipping(config, starter.start(settings), starter, dropper);
+        } catch (StaleEpochException e) {
+            ShipperRole role = new ShipperRole(config, RoleState.WAITING, null, starter, dropper);
+            role.note = e.getMessage();
+            LOG.warn("not shipping: {}", e.getMessage());
+            return role;
+        }
     }
 
     /** Holds a {@link Shipper} its caller started (the demo and the benchmarks). */
@@ -95,7 +122,8 @@ public final class ShipperRole implements AutoCloseable {
      * slot still in use to be let go of), then starts a shipper with {@code snapshot.mode=initial}, which copies
      * every published table to the standbys and then streams.
      *
-     * @param epoch the coordinator's epoch, for the log; null when not given
+     * @param epoch the coordinator's epoch: the shipper ships at it (a standby's ring at a newer one refuses it), and a
+     *     later start of this process too ({@link ShipperEpoch}); null when not given (ships at the ring's epoch)
      * @return {@code state}, {@code slot}, {@code snapshot}, {@code slot_dropped}
      * @throws IllegalStateException when shipping already, during another transition, or when the slot cannot be
      *     dropped or the shipper not started (the role then stays where it was, without a shipper)
@@ -121,10 +149,14 @@ public final class ShipperRole implements AutoCloseable {
             boolean dropped = slot.dropIfExists();
             LOG.info("activating{}: slot {} {}; copying every published table to the standbys, then streaming", forEpoch,
                     config.slotName(), dropped ? "dropped" : "did not exist");
-            RunningShipper started = starter.start(config.withSnapshotMode("initial"));
+            RunningShipper started = starter.start(config.withSnapshotMode("initial").withRingEpoch(epoch == null ? 0 : epoch));
+            if (epoch != null) {
+                ShipperEpoch.activated(config, epoch);
+            }
             synchronized (this) {
                 current = started;
                 state = RoleState.SHIPPING;
+                note = null;
                 if (fenceDuringActivation != null) {
                     started.fence(fenceDuringActivation);
                     state = RoleState.FENCED;
@@ -191,8 +223,10 @@ public final class ShipperRole implements AutoCloseable {
                 previous.close();
             }
             boolean dropped = slot.dropIfExists();
+            ShipperEpoch.retired(config);
             synchronized (this) {
                 state = RoleState.RETIRED;
+                note = null;
             }
             LOG.info("retired: slot {} {}; this shipper waits until it is activated again", config.slotName(),
                     dropped ? "dropped" : "did not exist");
@@ -277,10 +311,12 @@ public final class ShipperRole implements AutoCloseable {
     public Map<String, Object> status() {
         RoleState now;
         RunningShipper running;
+        String why;
         synchronized (this) {
             refresh();
             now = state;
             running = current;
+            why = note;
         }
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("role_state", now.label());
@@ -294,6 +330,9 @@ public final class ShipperRole implements AutoCloseable {
             status.put("slot", config.slotName());
             status.put("initial_copy", false);
             status.put("copy_lsn", null);
+            if (why != null) {
+                status.put("reason", why);
+            }
         }
         return status;
     }

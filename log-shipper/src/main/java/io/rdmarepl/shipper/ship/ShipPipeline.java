@@ -50,10 +50,12 @@ public final class ShipPipeline implements AutoCloseable {
      * @param capturing whether the primary is being captured: heartbeats go out only then, so a standby (and the
      *                  coordinator reading it) sees them stop when the primary or its capture is gone
      * @param sequences the primary's sequence states, shipped by every standby handler between transactions
+     * @param shipEpoch the epoch this shipper ships at: a standby whose ring is at a newer one refuses it
+     *                  ({@link StaleEpochException}); 0 for any
      */
     public ShipPipeline(List<StandbyConfig> standbys, SyncSettings sync, int bufferEvents, Duration heartbeatInterval,
                         Duration connectTimeout, ShipMetrics metrics, java.util.function.BooleanSupplier capturing, Lease lease,
-                        SequenceBoard sequences) {
+                        SequenceBoard sequences, int shipEpoch) {
         List<Boolean> required = new ArrayList<>();
         standbys.forEach(s -> required.add(s.required()));
         this.acks = sync.enabled() ? new AckTracker(required, sync.standbys(), sync.applied()) : new AckTracker(required);
@@ -73,7 +75,7 @@ public final class ShipPipeline implements AutoCloseable {
                 WriterEnd end = connect(standby, connectTimeout);
                 try {
                     shippers.add(new StandbyShipper(standby, i, end, acks, metrics, heartbeatInterval.toNanos(),
-                            capturing, lease, sequences));
+                            capturing, lease, sequences, shipEpoch));
                 } catch (RuntimeException e) {
                     end.close(); // its doorbell socket and selector
                     throw e;

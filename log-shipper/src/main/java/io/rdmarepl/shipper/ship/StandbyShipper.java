@@ -51,7 +51,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     private java.util.function.LongSupplier published = () -> Long.MAX_VALUE;
 
     StandbyShipper(StandbyConfig standby, int index, WriterEnd end, AckTracker acks, ShipMetrics metrics, long heartbeatIntervalNs,
-                   java.util.function.BooleanSupplier capturing, Lease lease, SequenceBoard sequences) {
+                   java.util.function.BooleanSupplier capturing, Lease lease, SequenceBoard sequences, int shipEpoch) {
         this.capturing = capturing;
         this.lease = lease;
         this.sequences = sequences;
@@ -60,6 +60,12 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
         this.index = index;
         this.end = end;
         this.ring = new RingWriter(end);
+        // a writer takes the ring's epoch when it connects, so the epoch alone would let any shipper in; one of an
+        // older epoch than the ring's belongs to a primary that was failed over since, and must not ship its slot
+        int ringEpoch = Math.max(ring.epoch(), ring.feedback().epoch());
+        if (shipEpoch > 0 && ringEpoch > shipEpoch) {
+            throw new StaleEpochException(standby.name(), shipEpoch, ringEpoch);
+        }
         this.writer = new MessageWriter(ring);
         this.acks = acks;
         this.metrics = metrics;

@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  *   waiting --activate--> streaming ... draining --promote--> promoted --activate--> streaming ...
+ *      ^                      |
+ *      +-----deactivate-------+   (a rejoin taken back)
  *   (no connection,       (a new Applier: read-only            (the old Applier closed, its ring released;
  *    no ring)              guard, position table, ring)          a new one at the same ring URI)
  * </pre>
@@ -199,6 +201,29 @@ public final class ApplierRole implements AutoCloseable {
             throw new IllegalArgumentException("epoch must be a positive integer, got " + epoch);
         }
         following().epoch(epoch);
+    }
+
+    /**
+     * Stops following and waits again, as before an activation: the coordinator takes back an activation of a rejoin
+     * that could not start the primary's shipper, so the next rejoin may activate this applier again. The applier is
+     * closed and its ring released; the replica keeps what it applied (and its position).
+     *
+     * @return whether an applier was stopped (false: it was waiting already)
+     * @throws IllegalStateException when the applier is promoted: this member takes writes, nothing follows here
+     */
+    public synchronized boolean deactivate() {
+        ApplierControl applier = current;
+        if (applier == null) {
+            return false;
+        }
+        if (applier.status().state() == ApplierState.PROMOTED) {
+            throw new IllegalStateException("promoted: this member takes writes; only a following applier is deactivated");
+        }
+        current = null;
+        LOG.info("deactivated: the {} applier (ring {}) is closed; waiting for POST /activate",
+                applier.status().state().displayName(), applier.status().ringUri());
+        applier.close();
+        return true;
     }
 
     /** Closes the current applier, if any; activating afterwards is refused. */

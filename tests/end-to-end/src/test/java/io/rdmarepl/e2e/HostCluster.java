@@ -71,6 +71,14 @@ final class HostCluster implements AutoCloseable {
     static HostCluster start(String name, Map<String, String> shipperSettings, String serverSql) throws Exception {
         Path directory = Path.of("target", "e2e", name).toAbsolutePath();
         Files.createDirectories(directory);
+        // a fresh cluster starts at epoch 1, with new servers: what an earlier run's shippers kept (their epoch, a lease
+        // a killed shipper left armed for another server's port) is not this cluster's; their guards are gone (close)
+        for (String member : List.of("a", "b")) {
+            for (String kept : List.of("rdmarepl-epoch-", "rdmarepl-lease-")) {
+                Files.deleteIfExists(directory.resolve(kept + member));
+                Files.deleteIfExists(directory.resolve(kept + member + ".lock"));
+            }
+        }
         Network network = Network.create();
         HostCluster cluster = new HostCluster(directory, network);
         try {

@@ -55,6 +55,16 @@ final class PartitionTrials {
      * Waits for the failover, heals, rejoins the old primary (the runbook's one command) and waits for HEALTHY.
      */
     TrialResult primaryCutOff(int trial) throws Exception {
+        return primaryCutOff(trial, false, false);
+    }
+
+    /**
+     * Scenario 1, with the old primary's shipper killed (its supervisor starts it again with its configuration, for the
+     * first primary activation=immediate and its old slot): with {@code crashDuringCut} once the standby is promoted,
+     * still during the cut, as happens when it exits on its own for the lost standby, but every time (the rejoin comes
+     * while it starts); with {@code crashAfterRejoin} once it is a standby, when it must ship nothing.
+     */
+    TrialResult primaryCutOff(int trial, boolean crashDuringCut, boolean crashAfterRejoin) throws Exception {
         String primary = primary();
         String standby = other(primary);
         WriteHistory history = new WriteHistory();
@@ -70,6 +80,12 @@ final class PartitionTrials {
             LOG.info("scenario 1 trial {}: {} cut off from {} and the coordinator", trial, primary, standby);
             failover = cluster.coordinator().awaitPhase("PROMOTED", FAILOVER_TIMEOUT).path("last_failover");
             Await.until(standby + " acknowledges the application's writes", FAILOVER_TIMEOUT, () -> history.count(standby), n -> n >= 20);
+            if (crashDuringCut) {
+                RoleProcess shipper = cluster.shipper(primary);
+                shipper.kill();
+                LOG.info("scenario 1 trial {}: {}'s shipper killed during the cut ({}); its supervisor starts it again", trial, primary, shipper);
+                Await.until(primary + "'s shipper started again", FAILOVER_TIMEOUT, () -> cluster.shipper(primary) != shipper, again -> again);
+            }
             LOG.info("scenario 1 trial {}: {}; {}; failover {}", trial, application, insisting, failover);
         }
         List<Ack> oldAcks = history.acksBy(primary);
@@ -79,9 +95,30 @@ final class PartitionTrials {
         String shipper = cluster.shipperStatusOrError(primary);
 
         partitions.healAll();
-        return healed(1, trial, primary, history, cutNs, selfFenceMs, promotingAtMs - lastOld.acknowledgedAtMs(),
+        TrialResult result = healed(1, trial, primary, history, cutNs, selfFenceMs, promotingAtMs - lastOld.acknowledgedAtMs(),
                 "lease wait " + failover.path("lease_wait_ms").asLong() + " ms, fence confirmed "
                 + failover.path("fence_confirmed").asBoolean() + ", old primary's shipper: " + shipper);
+        if (crashAfterRejoin) {
+            crashShipperOfStandby(primary);
+        }
+        return result;
+    }
+
+    /**
+     * {@code member} is a standby now: its shipper, killed and started again by its supervisor with its configuration
+     * (for the first primary activation=immediate, its old slot), must ship nothing.
+     */
+    private void crashShipperOfStandby(String member) {
+        RoleProcess shipper = cluster.shipper(member);
+        shipper.kill();
+        Await.until(member + "'s shipper started again", FAILOVER_TIMEOUT, () -> cluster.shipper(member) != shipper, again -> again);
+        String status = Await.until(member + "'s restarted shipper answers", FAILOVER_TIMEOUT, () -> cluster.shipperStatusOrError(member),
+                answer -> answer.startsWith("{"));
+        LOG.info("{} is a standby; its shipper, killed and started again: {}", member, status);
+        if (status.contains("\"role_state\":\"shipping\"")) {
+            throw new AssertionError(member + " is a standby, yet its shipper, started again by its supervisor, ships: " + status
+                    + "\n" + cluster.tails());
+        }
     }
 
     /** Scenario 2: the coordinator is cut off from the primary only; the standby still hears both. */

@@ -35,20 +35,14 @@ import java.sql.Statement;
 final class GroupApplier implements RecordHandler {
     private final RecordDecoder decoder = new RecordDecoder();
     private final RowBinder rowBinder = new RowBinder();
-    private final SameRowCheck sameRow = new SameRowCheck();
     private final RelationCache relations;
     private final ReplicaSession session;
     private final ApplierMetrics metrics;
     private final ShippedSequences sequences;
-    private final int batchMaxRows;
     private final boolean pauseOnDivergence;
     private final boolean reorder;
-    private final WriteSets writeSets = new WriteSets();
-    private BatchingStatement[] plan = new BatchingStatement[8];
-    private int planned;
+    private final BatchPlan plan;
     private boolean wroteInTransaction;
-    /** The last change added must run before the next one joins a batch (see {@link #join}). */
-    private boolean runAlone;
     private final long[] noToast = ShapeKey.empty();
     private long[] newToast = ShapeKey.empty();
     private long[] oldToast = ShapeKey.empty();
@@ -75,9 +69,9 @@ final class GroupApplier implements RecordHandler {
         this.session = session;
         this.metrics = metrics;
         this.sequences = sequences;
-        this.batchMaxRows = batchMaxRows;
         this.pauseOnDivergence = pauseOnDivergence;
         this.reorder = reorder;
+        this.plan = new BatchPlan(reorder, batchMaxRows, this::send);
     }
 
     /** What one call did. */
@@ -104,7 +98,7 @@ final class GroupApplier implements RecordHandler {
         this.open = null;
         this.truncating = null;
         this.wroteInTransaction = false;
-        dropPlan();
+        plan.drop();
         end = log.transactionEnd(count - 1);
         try {
             session.connection();
@@ -128,7 +122,7 @@ final class GroupApplier implements RecordHandler {
         if (open != null) {
             open.discard();
         }
-        dropPlan();
+        plan.drop();
         ApplyFailure failure;
         long failedTx = log.transactions() > txIndex ? log.txId(txIndex) : txId;
         long failedLsn = log.transactions() > txIndex ? log.commitLsn(txIndex) : commitLsn;
@@ -179,10 +173,10 @@ final class GroupApplier implements RecordHandler {
     }
 
     private void commit(int lastTx) throws SQLException {
+        BatchingStatement lone = plan.loneRow();
         // a row that must be found commits even when it is not (nothing written): only if nothing came before it
-        if (planned == 1 && plan[0].pending() == 1
-                && !(wroteInTransaction && pauseOnDivergence && plan[0].shape().findsOneRow())) {
-            sendWithPositionAndCommit(lastTx);
+        if (lone != null && !(wroteInTransaction && pauseOnDivergence && lone.shape().findsOneRow())) {
+            sendWithPositionAndCommit(lone, lastTx);
         } else {
             flush();
             session.writePositionAndCommit(log.commitLsn(lastTx), log.txId(lastTx), ringEpoch);
@@ -192,19 +186,13 @@ final class GroupApplier implements RecordHandler {
     }
 
     /** The plan is one row: it, the position and COMMIT go in one round trip (a quiet primary's usual group). */
-    private void sendWithPositionAndCommit(int lastTx) throws SQLException {
-        open = plan[0];
-        long missing = open.sendWithPositionAndCommit(log.buffer(), end, rowBinder, session.positions(),
+    private void sendWithPositionAndCommit(BatchingStatement lone, int lastTx) throws SQLException {
+        open = lone;
+        long missing = lone.sendWithPositionAndCommit(log.buffer(), end, rowBinder, session.positions(),
                 log.commitLsn(lastTx), log.txId(lastTx), ringEpoch, pauseOnDivergence);
         metrics.batch(1);
-        forgetPlan(false);
-        if (missing > 0) {
-            if (pauseOnDivergence) {
-                throw new Abort(diverged(open, missing)); // nothing was written: the statement checked first
-            }
-            missingRows += missing;
-            metrics.missingRows(open.shape(), missing);
-        }
+        plan.sent();
+        countMissing(lone, missing); // with pause, nothing was written: the statement checked first
     }
 
     @Override
@@ -245,9 +233,9 @@ final class GroupApplier implements RecordHandler {
             boolean upsert = snapshotChunk || !pauseOnDivergence;
             BatchingStatement s = session.statements().get(m, RecordKind.INSERT, OldTupleKind.NONE, newToast, noToast,
                     upsert);
-            writeSets.begin();
-            boolean alone = !writeSets.touch(insert.relationId(), m, row) || m.firesForApplier();
-            join(s, alone);
+            WriteSets change = plan.writeSets();
+            change.begin();
+            boolean alone = !change.touch(insert.relationId(), m, row) || m.firesForApplier();
             // an upsert writes every column of its row: a later one of the same row replaces it (one multi-row
             // INSERT ... ON CONFLICT cannot affect a row twice)
             add(s, alone, upsert && m.conflictKey() != null ? row : null);
@@ -272,11 +260,11 @@ final class GroupApplier implements RecordHandler {
                 rows++;
                 return;
             }
-            writeSets.begin();
-            boolean alone = update.hasOldTuple() && !writeSets.touch(update.relationId(), m, update.oldTuple());
-            alone |= !writeSets.touch(update.relationId(), m, row);
+            WriteSets change = plan.writeSets();
+            change.begin();
+            boolean alone = update.hasOldTuple() && !change.touch(update.relationId(), m, update.oldTuple());
+            alone |= !change.touch(update.relationId(), m, row);
             alone |= m.firesForApplier();
-            join(s, alone);
             // the same row again with the same columns set: the later change's values are all that count
             add(s, alone, !update.hasOldTuple() && m.conflictKey() != null ? row : null);
         } catch (SQLException | SchemaMismatchException e) {
@@ -290,9 +278,9 @@ final class GroupApplier implements RecordHandler {
             TableMapping m = mapping(delete.relationId());
             oldToast = ShapeKey.toastColumns(delete.oldTuple(), oldToast);
             BatchingStatement s = session.statements().get(m, RecordKind.DELETE, delete.oldTupleKind(), noToast, oldToast);
-            writeSets.begin();
-            boolean alone = !writeSets.touch(delete.relationId(), m, delete.oldTuple()) || m.firesForApplier();
-            join(s, alone);
+            WriteSets change = plan.writeSets();
+            change.begin();
+            boolean alone = !change.touch(delete.relationId(), m, delete.oldTuple()) || m.firesForApplier();
             add(s, alone, null);
         } catch (SQLException | SchemaMismatchException e) {
             throw new Abort(e);
@@ -347,97 +335,39 @@ final class GroupApplier implements RecordHandler {
         return relations.mapping(relationId, session.connection());
     }
 
-    /**
-     * Makes {@code s}'s batch the place of the change whose write set {@link #writeSets} holds, flushing the plan
-     * first when the change must not run before rows already planned after that batch.
-     *
-     * @param alone the change's rows cannot be told apart from any other, or a trigger fires for it: it runs after
-     *              everything planned, and before anything that comes after it (that change flushes it first)
-     */
-    private void join(BatchingStatement s, boolean alone) throws SQLException {
-        int slot = s.slot();
-        boolean mustFlush = alone || runAlone
-                || (reorder ? slot >= 0 && writeSets.latestSlot() > slot : slot < 0 || slot != planned - 1);
-        if (mustFlush && planned > 0) {
-            flush();
-        }
-        if (s.slot() < 0) {
-            if (planned == plan.length) {
-                plan = java.util.Arrays.copyOf(plan, planned * 2);
-            }
-            s.slot(planned);
-            plan[planned++] = s;
-        }
-        open = s;
-    }
-
-    /**
-     * Adds the current change to {@code s}'s batch (which {@link #join} planned).
-     *
-     * @param replacing the new tuple of an update that rewrites its row's columns of this shape in full: it
-     *                  supersedes an earlier entry of the same row in the batch, which then is never sent; else null
-     */
+    /** Plans the current change into {@code s}'s batch ({@link BatchPlan#add}). */
     private void add(BatchingStatement s, boolean alone, TupleView replacing) throws SQLException {
-        if (replacing != null && !alone && reorder) {
-            int earlier = writeSets.entryIn(s.slot());
-            if (earlier >= 0) {
-                if (sameRow.sameKey(log.buffer(), s.recordOffsets()[earlier], end, s.mapping().conflictKey(), replacing)) {
-                    s.supersede(earlier);
-                } else {
-                    // two keys, one token (a hash collision): send the batch, so that a batch never holds two rows
-                    // of one token and the entry a token names is always its key's
-                    flush();
-                    join(s, false);
-                }
-            }
-        }
-        int slot = s.slot();
-        writeSets.record(slot, s.add(recordOffset));
+        open = s;
+        plan.add(s, log.buffer(), end, recordOffset, alone, replacing);
         rows++;
-        runAlone = alone;
-        if (s.pending() >= batchMaxRows) {
-            flush();
-        }
     }
 
     /** Sends every planned batch, in plan order. */
     private void flush() throws SQLException {
-        for (int i = 0; i < planned; i++) {
-            open = plan[i];
-            if (open.pending() > 0) {
-                wroteInTransaction = true;
-                int batch = open.pending();
-                long missing = open.flush(log.buffer(), end, rowBinder, reorder, pauseOnDivergence);
-                metrics.batch(batch);
-                if (missing > 0) {
-                    if (pauseOnDivergence) {
-                        throw new Abort(diverged(open, missing));
-                    }
-                    missingRows += missing;
-                    metrics.missingRows(open.shape(), missing);
-                }
-            }
-        }
-        forgetPlan(false);
+        plan.send();
     }
 
-    /** Forgets the plan and whatever it still holds (a new group, or a failure). */
-    private void dropPlan() {
-        forgetPlan(true);
+    /** Sends one batch of the plan ({@link BatchPlan.Sender}). */
+    private void send(BatchingStatement batch) throws SQLException {
+        open = batch;
+        if (batch.pending() > 0) {
+            wroteInTransaction = true;
+            int rowsSent = batch.pending();
+            long missing = batch.flush(log.buffer(), end, rowBinder, reorder, pauseOnDivergence);
+            metrics.batch(rowsSent);
+            countMissing(batch, missing);
+        }
     }
 
-    /** @param discard drop rows still pending (after a failure) */
-    private void forgetPlan(boolean discard) {
-        for (int i = 0; i < planned; i++) {
-            if (discard) {
-                plan[i].discard();
+    /** Rows an UPDATE or DELETE of {@code batch} did not find: a divergence that pauses, or counted. */
+    private void countMissing(BatchingStatement batch, long missing) {
+        if (missing > 0) {
+            if (pauseOnDivergence) {
+                throw new Abort(diverged(batch, missing));
             }
-            plan[i].slot(-1);
-            plan[i] = null;
+            missingRows += missing;
+            metrics.missingRows(batch.shape(), missing);
         }
-        planned = 0;
-        runAlone = false;
-        writeSets.clear();
     }
 
     private ReplicaDivergedException diverged(BatchingStatement s, long missing) {

@@ -1,6 +1,7 @@
 package io.rdmarepl.shipper.lease;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -12,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Lease {
     private final long leaseNs;
+    private final LongSupplier clock;
     private final AtomicLong lastContactNs = new AtomicLong();
     private volatile String lastContact = "none";
     private volatile boolean armed;
@@ -27,7 +29,13 @@ public final class Lease {
 
     /** @param leaseMs 0 turns the lease off */
     public Lease(long leaseMs) {
+        this(leaseMs, System::nanoTime);
+    }
+
+    /** @param clock {@link System#nanoTime()}, or a test's */
+    Lease(long leaseMs, LongSupplier clock) {
         this.leaseNs = TimeUnit.MILLISECONDS.toNanos(leaseMs);
+        this.clock = clock;
     }
 
     /**
@@ -36,17 +44,21 @@ public final class Lease {
      * while this shipper runs.
      */
     public static Lease inherited(long leaseMs, long lastContactNs, String from) {
-        Lease lease = new Lease(leaseMs);
+        return inherited(leaseMs, lastContactNs, from, System::nanoTime);
+    }
+
+    static Lease inherited(long leaseMs, long lastContactNs, String from, LongSupplier clock) {
+        Lease lease = new Lease(leaseMs, clock);
         lease.lastContactNs.set(lastContactNs);
         lease.lastContact = from + " (heard by an earlier shipper)";
-        lease.lapsedBeforeStart = leaseMs > 0 && System.nanoTime() - lastContactNs > lease.leaseNs;
+        lease.lapsedBeforeStart = leaseMs > 0 && clock.getAsLong() - lastContactNs > lease.leaseNs;
         lease.armed = true;
         return lease;
     }
 
     /** Heard from {@code from} now: the lease counts from here. Any thread; allocates nothing. */
     public void heard(String from) {
-        long nowNs = System.nanoTime();
+        long nowNs = clock.getAsLong();
         lastContactNs.accumulateAndGet(nowNs, Math::max);
         lastContact = from;
         armed = true; // after the time: whoever reads it armed reads that time or a later one
@@ -83,7 +95,7 @@ public final class Lease {
         if (leaseNs == 0 || !armed || lapsedBeforeStart) {
             return null;
         }
-        long silentNs = System.nanoTime() - lastContactNs.get();
+        long silentNs = clock.getAsLong() - lastContactNs.get();
         if (silentNs <= leaseNs) {
             return null;
         }

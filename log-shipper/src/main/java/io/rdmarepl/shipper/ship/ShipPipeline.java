@@ -107,19 +107,7 @@ public final class ShipPipeline implements AutoCloseable {
      * @throws IllegalStateException when a standby handler has failed (its stream is broken)
      */
     public void publish(int role, ByteBuffer source, int offset, int length, long commitLsn, long commitTimeUs) {
-        long sequence;
-        while (true) {
-            try {
-                sequence = ringBuffer.tryNext();
-                break;
-            } catch (com.lmax.disruptor.InsufficientCapacityException full) {
-                String failure = failure();
-                if (failure != null) {
-                    throw new IllegalStateException("shipping to standby " + failure);
-                }
-                java.util.concurrent.locks.LockSupport.parkNanos(20_000);
-            }
-        }
+        long sequence = claim(1);
         try {
             ringBuffer.get(sequence).set(role, source, offset, length, commitLsn, commitTimeUs);
         } finally {
@@ -145,19 +133,7 @@ public final class ShipPipeline implements AutoCloseable {
             }
             return;
         }
-        long last;
-        while (true) {
-            try {
-                last = ringBuffer.tryNext(recordCount);
-                break;
-            } catch (com.lmax.disruptor.InsufficientCapacityException full) {
-                String failure = failure();
-                if (failure != null) {
-                    throw new IllegalStateException("shipping to standby " + failure);
-                }
-                java.util.concurrent.locks.LockSupport.parkNanos(20_000);
-            }
-        }
+        long last = claim(recordCount);
         long first = last - recordCount + 1;
         try {
             int at = 0;
@@ -174,6 +150,25 @@ public final class ShipPipeline implements AutoCloseable {
             throw e;
         } finally {
             ringBuffer.publish(first, last);
+        }
+    }
+
+    /**
+     * Claims the next {@code count} slots, waiting while the Disruptor is full (back-pressure); returns the last.
+     *
+     * @throws IllegalStateException when a standby handler has failed (it will never make room)
+     */
+    private long claim(int count) {
+        while (true) {
+            try {
+                return ringBuffer.tryNext(count);
+            } catch (com.lmax.disruptor.InsufficientCapacityException full) {
+                String failure = failure();
+                if (failure != null) {
+                    throw new IllegalStateException("shipping to standby " + failure);
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+            }
         }
     }
 

@@ -63,11 +63,6 @@ public final class AppliedPositionStore {
         }
     }
 
-    /** Prepares the write for a connection; the applier keeps it with the connection's other statements. */
-    public PreparedStatement prepare(Connection connection) throws SQLException {
-        return connection.prepareStatement(WRITE);
-    }
-
     /**
      * Prepares the write followed by {@code COMMIT}, which pgjdbc sends in one round trip: the applier commits
      * each group this way, one round trip fewer than a write and then {@link Connection#commit()}. The driver

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.channels.ServerSocketChannel;
+import java.util.concurrent.TimeUnit;
 import java.nio.channels.SocketChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +21,7 @@ final class SoftCmId extends RdmaCmId {
     final SoftEventChannel channel;
     private final SoftCmId listener;
     private volatile ServerSocketChannel server;
+    private volatile Thread acceptor;
     private volatile InetSocketAddress bound;
     volatile InetSocketAddress destination;
     volatile SoftConnection connection;
@@ -62,9 +64,10 @@ final class SoftCmId extends RdmaCmId {
         if (socket == null) {
             throw new IOException("rdma_listen: EINVAL: the id is not bound");
         }
-        Thread acceptor = new Thread(() -> acceptLoop(socket), "softrdma-listen " + bound);
-        acceptor.setDaemon(true);
-        acceptor.start();
+        Thread accepting = new Thread(() -> acceptLoop(socket), "softrdma-listen " + bound);
+        accepting.setDaemon(true);
+        acceptor = accepting;
+        accepting.start();
         LOG.info("softrdma (software RDMA emulation over TCP: no kernel bypass, no zero-copy) listening on {}", bound);
     }
 
@@ -181,10 +184,28 @@ final class SoftCmId extends RdmaCmId {
             } catch (IOException e) {
                 LOG.debug("softrdma: closing listener {}: {}", bound, e.toString());
             }
+            awaitAcceptorGone();
         }
         SoftConnection conn = connection;
         if (conn != null) {
             conn.disconnect();
+        }
+    }
+
+    /**
+     * NIO closes a listener blocked in {@code accept} only once that thread has left it: until then the port still
+     * listens, and a standby restarted on it at once would fail to bind (EADDRINUSE). Destroying an id releases its
+     * port before it returns, as {@code rdma_destroy_id} does.
+     */
+    private void awaitAcceptorGone() {
+        Thread accepting = acceptor;
+        if (accepting == null || accepting == Thread.currentThread()) {
+            return;
+        }
+        try {
+            accepting.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -168,6 +168,80 @@ class NativeInitialCopyIT {
         }
     }
 
+    /**
+     * Once the copy is acknowledged the slot confirms the end of each acknowledged commit record, past the standby's
+     * durable commit LSN: a restart must still see the copy as done. It once dropped the slot and copied everything
+     * again on every restart, emptying the standby's tables meanwhile.
+     */
+    @Test
+    void aRestartedShipperStreamsOnWithoutCopyingAgain() throws Exception {
+        Map<String, String> smallOnly = Map.of("publication.tables", "public.copy_small");
+        try (RingCollector standby = new RingCollector(1 << 20)) {
+            long streamedLsn;
+            try (Shipper shipper = start("copy_restart", standby, smallOnly)) {
+                awaitCopied(shipper);
+                primary.execute("INSERT INTO copy_small VALUES (200, 'before the restart')");
+                streamedLsn = commitLsnOfInsert(standby, "200");
+                Await.until("the slot confirmed past the standby's durable commit LSN", Duration.ofSeconds(30),
+                        () -> slotConfirmed("copy_restart"), lsn -> Lsn.compare(lsn, streamedLsn) > 0);
+            }
+            int beginsBefore = standby.beginFlags().size();
+            try (Shipper again = start("copy_restart", standby, smallOnly)) {
+                primary.execute("INSERT INTO copy_small VALUES (201, 'after the restart')");
+                commitLsnOfInsert(standby, "201");
+                assertThat(again.failure()).isNull();
+                assertThat(standby.beginFlags().subList(beginsBefore, standby.beginFlags().size()))
+                        .as("no chunk of a second copy").doesNotContain(TransactionDescriptor.BEGIN_SNAPSHOT_CHUNK_FLAG);
+            }
+        } finally {
+            primary.execute("DELETE FROM copy_small WHERE id >= 200");
+        }
+    }
+
+    /** A copy the standby never acknowledged is taken again after a restart, from a fresh slot. */
+    @Test
+    void aCopyCutShortIsTakenAgainAfterARestart() throws Exception {
+        Map<String, String> smallOnly = Map.of("publication.tables", "public.copy_small");
+        try (RingCollector standby = new RingCollector(1 << 20)) {
+            standby.holdDurableAt(1);
+            long firstCopy;
+            try (Shipper shipper = start("copy_cut", standby, smallOnly)) {
+                firstCopy = Await.until("the copy shipped", Duration.ofSeconds(60), shipper::status,
+                        s -> Boolean.FALSE.equals(s.get("initial_copy")) && s.get("copy_lsn") != null).get("copy_lsn") instanceof String l
+                        ? Lsn.parse(l) : 0;
+            }
+            int beginsBefore = standby.beginFlags().size();
+            standby.holdDurableAt(-1);
+            try (Shipper again = start("copy_cut", standby, smallOnly)) {
+                awaitCopied(again);
+                assertThat(Lsn.compare(Lsn.parse((String) again.status().get("copy_lsn")), firstCopy)).isPositive();
+                assertThat(standby.beginFlags().subList(beginsBefore, standby.beginFlags().size()))
+                        .as("the chunks of a second copy").contains(TransactionDescriptor.BEGIN_SNAPSHOT_CHUNK_FLAG);
+            }
+        }
+    }
+
+    private static long commitLsnOfInsert(RingCollector standby, String id) {
+        List<ChangeRecord> records = standby.awaitRecords(r -> r.stream().anyMatch(c -> c instanceof ChangeRecord.Insert i
+                && id.equals(ShippedTransactions.text(i.newTuple().values().get(0)))), 30_000);
+        long commitLsn = 0;
+        for (ChangeRecord r : records) {
+            if (r instanceof ChangeRecord.Begin begin) {
+                commitLsn = begin.commitLsn();
+            } else if (r instanceof ChangeRecord.Insert i && id.equals(ShippedTransactions.text(i.newTuple().values().get(0)))) {
+                return commitLsn;
+            }
+        }
+        throw new AssertionError("insert " + id + " not found");
+    }
+
+    private static long slotConfirmed(String slot) throws Exception {
+        try (Connection c = primary.connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = '" + slot + "'")) {
+            return rs.next() && rs.getString(1) != null ? Lsn.parse(rs.getString(1)) : 0;
+        }
+    }
+
     private static long copySessions(String table) throws Exception {
         try (Connection c = primary.connect("postgres"); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY%" + table + "%'"

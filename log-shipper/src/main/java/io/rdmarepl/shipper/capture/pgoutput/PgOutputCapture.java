@@ -2,6 +2,7 @@ package io.rdmarepl.shipper.capture.pgoutput;
 
 import io.rdmarepl.format.Lsn;
 import io.rdmarepl.shipper.capture.Capture;
+import io.rdmarepl.shipper.capture.CopyPoints;
 import io.rdmarepl.shipper.capture.PrimaryPreflight;
 import io.rdmarepl.shipper.capture.PublishedTables;
 import io.rdmarepl.shipper.config.ShipperConfig;
@@ -142,6 +143,9 @@ public final class PgOutputCapture implements Capture {
                     + (modern ? " (SNAPSHOT 'export')" : " EXPORT_SNAPSHOT"));
             long consistentPoint = Lsn.parse(created.get(0)[1]);
             copyLsn = consistentPoint;
+            try (Connection sql = PrimaryPreflight.connect(config)) {
+                CopyPoints.record(sql, config.slotName(), consistentPoint);
+            }
             LOG.info("created slot {} at {}: copying the published tables from its snapshot, then streaming",
                     config.slotName(), Lsn.format(consistentPoint));
             positions.shipped(consistentPoint, consistentPoint); // pending before any chunk can be acknowledged

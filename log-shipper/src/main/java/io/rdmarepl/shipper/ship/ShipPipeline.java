@@ -159,6 +159,7 @@ public final class ShipPipeline implements AutoCloseable {
      * @throws IllegalStateException when a standby handler has failed (it will never make room)
      */
     private long claim(int count) {
+        long parkNs = MIN_FULL_PARK_NS;
         while (true) {
             try {
                 return ringBuffer.tryNext(count);
@@ -167,10 +168,19 @@ public final class ShipPipeline implements AutoCloseable {
                 if (failure != null) {
                     throw new IllegalStateException("shipping to standby " + failure);
                 }
-                java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+                java.util.concurrent.locks.LockSupport.parkNanos(parkNs);
+                parkNs = Math.min(MAX_FULL_PARK_NS, parkNs << 1);
             }
         }
     }
+
+    /**
+     * A full Disruptor is waited on with parks that double from the first to the last: the handlers behind it wait
+     * for a full standby ring, which frees room only as fast as the replica applies, and a fixed short park woke the
+     * capture thread some 50,000 times a second for nothing, on the cores the applier needs (catch-up).
+     */
+    private static final long MIN_FULL_PARK_NS = 20_000;
+    private static final long MAX_FULL_PARK_NS = 500_000;
 
     /** Where a record of a transaction's buffer ends. */
     @FunctionalInterface

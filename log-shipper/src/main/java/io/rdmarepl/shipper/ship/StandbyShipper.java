@@ -42,7 +42,11 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     private final ByteBuffer heartbeat = ByteBuffer.allocateDirect(64).order(ByteOrder.LITTLE_ENDIAN);
     /** Room for any Sequence record: two names of at most 63 bytes each in PostgreSQL, 4 bytes per character at worst. */
     private final ByteBuffer sequenceRecord = ByteBuffer.allocateDirect(1024).order(ByteOrder.LITTLE_ENDIAN);
-    private final BackoffIdleStrategy idle = new BackoffIdleStrategy(1000, 10, 1_000, 200_000);
+    /**
+     * Waits for room in a full ring. No spinning: the ring is full, so the standby has a ring's worth to apply before a
+     * late wake-up could starve it, while every spin or short park takes CPU from the applier that is to make the room.
+     */
+    private final BackoffIdleStrategy idle = new BackoffIdleStrategy(0, 0, 20_000, 500_000);
     private boolean inTransaction;
     private long lastCommitLsn;
     private long lastWriteNs = System.nanoTime();

@@ -58,9 +58,13 @@ public final class PgOutputCapture implements Capture {
     private volatile boolean closed;
     private volatile boolean draining;
     private volatile boolean copying;
+    /** Late by this much, the stream is read in larger bites ({@link ReplicationConnection#paceReadsWhile}). */
+    private static final long BEHIND_US = 10_000;
     private volatile long copyLsn;
     private volatile long lastShippedLsn;
     private volatile long transactionsShipped;
+    /** Commit time of the last transaction shipped (capture thread only). */
+    private long lastCommitTimeUs;
 
     /**
      * Starts capturing on a thread of its own.
@@ -169,6 +173,7 @@ public final class PgOutputCapture implements Capture {
         }
         long start = slotConfirmedFlush();
         replication.startLogical(config.slotName(), 0, options);
+        replication.paceReadsWhile(this::behind);
         // a walsender counts as a synchronous standby only once it reported a flush position: report where the slot
         // stands now, before any transaction arrives
         confirm(positions.confirmIdle(start));
@@ -191,6 +196,14 @@ public final class PgOutputCapture implements Capture {
                 SslMode.parse(config.sslMode()), config.sslRootCert().isEmpty() ? null : Path.of(config.sslRootCert()),
                 SyncSettings.applicationName(config.sourceName()), Duration.ofMillis(Math.max(1000, config.connectTimeout().toMillis())),
                 ReplicationEndpoint.STATUS_INTERVAL_DEFAULT, ReplicationEndpoint.RECEIVE_TIMEOUT_DEFAULT);
+    }
+
+    /**
+     * Whether the stream is late by more than {@link #BEHIND_US}: the last transaction shipped committed that long
+     * ago (the shipper runs beside its primary, on its clock). A sync-mode commit waits for every read, so never then.
+     */
+    private boolean behind() {
+        return !sync && lastCommitTimeUs != 0 && System.currentTimeMillis() * 1000L - lastCommitTimeUs > BEHIND_US;
     }
 
     /** A standby handler saw the quorum move: confirm to the slot at once (any thread). */
@@ -245,6 +258,7 @@ public final class PgOutputCapture implements Capture {
             positions.shipped(commitLsn, endLsn);
             pipeline.publishTransaction(records, recordCount, TransactionSink::recordLength, commitLsn, commitTimeUs);
             lastShippedLsn = commitLsn;
+            lastCommitTimeUs = commitTimeUs;
             transactionsShipped++;
             if (sync) {
                 pipeline.acks().awaiting(commitLsn); // the handlers read feedback at once, not at their next heartbeat

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -159,6 +160,11 @@ public final class ReplicationConnection implements AutoCloseable {
             state = State.CLOSED;
             started.stop();
         }
+    }
+
+    /** Reads of the stream pause briefly while {@code behind} holds (reading thread): see {@link BackendReader#paceWhile}. */
+    public void paceReadsWhile(BooleanSupplier behind) {
+        reader.paceWhile(behind);
     }
 
     /**

@@ -116,14 +116,39 @@ class BackendReaderTest {
     }
 
     /** Hands out a byte array at most {@code chunk} bytes per read, like a socket under a slow network. */
+    @Test
+    void shouldLookAtWhatWaitsBeforeEachReadOnlyWhileBehindAndStillFrameEveryMessage() throws IOException {
+        byte[] stream = concat(message('d', "late"), message('d', "on time"));
+        ChunkedStream in = new ChunkedStream(stream, 4);
+        BackendReader reader = new BackendReader(in, 64);
+        boolean[] behind = {true};
+        reader.paceWhile(() -> behind[0]);
+
+        assertThat(reader.next()).isEqualTo((byte) 'd');
+        assertThat(body(reader)).isEqualTo("late");
+        int looked = in.availableCalls;
+        assertThat(looked).as("a late stream looks at what waits before reading").isPositive();
+        behind[0] = false;
+        assertThat(reader.next()).isEqualTo((byte) 'd');
+        assertThat(body(reader)).isEqualTo("on time");
+        assertThat(in.availableCalls).as("a stream on time is read at once").isEqualTo(looked);
+    }
+
     static final class ChunkedStream extends InputStream {
         private final byte[] bytes;
         private final int chunk;
         private int position;
+        int availableCalls;
 
         ChunkedStream(byte[] bytes, int chunk) {
             this.bytes = bytes;
             this.chunk = chunk;
+        }
+
+        @Override
+        public int available() {
+            availableCalls++;
+            return 0;
         }
 
         @Override

@@ -29,7 +29,7 @@ final class CatchUpRun {
     /** The primary's database the benchmark creates and replicates. */
     static final String BENCH_DATABASE = "rdmarepl_catchup";
     private static final long POLL_NS = TimeUnit.MILLISECONDS.toNanos(5);
-    static final int WARM_UP_SECONDS = 3;
+    static final int WARM_UP_SECONDS = 15;
 
     /** Everything measured: per system and round, per round's backlog. */
     record Result(List<CatchUpRound> rounds, List<Backlog> backlogs) {

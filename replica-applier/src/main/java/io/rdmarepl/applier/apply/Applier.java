@@ -254,10 +254,15 @@ public final class Applier implements ApplierControl {
                 }
                 LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
                 continue;
+            } catch (Error e) {
+                // out of memory and the like: the loop cannot go on, and /status must say so rather than streaming
+                LOG.error("apply loop stopped", e);
+                agent.stop("apply loop stopped by " + e);
+                throw e;
             }
             idle.idle(work);
         }
-        agent.stop();
+        agent.stop("stopped");
     }
 
     private static String rootMessage(Throwable e) {

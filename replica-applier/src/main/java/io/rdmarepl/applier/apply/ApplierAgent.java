@@ -35,7 +35,8 @@ final class ApplierAgent {
 
     private final ApplierConfig config;
     private final RingReader reader;
-    private final GroupLog log = new GroupLog();
+    /** A transaction larger than memory goes to a file in the JVM's temporary directory ({@code java.io.tmpdir}). */
+    private final GroupLog log = new GroupLog(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")));
     private final TxAssembler assembler;
     private final MessageAssembler frames;
     private final ReplicaSession session;
@@ -377,8 +378,9 @@ final class ApplierAgent {
         LOG.info("ring epoch is now {}: frames of older epochs are refused", epoch);
     }
 
-    void stop() {
-        state(ApplierState.STOPPED, System.nanoTime(), "stopped at applied position " + Lsn.format(appliedLsn));
+    void stop(String why) {
+        log.close();
+        state(ApplierState.STOPPED, System.nanoTime(), why + " at applied position " + Lsn.format(appliedLsn));
     }
 
     private void publishStatus(long nowNs, boolean force) {

@@ -2,6 +2,7 @@ package io.rdmarepl.applier.apply;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
@@ -21,7 +22,17 @@ import java.util.Arrays;
  * no transaction follows it; such a unit is not a source transaction ({@link #sequencesOnly}).
  */
 final class GroupLog {
-    private ByteBuffer data = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+    /**
+     * Records beyond this many bytes go to a {@link SpillFile}: twice {@code apply.group.max.bytes}'s default, so only
+     * a transaction larger than a group leaves memory. Direct memory then stays below about this much.
+     */
+    static final int SPILL_ABOVE_BYTES = 16 << 20;
+    /** Offsets are ints: a transaction's records must fit in 2 GiB. */
+    static final int MAX_BYTES = Integer.MAX_VALUE - 8;
+    private final SpillFile spill;
+    /** The in-memory buffer, kept while a large group is in the spill file. */
+    private ByteBuffer memory = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+    private ByteBuffer data = memory;
     private int size;
     private int openTxStart = -1;
     private int[] txEnd = new int[256];
@@ -32,15 +43,55 @@ final class GroupLog {
     private int txCount;
     private long firstCompleteNs;
 
+    GroupLog(Path spillDirectory) {
+        this.spill = new SpillFile(spillDirectory);
+    }
+
+    /**
+     * @throws IllegalStateException when the open transaction's records pass 2 GiB
+     * @throws java.io.UncheckedIOException when the spill file cannot take them
+     */
     void append(ByteBuffer source, int offset, int length) {
-        if (size + length > data.capacity()) {
-            ByteBuffer larger = ByteBuffer.allocateDirect(Math.max(data.capacity() * 2, size + length))
-                    .order(ByteOrder.LITTLE_ENDIAN);
-            larger.put(0, data, 0, size);
-            data = larger;
+        if ((long) size + length > data.capacity()) {
+            grow((long) size + length);
         }
         data.put(size, source, offset, length);
         size += length;
+    }
+
+    private void grow(long needed) {
+        if (needed > MAX_BYTES) {
+            throw new IllegalStateException("a source transaction of more than " + MAX_BYTES + " bytes of records cannot"
+                    + " be applied whole: split it on the primary");
+        }
+        int capacity = (int) Math.min(MAX_BYTES, Math.max(needed, 2L * data.capacity()));
+        if (capacity <= SPILL_ABOVE_BYTES) {
+            ByteBuffer larger = ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
+            larger.put(0, data, 0, size);
+            memory = larger;
+            data = larger;
+        } else {
+            boolean spilled = data != memory;
+            ByteBuffer mapped = spill.map(capacity); // a larger mapping of the same file keeps what it held
+            if (!spilled) {
+                mapped.put(0, data, 0, size);
+            }
+            data = mapped;
+        }
+    }
+
+    /** Back to memory once what is left fits there: the spill file's disk space is given back. */
+    private void unspillIfSmall() {
+        if (data != memory && size <= memory.capacity()) {
+            memory.put(0, data, 0, size);
+            data = memory;
+            spill.release();
+        }
+    }
+
+    /** Releases the spill file (the applier stops). */
+    void close() {
+        spill.close();
     }
 
     /** Marks where the transaction whose Begin is appended next starts. */
@@ -114,6 +165,7 @@ final class GroupLog {
         }
         txCount = left;
         firstCompleteNs = System.nanoTime();
+        unspillIfSmall();
     }
 
     ByteBuffer buffer() {

@@ -1,5 +1,7 @@
 package io.rdmarepl.coordinator.fence;
 
+import io.rdmarepl.control.FenceRequest;
+import io.rdmarepl.control.ShipperRoutes;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.roles.RoleClient;
@@ -136,7 +138,7 @@ public final class Fencer {
      */
     public void stopShipperNow(MemberConfig member) {
         if (member.shipperAdmin().isPresent()) {
-            roles.post(member.shipperAdmin().get(), "/fence", "{\"reason\":\"switchover: the standby caught up\"}",
+            roles.post(member.shipperAdmin().get(), ShipperRoutes.FENCE, new FenceRequest("switchover: the standby caught up").toJson(),
                     Duration.ofSeconds(10));
         }
     }
@@ -207,7 +209,8 @@ public final class Fencer {
         }
         Thread stop = new Thread(() -> {
             try {
-                roles.post(member.shipperAdmin().get(), "/fence", "{\"reason\":\"fenced by the coordinator\"}", Duration.ofSeconds(2));
+                roles.post(member.shipperAdmin().get(), ShipperRoutes.FENCE, new FenceRequest("fenced by the coordinator").toJson(),
+                        Duration.ofSeconds(2));
                 LOG.info("shipper of {} stopped", member.name());
             } catch (RoleException e) {
                 LOG.info("shipper of {} did not take the fence ({}): the epoch refuses its frames", member.name(), e.getMessage());

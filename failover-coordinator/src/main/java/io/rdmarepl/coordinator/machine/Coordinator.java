@@ -1,5 +1,7 @@
 package io.rdmarepl.coordinator.machine;
 
+import io.rdmarepl.control.ApplierRoutes;
+import io.rdmarepl.control.EpochRequest;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.Candidates;
@@ -336,7 +338,7 @@ public final class Coordinator implements AutoCloseable {
 
     void promoteApplier(MemberConfig chosen, int epoch) {
         try {
-            roles.post(chosen.applierAdmin().orElseThrow(), "/promote", "{\"epoch\":" + epoch + "}", PROMOTE_TIMEOUT);
+            roles.post(chosen.applierAdmin().orElseThrow(), ApplierRoutes.PROMOTE, new EpochRequest(epoch).toJson(), PROMOTE_TIMEOUT);
         } catch (RoleException e) {
             // the epoch is already bumped: retried from PROMOTING on every cycle until the applier answers
             throw new Refused("epoch " + epoch + " is published but " + chosen.name() + "'s applier did not promote yet ("

@@ -1,6 +1,9 @@
 package io.rdmarepl.coordinator.machine;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.control.ApplierRoutes;
+import io.rdmarepl.control.ControlJson;
+import io.rdmarepl.control.DrainAnswer;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.FailureDetector;
@@ -101,7 +104,7 @@ final class Failover {
         String appliedLsn;
         long drainStartNs = System.nanoTime();
         try {
-            appliedLsn = roles.post(applier, "/drain", "", DRAIN_TIMEOUT).path("applied_lsn").asText();
+            appliedLsn = ControlJson.read(roles.post(applier, ApplierRoutes.DRAIN, "", DRAIN_TIMEOUT), DrainAnswer.class).appliedLsn();
             // from the answer on, the chosen standby renews the old primary's lease no more
         } catch (RoleException e) {
             coordinator.transition(Phase.SUSPECT, "draining " + chosen.name() + " failed: " + e.getMessage());
@@ -169,7 +172,7 @@ final class Failover {
                 continue;
             }
             try {
-                roles.post(config.member(other.name()).orElseThrow().applierAdmin().orElseThrow(), "/drain", "", DRAIN_TIMEOUT);
+                roles.post(config.member(other.name()).orElseThrow().applierAdmin().orElseThrow(), ApplierRoutes.DRAIN, "", DRAIN_TIMEOUT);
                 standbysStoppedNs = System.nanoTime();
             } catch (RoleException e) {
                 String why = other.name() + " may still renew " + oldPrimary.name() + "'s lease: its applier did not take the drain ("

@@ -1,5 +1,6 @@
 package io.rdmarepl.coordinator.machine;
 
+import io.rdmarepl.control.ApplierRoutes;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.detect.StandbyView;
 import io.rdmarepl.coordinator.roles.RoleClient;
@@ -44,7 +45,7 @@ final class HeldStandbys {
             }
             lastToldNs.put(standby.name(), System.nanoTime());
             try {
-                roles.post(config.member(standby.name()).orElseThrow().applierAdmin().orElseThrow(), "/follow", "", TIMEOUT);
+                roles.post(config.member(standby.name()).orElseThrow().applierAdmin().orElseThrow(), ApplierRoutes.FOLLOW, "", TIMEOUT);
                 LOG.info("{} was still draining from a failover that did not happen: told to follow the primary (and renew its lease) again",
                         standby.name());
             } catch (RoleException e) {

@@ -2,6 +2,7 @@ package io.rdmarepl.coordinator.roles;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmarepl.control.ApplierRoutes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -38,7 +39,7 @@ public final class RoleClient {
      * @throws RoleException naming the endpoint when it does not answer 200 within {@code timeout}
      */
     public JsonNode status(URI admin, Duration timeout) {
-        return get(admin, "/status", timeout);
+        return get(admin, ApplierRoutes.STATUS, timeout); // a shipper's is the same route
     }
 
     /**

@@ -1,7 +1,5 @@
 package io.rdmarepl.coordinator.machine;
 
-import io.rdmarepl.control.ApplierRoutes;
-import io.rdmarepl.control.EpochRequest;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.Candidates;

@@ -42,7 +42,7 @@ public final class AdminServer implements AutoCloseable {
      */
     @FunctionalInterface
     public interface ControlAction {
-        Map<String, Object> run(String body) throws Exception;
+        Object run(String body) throws Exception;
     }
 
     /** A read-only query: gets the URL's query parameters, returns the JSON answer (may block, e.g. a long poll). */

@@ -8,6 +8,12 @@ import io.rdmarepl.config.Activation;
 import io.rdmarepl.applier.config.ApplierConfig;
 import io.rdmarepl.applier.role.ApplierRole;
 import io.rdmarepl.cli.admin.AdminServer;
+import io.rdmarepl.control.ApplierRoutes;
+import io.rdmarepl.control.DeactivateAnswer;
+import io.rdmarepl.control.DrainAnswer;
+import io.rdmarepl.control.EpochRequest;
+import io.rdmarepl.control.FollowAnswer;
+import io.rdmarepl.control.PromoteAnswer;
 import io.rdmarepl.format.Lsn;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -103,14 +109,14 @@ public final class ApplyCommand implements Callable<Integer> {
         ApplierConfig settings = role.config();
         return new AdminServer(new InetSocketAddress(settings.adminBind(), settings.adminPort()), settings.adminToken(),
                 role::healthy, role::statusDocument, registry)
-                .control("/activate", body -> activate(role, body))
-                .control("/drain", body -> Map.of("applied_lsn", Lsn.format(role.drain().get(60, TimeUnit.SECONDS))))
-                .control("/follow", body -> {
+                .control(ApplierRoutes.ACTIVATE, body -> activate(role, body))
+                .control(ApplierRoutes.DRAIN, body -> new DrainAnswer(Lsn.format(role.drain().get(60, TimeUnit.SECONDS))))
+                .control(ApplierRoutes.FOLLOW, body -> {
                     role.follow();
-                    return Map.of("result", "following");
+                    return FollowAnswer.following();
                 })
-                .control("/promote", body -> promote(role, body))
-                .control("/deactivate", body -> Map.of("state", ApplierRole.WAITING, "stopped", role.deactivate()));
+                .control(ApplierRoutes.PROMOTE, body -> promote(role, body))
+                .control(ApplierRoutes.DEACTIVATE, body -> new DeactivateAnswer(ApplierRole.WAITING, role.deactivate()));
     }
 
     /**
@@ -118,7 +124,7 @@ public final class ApplyCommand implements Callable<Integer> {
      * configured URI, created at epoch N when given); answers {@code {"state", "ring", "epoch"}}.
      */
     private static Map<String, Object> activate(ApplierRole role, String body) {
-        ApplierStatus status = role.activate(EpochBody.parse(body));
+        ApplierStatus status = role.activate(optional(EpochRequest.parse(body)));
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("state", status.state().displayName());
         answer.put("ring", status.ringUri());
@@ -130,14 +136,18 @@ public final class ApplyCommand implements Callable<Integer> {
      * {@code POST /promote}, body optionally {@code {"epoch": N}}: from then on the ring refuses frames of
      * older epochs (a fenced shipper's), and the replica takes writes.
      */
-    private static Map<String, Object> promote(ApplierRole role, String body) throws Exception {
-        OptionalInt epoch = EpochBody.parse(body);
+    private static PromoteAnswer promote(ApplierRole role, String body) throws Exception {
+        OptionalInt epoch = optional(EpochRequest.parse(body));
         if (epoch.isPresent()) {
             role.epoch(epoch.getAsInt());
         }
         Map<String, Long> sequences = role.promote(Duration.ofSeconds(30));
         String appliedLsn = role.current().map(a -> Lsn.format(a.status().appliedLsn())).orElse(Lsn.format(0));
-        return Map.of("state", "promoted", "applied_lsn", appliedLsn, "sequences", sequences);
+        return PromoteAnswer.promoted(appliedLsn, sequences);
+    }
+
+    private static OptionalInt optional(EpochRequest request) {
+        return request.epoch() == null ? OptionalInt.empty() : OptionalInt.of(request.epoch());
     }
 
     /** Stops the command as SIGTERM would (tests). */

@@ -3,6 +3,9 @@ package io.rdmarepl.cli.ship;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.cli.admin.AdminServer;
+import io.rdmarepl.control.EpochRequest;
+import io.rdmarepl.control.FenceRequest;
+import io.rdmarepl.control.ShipperRoutes;
 import io.rdmarepl.shipper.Shipper;
 import io.rdmarepl.config.Activation;
 import io.rdmarepl.shipper.config.ShipperConfig;
@@ -123,14 +126,15 @@ public final class ShipCommand implements Callable<Integer> {
         // a thread per request: an activation may take a while (a slot let go of, standbys connected), and /status,
         // /health and the coordinator's lease renewals must be answered meanwhile
         return new AdminServer(settings.adminAddress(), settings.adminToken(), role::healthy, role::status, registry, 0)
-                .control("/activate", body -> role.activate(ControlBody.epoch(body)))
-                .control("/fence", body -> {
-                    String reason = ControlBody.reason(body);
+                .control(ShipperRoutes.ACTIVATE, body -> role.activate(EpochRequest.parse(body).epoch()))
+                .control(ShipperRoutes.FENCE, body -> {
+                    String reason = FenceRequest.parse(body).reason();
                     return role.fence("fenced through the admin endpoint" + (reason.isEmpty() ? "" : ": " + reason));
                 })
-                .query("/primary", q -> primary(role, AdminServer.longParameter(q, "wait_ms", 0, 0, MAX_PRIMARY_WAIT_MS), holds))
-                .control("/retire", body -> role.retire())
-                .control("/lease", body -> {
+                .query(ShipperRoutes.PRIMARY, q -> primary(role,
+                        AdminServer.longParameter(q, ShipperRoutes.WAIT_MS, 0, 0, MAX_PRIMARY_WAIT_MS), holds))
+                .control(ShipperRoutes.RETIRE, body -> role.retire())
+                .control(ShipperRoutes.LEASE, body -> {
                     role.renewLease();
                     Map<String, Object> answer = new LinkedHashMap<>(role.guarantee());
                     answer.putAll(Shipper.leaseTerms(settings));

@@ -1,6 +1,7 @@
 package io.rdmarepl.coordinator.detect;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.control.ShipperRoutes;
 import io.rdmarepl.coordinator.roles.RoleClient;
 import io.rdmarepl.coordinator.roles.RoleException;
 import java.net.URI;
@@ -126,7 +127,7 @@ public final class PostmasterReport implements AutoCloseable {
     /** @return false when the shipper answered that it watches no postmaster */
     private boolean read(URI shipper) {
         try {
-            var answer = roles.get(shipper, "/primary?wait_ms=" + LONG_POLL.toMillis(), timeout);
+            var answer = roles.get(shipper, ShipperRoutes.primary(LONG_POLL.toMillis()), timeout);
             boolean news = false;
             synchronized (lock) {
                 if (!shipper.equals(target)) {

@@ -12,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
  * Reads one standby's applier {@code /status} every interval on its own thread: how long since its ring
  * delivered a frame (the shipper's heartbeats stop with the primary), its positions and its backlog.
  */
-public final class StandbyWatch implements AutoCloseable {
+public final class StandbyWatch implements StandbyMonitor {
     private final String name;
     private final URI admin;
     private final RoleClient roles;
@@ -44,6 +44,7 @@ public final class StandbyWatch implements AutoCloseable {
     }
 
     /** The last report, with the heartbeat age brought forward to now. */
+    @Override
     public StandbyView view() {
         Reading reading = last;
         StandbyView v = reading.view();
@@ -53,11 +54,13 @@ public final class StandbyWatch implements AutoCloseable {
         return v.agedBy(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - reading.arrivedNs()));
     }
 
+    @Override
     public String name() {
         return name;
     }
 
     /** Why the applier is paused or retrying, as its last report said (e.g. a divergence naming table and key), else null. */
+    @Override
     public String applierError() {
         return applierError;
     }

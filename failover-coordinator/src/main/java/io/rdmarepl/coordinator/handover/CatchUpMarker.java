@@ -2,14 +2,9 @@ package io.rdmarepl.coordinator.handover;
 
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.StandbyView;
-import io.rdmarepl.coordinator.fence.MemberSql;
 import io.rdmarepl.format.CatchUpMarkers;
 import io.rdmarepl.format.Lsn;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -17,46 +12,27 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
- * Proves a standby holds everything its primary committed. Once the primary refuses client writes, a
- * transactional logical decoding message (prefix {@value #PREFIX}) is committed on it: every client commit
- * precedes the marker in the WAL, the shipper ships the marker as an empty transaction, and a standby whose
- * applied LSN reaches the marker's has applied them all. A lag figure could not tell "caught up" from "the
- * shipper has not seen the last commits yet"; the marker can.
+ * Proves a standby holds everything its primary committed: a marker committed on the primary once it refuses client
+ * writes follows every client commit in the WAL, so a standby whose applied LSN reaches the marker's has applied them
+ * all ({@link SqlCatchUpMarker} writes it). An interface so the state machine's tests can switch over without a server.
  */
-public final class CatchUpMarker {
+public interface CatchUpMarker {
     /** The prefix the shipper ships as an empty transaction. */
-    public static final String PREFIX = CatchUpMarkers.PREFIX;
-
-    private final MemberSql sql;
-
-    public CatchUpMarker(MemberSql sql) {
-        this.sql = sql;
-    }
+    String PREFIX = CatchUpMarkers.PREFIX;
 
     /**
-     * Commits a marker on {@code primary} (which refuses client writes now; this session writes anyway).
+     * Commits a marker on {@code primary} (which refuses client writes now; the marker's session writes anyway).
      *
      * @return the marker's LSN
      */
-    public long emit(MemberConfig primary, String why) throws SQLException {
-        try (Connection connection = sql.open(primary, "marker"); Statement statement = connection.createStatement();
-             PreparedStatement emit = connection.prepareStatement("SELECT pg_logical_emit_message(true, ?, ?)::text")) {
-            statement.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE");
-            emit.setString(1, PREFIX);
-            emit.setString(2, why);
-            try (ResultSet rs = emit.executeQuery()) {
-                rs.next();
-                return Lsn.parse(rs.getString(1));
-            }
-        }
-    }
+    long emit(MemberConfig primary, String why) throws SQLException;
 
     /**
      * Waits until the standby's applier reports an applied LSN at or past {@code markerLsn}.
      *
      * @return how long it took, or empty when {@code timeout} passed first
      */
-    public static Optional<Duration> awaitApplied(Supplier<StandbyView> standby, long markerLsn, Duration timeout) {
+    static Optional<Duration> awaitApplied(Supplier<StandbyView> standby, long markerLsn, Duration timeout) {
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
         while (System.nanoTime() < deadline) {

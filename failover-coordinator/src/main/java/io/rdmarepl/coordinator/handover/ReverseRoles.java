@@ -1,6 +1,12 @@
 package io.rdmarepl.coordinator.handover;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.control.ApplierRoutes;
+import io.rdmarepl.control.ControlJson;
+import io.rdmarepl.control.EpochRequest;
+import io.rdmarepl.control.FenceRequest;
+import io.rdmarepl.control.RetireAnswer;
+import io.rdmarepl.control.ShipperRoutes;
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.StandbyView;
 import io.rdmarepl.coordinator.roles.RoleClient;
@@ -55,10 +61,10 @@ public final class ReverseRoles {
         long deadlineNs = System.nanoTime() + wait.toNanos();
         while (true) {
             try {
-                roles.post(admin, "/fence", "{\"reason\":\"" + follower.name() + " rejoins as a standby\"}", ACTIVATE_TIMEOUT);
-                JsonNode answer = roles.post(admin, "/retire", "", ACTIVATE_TIMEOUT);
+                roles.post(admin, ShipperRoutes.FENCE, new FenceRequest(follower.name() + " rejoins as a standby").toJson(), ACTIVATE_TIMEOUT);
+                RetireAnswer answer = ControlJson.read(roles.post(admin, ShipperRoutes.RETIRE, "", ACTIVATE_TIMEOUT), RetireAnswer.class);
                 return new Retirement(true, follower.name() + "'s shipper retired"
-                        + (answer.path("slot_dropped").asBoolean(false) ? " and its slot dropped" : ""));
+                        + (answer.slotDropped() ? " and its slot dropped" : ""));
             } catch (RoleException e) {
                 if (System.nanoTime() - deadlineNs >= 0) {
                     return new Retirement(false, follower.name() + "'s shipper did not retire yet (" + e.getMessage() + "); asked"
@@ -92,7 +98,7 @@ public final class ReverseRoles {
         } catch (RoleException e) {
             String undone;
             try {
-                roles.post(follower.applierAdmin().orElseThrow(), "/deactivate", "", ACTIVATE_TIMEOUT);
+                roles.post(follower.applierAdmin().orElseThrow(), ApplierRoutes.DEACTIVATE, "", ACTIVATE_TIMEOUT);
                 undone = follower.name() + "'s applier was deactivated again";
             } catch (RoleException stop) {
                 undone = follower.name() + "'s applier could not be deactivated again (" + stop.getMessage() + ")";
@@ -103,12 +109,12 @@ public final class ReverseRoles {
 
     /** @throws RoleException when the follower's applier refuses or does not answer */
     public void startApplier(MemberConfig follower, int epoch) {
-        roles.post(follower.applierAdmin().orElseThrow(), "/activate", "{\"epoch\":" + epoch + "}", ACTIVATE_TIMEOUT);
+        roles.post(follower.applierAdmin().orElseThrow(), ApplierRoutes.ACTIVATE, new EpochRequest(epoch).toJson(), ACTIVATE_TIMEOUT);
     }
 
     /** @throws RoleException when the new primary's shipper refuses or does not answer */
     public void startShipper(MemberConfig newPrimary, int epoch) {
-        roles.post(newPrimary.shipperAdmin().orElseThrow(), "/activate", "{\"epoch\":" + epoch + "}", ACTIVATE_TIMEOUT);
+        roles.post(newPrimary.shipperAdmin().orElseThrow(), ShipperRoutes.ACTIVATE, new EpochRequest(epoch).toJson(), ACTIVATE_TIMEOUT);
     }
 
     /**

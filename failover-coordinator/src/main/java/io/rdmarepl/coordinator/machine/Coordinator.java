@@ -4,23 +4,19 @@ import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.Candidates;
 import io.rdmarepl.coordinator.detect.FailureDetector;
-import io.rdmarepl.coordinator.detect.StandbyWatch;
+import io.rdmarepl.coordinator.detect.StandbyMonitor;
 import io.rdmarepl.coordinator.detect.Verdict;
 import io.rdmarepl.coordinator.fence.Fencer;
-import io.rdmarepl.coordinator.roles.RoleClient;
-import io.rdmarepl.coordinator.roles.RoleException;
+import io.rdmarepl.coordinator.handover.ReverseRoles;
 import io.rdmarepl.coordinator.roles.ShipperLease;
 import io.rdmarepl.coordinator.state.ClusterState;
 import io.rdmarepl.coordinator.state.HistoryEntry;
 import io.rdmarepl.coordinator.state.Member;
+import io.rdmarepl.coordinator.state.Phase;
 import io.rdmarepl.coordinator.state.Role;
-import io.rdmarepl.coordinator.store.Durability;
 import io.rdmarepl.coordinator.store.StateStore;
-import io.rdmarepl.coordinator.store.Versioned;
 import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -37,15 +33,13 @@ import org.slf4j.LoggerFactory;
  * The coordinator: one thread that looks at the primary and the standbys every {@code detect.interval.ms},
  * moves the cluster through its {@link Phase}s, and carries out operators' requests, in that one thread, so
  * decisions never race. Every change is a compare-and-set in the {@link StateStore}; a coordinator that is not
- * the leader only watches.
+ * the leader only watches. It acts only through its {@link Collaborators}, made outside it.
  */
 public final class Coordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
-    private static final Duration PROMOTE_TIMEOUT = Duration.ofSeconds(30);
-
     private final CoordinatorConfig config;
     private final StateStore store;
-    private final RoleClient roles;
+    private final CoordinatorClock clock;
     private final Fencer fencer;
     private final Candidates candidates;
     private final FailureDetector detector;
@@ -54,13 +48,14 @@ public final class Coordinator implements AutoCloseable {
     private final StandbyTargets targets;
     private final Handovers handovers;
     private final Failover failover;
+    private final ApplierPromoter promoter;
     private final HeldStandbys heldStandbys;
-    private final Map<String, StandbyWatch> watches = new LinkedHashMap<>();
+    private final Map<String, StandbyMonitor> watches;
     private final TopologyBoard topology = new TopologyBoard();
+    private final CurrentState state;
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private volatile boolean running = true;
-    private volatile Versioned<ClusterState> current;
     private volatile Verdict lastVerdict = new Verdict(false, "starting", 0);
     private volatile Map<String, Object> lastFailover;
     private volatile String lastError;
@@ -69,35 +64,35 @@ public final class Coordinator implements AutoCloseable {
     /** This coordinator led at its last cycle. */
     private boolean leading;
 
+    /** A running coordinator's: HTTP to the roles, SQL to the members ({@link ProductionCollaborators}). */
     public Coordinator(CoordinatorConfig config, StateStore store) {
+        this(config, store, ProductionCollaborators.of(config, store));
+    }
+
+    /** @param parts what it acts through; closed with it */
+    public Coordinator(CoordinatorConfig config, StateStore store, Collaborators parts) {
         this.config = config;
         this.store = store;
-        this.roles = new RoleClient(config.rolesAdminToken());
-        this.fencer = new Fencer(config, roles);
+        this.clock = parts.clock();
+        this.fencer = parts.fencer();
+        this.detector = parts.detector();
+        this.lease = parts.lease();
+        this.watches = parts.standbys();
+        this.state = new CurrentState(store, topology, config, clock);
+        FirstPrimary.of(config, state.value(), store.describe());
         this.candidates = new Candidates(config.maxLagBytes());
-        this.current = store.read();
-        String firstPrimary = current.value() != null ? current.value().primary() : config.initialPrimary();
-        if (firstPrimary == null || firstPrimary.isEmpty()) {
-            throw new IllegalArgumentException("initial.primary: required on the first start (the state store "
-                    + store.describe() + " is empty)");
-        }
-        this.detector = new FailureDetector(config.member(firstPrimary).map(MemberConfig::jdbcUrl).orElseThrow(
-                () -> new IllegalArgumentException("the stored primary " + firstPrimary + " is not in members")),
-                config.databaseUser(), config.databasePassword(), roles, config.detectInterval(), config.detectProbeTimeout(),
-                config.detectProbeFailures(), config.detectHeartbeat(), this::wake);
-        for (MemberConfig member : config.members()) {
-            member.applierAdmin().ifPresent(uri -> watches.put(member.name(),
-                    new StandbyWatch(member.name(), uri, roles, config.detectInterval())));
-        }
         this.targets = new StandbyTargets(watches, candidates);
-        this.handovers = new Handovers(this, config, fencer, roles, watches);
-        this.lease = new ShipperLease(roles);
-        this.failover = new Failover(this, config, fencer, roles, targets, lease, detector);
-        this.heldStandbys = new HeldStandbys(config, roles);
+        this.promoter = new ApplierPromoter(parts.roles());
+        this.handovers = new Handovers(state, config, fencer, parts.marker(), new ReverseRoles(parts.roles()), watches, promoter,
+                detector, clock);
+        this.failover = new Failover(state, config, fencer, parts.roles(), targets, lease, detector, promoter, clock,
+                report -> lastFailover = report);
+        this.heldStandbys = new HeldStandbys(config, parts.roles(), clock);
         this.fencedGuard = new FencedMemberGuard(fencer, this::fencedMembersIfLeading,
-                done -> commands.add(() -> write(current.value().transition(current.value().phase(), done, System.currentTimeMillis()))));
+                done -> commands.add(() -> state.write(state.value().transition(state.value().phase(), done, clock.nowMs()))));
         this.thread = new Thread(this::run, "rdmarepl-coordinator");
         thread.setDaemon(true);
+        parts.wakeup().bind(thread);
     }
 
     public Coordinator start() {
@@ -143,25 +138,31 @@ public final class Coordinator implements AutoCloseable {
         return call(() -> {
             requireLeader();
             MemberConfig target = config.member(member).orElseThrow(() -> new Refused("no member named " + member));
-            ClusterState state = current.value();
-            if (member.equals(state.primary()) && Phase.valueOf(state.phase()).hasWritablePrimary()) {
+            ClusterState now = state.value();
+            if (member.equals(now.primary()) && now.phase().hasWritablePrimary()) {
                 LOG.warn("fencing the primary {} on an operator's request: the cluster has no writable primary until a promotion", member);
             }
             String done = fencer.fence(target).sentence();
-            write(state.withMemberRole(member, Role.FENCED, "operator fenced " + member + ": " + done, System.currentTimeMillis()));
+            state.write(now.withMemberRole(member, Role.FENCED, "operator fenced " + member + ": " + done, clock.nowMs()));
             return Map.of("result", "fenced", "member", member, "message", done);
         });
     }
 
     /** Everything {@code /status} and {@code rdmarepl status} show. */
     public Map<String, Object> status() {
-        return StatusDocument.of(config, current.value(), store.isLeader(), store.describe(), lastVerdict.sentence(), detector.probeView(),
+        return StatusDocument.of(config, state.value(), store.isLeader(), store.describe(), lastVerdict.sentence(), detector.probeView(),
                 watches, candidates, lastFailover, lastError, lease.lastAnswer());
     }
 
     public List<HistoryEntry> history() {
-        ClusterState state = current.value();
-        return state == null ? List.of() : state.history();
+        ClusterState now = state.value();
+        return now == null ? List.of() : now.history();
+    }
+
+    /** The phase the cluster is in as this coordinator last saw it; null before the cluster is initialised. */
+    public Phase phase() {
+        ClusterState now = state.value();
+        return now == null ? null : now.phase();
     }
 
     public boolean healthy() {
@@ -178,7 +179,7 @@ public final class Coordinator implements AutoCloseable {
             }
         });
         try {
-            return result.get(Failover.DRAIN_TIMEOUT.plus(PROMOTE_TIMEOUT).plusSeconds(30).toMillis(), TimeUnit.MILLISECONDS);
+            return result.get(Failover.DRAIN_TIMEOUT.plus(ApplierPromoter.PROMOTE_TIMEOUT).plusSeconds(30).toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof Exception cause) {
                 throw cause;
@@ -189,18 +190,10 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
-    /** Runs the next cycle now rather than at the end of the interval (any thread; before start, a no-op). */
-    private void wake() {
-        Thread decider = thread;
-        if (decider != null) {
-            LockSupport.unpark(decider);
-        }
-    }
-
     private void run() {
         long intervalNs = config.detectInterval().toNanos();
         while (running) {
-            long start = System.nanoTime();
+            long start = clock.nanoTime();
             try {
                 Runnable command;
                 while ((command = commands.poll()) != null) {
@@ -214,8 +207,9 @@ public final class Coordinator implements AutoCloseable {
                 }
                 lastError = String.valueOf(e.getMessage());
             }
-            long sleep = intervalNs - (System.nanoTime() - start);
+            long sleep = intervalNs - (clock.nanoTime() - start);
             if (sleep > 0) {
+                // a real park whatever the clock: the detector's wake-up (unpark) must cut it short
                 LockSupport.parkNanos(sleep);
             }
         }
@@ -226,12 +220,9 @@ public final class Coordinator implements AutoCloseable {
             leading = false;
             lease.target(null);
             detector.readShipper(null);
-            if (System.nanoTime() - lastReadNs > TimeUnit.MILLISECONDS.toNanos(100)) {
-                current = store.read();
-                lastReadNs = System.nanoTime();
-                if (current.value() != null) {
-                    topology.publish(current.value(), current.version(), this::jdbcUrlOf);
-                }
+            if (clock.nanoTime() - lastReadNs > TimeUnit.MILLISECONDS.toNanos(100)) {
+                state.reread();
+                lastReadNs = clock.nanoTime();
             }
             lastVerdict = new Verdict(false, "following: another coordinator leads", 0);
             return;
@@ -241,41 +232,41 @@ public final class Coordinator implements AutoCloseable {
             lease.tookOver();
             leading = true;
         }
-        if (current.value() == null) {
+        if (state.value() == null) {
             initialise();
         }
-        ClusterState state = current.value();
-        topology.publish(state, current.version(), this::jdbcUrlOf);
-        config.member(state.primary()).ifPresent(m -> detector.probe(m.jdbcUrl()));
-        URI primaryShipper = Phase.valueOf(state.phase()).hasWritablePrimary()
-                ? config.member(state.primary()).flatMap(MemberConfig::shipperAdmin).orElse(null) : null;
+        state.publish();
+        ClusterState now = state.value();
+        Phase phase = now.phase();
+        config.member(now.primary()).ifPresent(m -> detector.probe(m.jdbcUrl()));
+        URI primaryShipper = phase.hasWritablePrimary()
+                ? config.member(now.primary()).flatMap(MemberConfig::shipperAdmin).orElse(null) : null;
         lease.target(primaryShipper);
         detector.readShipper(primaryShipper);
-        Phase phase = Phase.valueOf(state.phase());
         if (phase == Phase.REJOINING) {
-            lastVerdict = new Verdict(false, state.primary() + " is primary at epoch " + state.epoch() + "; "
-                    + state.withRole(Role.REJOINING).stream().map(Member::name).toList() + " rejoining (copying)", 0);
-            handovers.checkRejoin(state);
+            lastVerdict = new Verdict(false, now.primary() + " is primary at epoch " + now.epoch() + "; "
+                    + now.withRole(Role.REJOINING).stream().map(Member::name).toList() + " rejoining (copying)", 0);
+            handovers.checkRejoin(now);
             return;
         }
         if (phase == Phase.PROMOTED) {
-            lastVerdict = new Verdict(false, state.primary() + " is primary at epoch " + state.epoch()
+            lastVerdict = new Verdict(false, now.primary() + " is primary at epoch " + now.epoch()
                     + "; no standby follows it until the old primary rejoins", 0);
             return;
         }
-        Verdict verdict = detector.judge(state.primary(), targets.views(state));
+        Verdict verdict = detector.judge(now.primary(), targets.views(now));
         lastVerdict = verdict;
         switch (phase) {
             case HEALTHY, SUSPECT -> {
                 if (!verdict.primaryFailed()) {
                     if (phase == Phase.SUSPECT) {
-                        transition(Phase.HEALTHY, "recovered: " + verdict.sentence());
+                        state.transition(Phase.HEALTHY, "recovered: " + verdict.sentence());
                     }
-                    heldStandbys.release(targets.views(current.value()));
+                    heldStandbys.release(targets.views(state.value()));
                     return;
                 }
                 if (phase == Phase.HEALTHY) {
-                    transition(Phase.SUSPECT, verdict.sentence());
+                    state.transition(Phase.SUSPECT, verdict.sentence());
                 }
                 // the verdict already needs both signals: a second cycle to confirm it would only add a cycle
                 if (config.autoFailover()) {
@@ -290,20 +281,21 @@ public final class Coordinator implements AutoCloseable {
                     }
                 }
             }
-            case SWITCHOVER -> handovers.interrupted(state);
-            case FENCING, DRAINING -> transition(Phase.SUSPECT, "a failover was interrupted in " + phase + " (coordinator restart): deciding again");
-            case PROMOTING -> resumePromotion(state);
+            case SWITCHOVER -> handovers.interrupted(now);
+            case FENCING, DRAINING -> state.transition(Phase.SUSPECT, "a failover was interrupted in " + phase
+                    + " (coordinator restart): deciding again");
+            case PROMOTING -> resumePromotion(now);
             default -> {
             }
         }
     }
 
     private List<MemberConfig> fencedMembersIfLeading() {
-        ClusterState state = current.value();
-        if (state == null || !store.isLeader()) {
+        ClusterState now = state.value();
+        if (now == null || !store.isLeader()) {
             return List.of();
         }
-        return state.withRole(Role.FENCED).stream().flatMap(m -> config.member(m.name()).stream()).toList();
+        return now.withRole(Role.FENCED).stream().flatMap(m -> config.member(m.name()).stream()).toList();
     }
 
     private void initialise() {
@@ -311,10 +303,10 @@ public final class Coordinator implements AutoCloseable {
         for (MemberConfig m : config.members()) {
             members.add(new Member(m.name(), m.jdbcUrl(), m.name().equals(config.initialPrimary()) ? Role.PRIMARY : Role.STANDBY));
         }
-        ClusterState first = new ClusterState(config.clusterName(), 1, config.initialPrimary(), Phase.HEALTHY.name(), members,
-                List.of(new HistoryEntry(System.currentTimeMillis(), "uninitialised", Phase.HEALTHY.name(),
+        ClusterState first = new ClusterState(config.clusterName(), 1, config.initialPrimary(), Phase.HEALTHY, members,
+                List.of(new HistoryEntry(clock.nowMs(), "uninitialised", Phase.HEALTHY.name(),
                         "cluster initialised with primary " + config.initialPrimary(), 1)));
-        write(first);
+        state.write(first);
         LOG.info("cluster {} initialised: primary {}, epoch 1, store {}", config.clusterName(), config.initialPrimary(), store.describe());
     }
 
@@ -323,25 +315,10 @@ public final class Coordinator implements AutoCloseable {
         return failover.run(to, force, reason, lastVerdict);
     }
 
-    /** The report of the failover under way, published before its PROMOTED (for {@code /status}). */
-    void failoverReported(Map<String, Object> report) {
-        lastFailover = report;
-    }
-
-    private void resumePromotion(ClusterState state) {
-        MemberConfig chosen = config.member(state.primary()).orElseThrow();
-        promoteApplier(chosen, state.epoch());
-        transition(Phase.PROMOTED, chosen.name() + " promoted at epoch " + state.epoch() + " (resumed after an interruption)");
-    }
-
-    void promoteApplier(MemberConfig chosen, int epoch) {
-        try {
-            roles.post(chosen.applierAdmin().orElseThrow(), "/promote", "{\"epoch\":" + epoch + "}", PROMOTE_TIMEOUT);
-        } catch (RoleException e) {
-            // the epoch is already bumped: retried from PROMOTING on every cycle until the applier answers
-            throw new Refused("epoch " + epoch + " is published but " + chosen.name() + "'s applier did not promote yet ("
-                    + e.getMessage() + "); the coordinator keeps retrying");
-        }
+    private void resumePromotion(ClusterState promoting) {
+        MemberConfig chosen = config.member(promoting.primary()).orElseThrow();
+        promoter.promote(chosen, promoting.epoch());
+        state.transition(Phase.PROMOTED, chosen.name() + " promoted at epoch " + promoting.epoch() + " (resumed after an interruption)");
     }
 
     private void requireLeader() {
@@ -349,41 +326,6 @@ public final class Coordinator implements AutoCloseable {
             throw new Refused("this coordinator (" + config.coordinatorName() + ") is not the leader; ask the leader ("
                     + store.describe() + ")");
         }
-    }
-
-    ClusterState state() {
-        return current.value();
-    }
-
-    void retargetProbe(MemberConfig primary) {
-        detector.probe(primary.jdbcUrl());
-    }
-
-    void transition(Phase next, String reason) {
-        ClusterState state = current.value();
-        write(state.transition(next.name(), reason, System.currentTimeMillis()), next.mustBeDurable() ? Durability.SYNCED : Durability.LAZY);
-        LOG.info("{} -> {}: {}", state.phase(), next, reason);
-    }
-
-    void write(ClusterState next) {
-        write(next, Durability.SYNCED);
-    }
-
-    /** Compare-and-set against what this coordinator last read; on a conflict re-reads and refuses. */
-    void write(ClusterState next, Durability durability) {
-        long version = store.compareAndSet(current.version(), next, durability);
-        if (version == StateStore.NOTHING_STORED) {
-            current = store.read();
-            throw new Refused("the cluster state changed underneath (another coordinator acted); re-read epoch "
-                    + (current.value() == null ? "?" : current.value().epoch()) + ", deciding again");
-        }
-        current = new Versioned<>(next, version);
-        topology.publish(next, version, this::jdbcUrlOf);
-    }
-
-    private String jdbcUrlOf(String member) {
-        return config.member(member).map(MemberConfig::jdbcUrl)
-                .orElseGet(() -> current.value().member(member).map(Member::jdbcUrl).orElse(null));
     }
 
     @Override
@@ -398,6 +340,6 @@ public final class Coordinator implements AutoCloseable {
         detector.close();
         lease.close();
         fencedGuard.close();
-        watches.values().forEach(StandbyWatch::close);
+        watches.values().forEach(StandbyMonitor::close);
     }
 }

@@ -1,6 +1,9 @@
 package io.rdmarepl.coordinator.machine;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.control.ApplierRoutes;
+import io.rdmarepl.control.ControlJson;
+import io.rdmarepl.control.DrainAnswer;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.FailureDetector;
@@ -15,12 +18,13 @@ import io.rdmarepl.coordinator.roles.RoleException;
 import io.rdmarepl.coordinator.roles.ShipperLease;
 import io.rdmarepl.coordinator.roles.ShipperPromise;
 import io.rdmarepl.coordinator.state.ClusterState;
+import io.rdmarepl.coordinator.state.Phase;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,23 +43,31 @@ final class Failover {
     static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);
     private static final Logger LOG = LoggerFactory.getLogger(Failover.class);
 
-    private final Coordinator coordinator;
+    private final CurrentState cluster;
     private final CoordinatorConfig config;
     private final Fencer fencer;
     private final RoleClient roles;
     private final StandbyTargets targets;
     private final ShipperLease lease;
     private final FailureDetector detector;
+    private final ApplierPromoter promoter;
+    private final CoordinatorClock clock;
+    private final Consumer<Map<String, Object>> reports;
 
-    Failover(Coordinator coordinator, CoordinatorConfig config, Fencer fencer, RoleClient roles, StandbyTargets targets,
-             ShipperLease lease, FailureDetector detector) {
-        this.coordinator = coordinator;
+    /** @param reports receives each failover's report before its PROMOTED is written (for {@code /status}) */
+    Failover(CurrentState cluster, CoordinatorConfig config, Fencer fencer, RoleClient roles, StandbyTargets targets,
+             ShipperLease lease, FailureDetector detector, ApplierPromoter promoter, CoordinatorClock clock,
+             Consumer<Map<String, Object>> reports) {
+        this.cluster = cluster;
         this.config = config;
         this.fencer = fencer;
         this.roles = roles;
         this.targets = targets;
         this.lease = lease;
         this.detector = detector;
+        this.promoter = promoter;
+        this.clock = clock;
+        this.reports = reports;
     }
 
     /**
@@ -66,12 +78,12 @@ final class Failover {
      * @throws Refused with the reason, the cluster back in SUSPECT when it got as far as fencing
      */
     Map<String, Object> run(String to, boolean force, String reason, Verdict verdict) {
-        long decidedNs = System.nanoTime();
+        long decidedNs = clock.nanoTime();
         long failedForMs = verdict.primaryFailed() ? verdict.failedForMs() : 0;
-        ClusterState state = coordinator.state();
+        ClusterState state = cluster.value();
         MemberConfig oldPrimary = config.member(state.primary()).orElseThrow();
         StandbyView target = targets.choose(state, to, force);
-        if (!force && !verdict.primaryFailed() && Phase.valueOf(state.phase()) != Phase.SUSPECT) {
+        if (!force && !verdict.primaryFailed() && state.phase() != Phase.SUSPECT) {
             throw new Refused("primary " + state.primary() + " has not failed (" + verdict.sentence()
                     + "): use `rdmarepl failover --force` to fail over anyway");
         }
@@ -80,8 +92,8 @@ final class Failover {
         JsonNode leaseAnswer = lease.lastAnswer();
         ShipperPromise promise = ShipperPromise.of(leaseAnswer);
         lease.target(null);
-        coordinator.transition(Phase.FENCING, reason + ": failing over to " + chosen.name());
-        long fenceStartNs = System.nanoTime();
+        cluster.transition(Phase.FENCING, reason + ": failing over to " + chosen.name());
+        long fenceStartNs = clock.nanoTime();
         Fenced fenced;
         // only when the primary failed: an operator's forced failover of an answering primary is fenced in SQL
         String exit = verdict.primaryFailed() ? detector.postmasterExit() : null;
@@ -92,37 +104,37 @@ final class Failover {
                 fenced = fencer.fenceExited(oldPrimary, exit);
             }
         } catch (FenceException e) {
-            coordinator.transition(Phase.SUSPECT, e.getMessage());
+            cluster.transition(Phase.SUSPECT, e.getMessage());
             throw new Refused(e.getMessage());
         }
         long fenceMs = elapsedMs(fenceStartNs);
-        coordinator.transition(Phase.DRAINING, fenced.sentence());
+        cluster.transition(Phase.DRAINING, fenced.sentence());
         URI applier = chosen.applierAdmin().orElseThrow();
         String appliedLsn;
-        long drainStartNs = System.nanoTime();
+        long drainStartNs = clock.nanoTime();
         try {
-            appliedLsn = roles.post(applier, "/drain", "", DRAIN_TIMEOUT).path("applied_lsn").asText();
+            appliedLsn = ControlJson.read(roles.post(applier, ApplierRoutes.DRAIN, "", DRAIN_TIMEOUT), DrainAnswer.class).appliedLsn();
             // from the answer on, the chosen standby renews the old primary's lease no more
         } catch (RoleException e) {
-            coordinator.transition(Phase.SUSPECT, "draining " + chosen.name() + " failed: " + e.getMessage());
+            cluster.transition(Phase.SUSPECT, "draining " + chosen.name() + " failed: " + e.getMessage());
             throw new Refused("draining " + chosen.name() + " failed: " + e.getMessage());
         }
         String shortfall = promise.shortfall(chosen.name(), appliedLsn);
         if (shortfall != null && !force) {
-            coordinator.transition(Phase.SUSPECT, "not promoting: " + shortfall);
+            cluster.transition(Phase.SUSPECT, "not promoting: " + shortfall);
             throw new Refused(shortfall + "; bring back the primary or a standby that holds them, or `rdmarepl failover --to "
                     + chosen.name() + " --force` to accept the loss");
         }
-        long leaseWaitStartNs = System.nanoTime();
+        long leaseWaitStartNs = clock.nanoTime();
         long leaseWaitMs = fenced.confirmed() ? 0 : awaitLeaseRunOut(state, oldPrimary, chosen, leaseAnswer, leaseWaitStartNs, force);
-        ClusterState promoting = coordinator.state().promote(chosen.name(), Phase.PROMOTING.name(), "epoch " + (state.epoch() + 1)
-                + ": promoting " + chosen.name() + " (drained, applied up to " + appliedLsn + ")", System.currentTimeMillis());
+        ClusterState promoting = cluster.value().promote(chosen.name(), Phase.PROMOTING, "epoch " + (state.epoch() + 1)
+                + ": promoting " + chosen.name() + " (drained, applied up to " + appliedLsn + ")", clock.nowMs());
         long drainMs = TimeUnit.NANOSECONDS.toMillis(leaseWaitStartNs - drainStartNs);
-        long epochStartNs = System.nanoTime();
-        coordinator.write(promoting);
+        long epochStartNs = clock.nanoTime();
+        cluster.write(promoting);
         long epochMs = elapsedMs(epochStartNs);
-        long promoteStartNs = System.nanoTime();
-        coordinator.promoteApplier(chosen, promoting.epoch());
+        long promoteStartNs = clock.nanoTime();
+        promoter.promote(chosen, promoting.epoch());
         long applierPromoteMs = elapsedMs(promoteStartNs);
         long promotionMs = elapsedMs(decidedNs);
         String kept = promise.sentence(chosen.name(), appliedLsn, walLsn);
@@ -146,8 +158,8 @@ final class Failover {
         report.put("lease_wait_ms", leaseWaitMs);
         report.put("message", summary);
         // published before PROMOTED is: whoever sees the phase finds the report beside it
-        coordinator.failoverReported(report);
-        coordinator.transition(Phase.PROMOTED, summary);
+        reports.accept(report);
+        cluster.transition(Phase.PROMOTED, summary);
         detector.probe(chosen.jdbcUrl());
         LOG.warn("failover: {}", summary);
         return report;
@@ -169,13 +181,13 @@ final class Failover {
                 continue;
             }
             try {
-                roles.post(config.member(other.name()).orElseThrow().applierAdmin().orElseThrow(), "/drain", "", DRAIN_TIMEOUT);
-                standbysStoppedNs = System.nanoTime();
+                roles.post(config.member(other.name()).orElseThrow().applierAdmin().orElseThrow(), ApplierRoutes.DRAIN, "", DRAIN_TIMEOUT);
+                standbysStoppedNs = clock.nanoTime();
             } catch (RoleException e) {
                 String why = other.name() + " may still renew " + oldPrimary.name() + "'s lease: its applier did not take the drain ("
                         + e.getMessage() + ")";
                 if (!force) {
-                    coordinator.transition(Phase.SUSPECT, "not promoting: " + why);
+                    cluster.transition(Phase.SUSPECT, "not promoting: " + why);
                     throw new Refused(why + "; not promoting over an unconfirmed fence: set fence.command, or make sure "
                             + oldPrimary.name() + " takes no writes and `rdmarepl failover --force`");
                 }
@@ -187,14 +199,14 @@ final class Failover {
             wait = LeaseWait.of(oldPrimary.name(), answer, config.fenceLease().toMillis(),
                     Math.max(lease.lastRenewalNs(), standbysStoppedNs), force);
         } catch (FenceException e) {
-            coordinator.transition(Phase.SUSPECT, "not promoting: " + e.getMessage());
+            cluster.transition(Phase.SUSPECT, "not promoting: " + e.getMessage());
             throw new Refused(e.getMessage());
         }
-        coordinator.transition(Phase.DRAINING, wait.sentence());
+        cluster.transition(Phase.DRAINING, wait.sentence());
         LOG.warn("{}", wait.sentence());
-        long startNs = System.nanoTime();
-        for (long leftNs = wait.deadlineNs() - startNs; leftNs > 0; leftNs = wait.deadlineNs() - System.nanoTime()) {
-            LockSupport.parkNanos(leftNs);
+        long startNs = clock.nanoTime();
+        for (long leftNs = wait.deadlineNs() - startNs; leftNs > 0; leftNs = wait.deadlineNs() - clock.nanoTime()) {
+            clock.parkNanos(leftNs);
             if (Thread.currentThread().isInterrupted()) {
                 throw new Refused("the coordinator stopped while waiting for " + oldPrimary.name() + "'s lease to run out");
             }
@@ -202,7 +214,7 @@ final class Failover {
         return elapsedMs(startNs);
     }
 
-    private static long elapsedMs(long startNs) {
-        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+    private long elapsedMs(long startNs) {
+        return TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - startNs);
     }
 }

@@ -2,16 +2,16 @@ package io.rdmarepl.coordinator.machine;
 
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.config.MemberConfig;
+import io.rdmarepl.coordinator.detect.FailureDetector;
+import io.rdmarepl.coordinator.detect.StandbyMonitor;
 import io.rdmarepl.coordinator.detect.StandbyView;
-import io.rdmarepl.coordinator.detect.StandbyWatch;
 import io.rdmarepl.coordinator.fence.Fencer;
-import io.rdmarepl.coordinator.fence.MemberSql;
 import io.rdmarepl.coordinator.handover.CatchUpMarker;
 import io.rdmarepl.coordinator.handover.ReverseRoles;
-import io.rdmarepl.coordinator.roles.RoleClient;
 import io.rdmarepl.coordinator.roles.RoleException;
 import io.rdmarepl.coordinator.state.ClusterState;
 import io.rdmarepl.coordinator.state.Member;
+import io.rdmarepl.coordinator.state.Phase;
 import io.rdmarepl.coordinator.state.Role;
 import io.rdmarepl.format.Lsn;
 import java.sql.SQLException;
@@ -36,24 +36,31 @@ final class Handovers {
     private static final Duration RETIRE_WAIT = Duration.ofSeconds(10);
     private static final long RETIRE_RETRY_NS = TimeUnit.SECONDS.toNanos(1);
 
-    private final Coordinator coordinator;
+    private final CurrentState cluster;
     private final CoordinatorConfig config;
     private final Fencer fencer;
     private final CatchUpMarker marker;
     private final ReverseRoles reverse;
-    private final Map<String, StandbyWatch> watches;
+    private final Map<String, StandbyMonitor> watches;
+    private final ApplierPromoter promoter;
+    private final FailureDetector detector;
+    private final CoordinatorClock clock;
     private long lastRejoinCheckNs;
     private long lastRetireNs;
     /** Members whose shipper did not answer the rejoin's retirement: asked again at every rejoin check. */
     private final java.util.Set<String> unretired = new java.util.HashSet<>();
 
-    Handovers(Coordinator coordinator, CoordinatorConfig config, Fencer fencer, RoleClient roles, Map<String, StandbyWatch> watches) {
-        this.coordinator = coordinator;
+    Handovers(CurrentState cluster, CoordinatorConfig config, Fencer fencer, CatchUpMarker marker, ReverseRoles reverse,
+              Map<String, StandbyMonitor> watches, ApplierPromoter promoter, FailureDetector detector, CoordinatorClock clock) {
+        this.cluster = cluster;
         this.config = config;
         this.fencer = fencer;
-        this.marker = new CatchUpMarker(new MemberSql(config));
-        this.reverse = new ReverseRoles(roles);
+        this.marker = marker;
+        this.reverse = reverse;
         this.watches = watches;
+        this.promoter = promoter;
+        this.detector = detector;
+        this.clock = clock;
     }
 
     /**
@@ -61,16 +68,16 @@ final class Handovers {
      * commit, stop the old shipper, promote {@code to}, then start the old primary's rejoin.
      */
     Map<String, Object> switchover(String to, StandbyTargets targets) {
-        long startNs = System.nanoTime();
-        ClusterState state = coordinator.state();
-        if (Phase.valueOf(state.phase()) != Phase.HEALTHY) {
+        long startNs = clock.nanoTime();
+        ClusterState state = cluster.value();
+        if (state.phase() != Phase.HEALTHY) {
             throw new Refused("a switchover needs a HEALTHY cluster; it is " + state.phase()
                     + " (see rdmarepl status: finish the failover or rejoin first)");
         }
         MemberConfig oldPrimary = member(state.primary());
         MemberConfig chosen = member(targets.choose(state, to, false).name());
         requireReverse(chosen, oldPrimary);
-        coordinator.transition(Phase.SWITCHOVER, "operator asked for a switchover from " + oldPrimary.name() + " to " + chosen.name());
+        cluster.transition(Phase.SWITCHOVER, "operator asked for a switchover from " + oldPrimary.name() + " to " + chosen.name());
         int ended;
         long markerLsn;
         try {
@@ -89,18 +96,18 @@ final class Handovers {
         } catch (RoleException e) {
             throw callOff(oldPrimary, oldPrimary.name() + "'s shipper did not stop (" + e.getMessage() + ")");
         }
-        ClusterState promoting = coordinator.state().promote(chosen.name(), Phase.PROMOTING.name(), "epoch " + (state.epoch() + 1)
+        ClusterState promoting = cluster.value().promote(chosen.name(), Phase.PROMOTING, "epoch " + (state.epoch() + 1)
                 + ": promoting " + chosen.name() + " (applied the marker at " + Lsn.format(markerLsn) + ": nothing lost)",
-                System.currentTimeMillis());
-        coordinator.write(promoting);
-        coordinator.promoteApplier(chosen, promoting.epoch());
-        long promotedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+                clock.nowMs());
+        cluster.write(promoting);
+        promoter.promote(chosen, promoting.epoch());
+        long promotedMs = TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - startNs);
         String summary = "switched over from " + oldPrimary.name() + " to " + chosen.name() + " at epoch " + promoting.epoch()
                 + " in " + promotedMs + " ms; " + ended + " client session(s) ended on " + oldPrimary.name() + "; "
                 + chosen.name() + " applied everything up to the marker at " + Lsn.format(markerLsn) + " in "
                 + caughtUp.get().toMillis() + " ms: nothing lost";
-        coordinator.transition(Phase.PROMOTED, summary);
-        coordinator.retargetProbe(chosen);
+        cluster.transition(Phase.PROMOTED, summary);
+        detector.probe(chosen.jdbcUrl());
         LOG.warn("switchover: {}", summary);
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("result", "switched");
@@ -125,20 +132,20 @@ final class Handovers {
      * primary's shipper cannot start, the applier's activation is taken back and the member stays fenced.
      */
     Map<String, Object> rejoin(String name) {
-        ClusterState state = coordinator.state();
+        ClusterState state = cluster.value();
         Member member = state.member(name).orElseThrow(() -> new Refused("no member named " + name));
         if (member.role() != Role.FENCED) {
             throw new Refused(name + " is " + member.role() + ": only a fenced former primary rejoins");
         }
-        Phase phase = Phase.valueOf(state.phase());
+        Phase phase = state.phase();
         if (phase != Phase.PROMOTED && phase != Phase.HEALTHY) {
             throw new Refused("the cluster is " + phase + ": a rejoin waits until a primary takes writes and no other rejoin runs");
         }
         MemberConfig primary = member(state.primary());
         MemberConfig follower = member(name);
         requireReverse(primary, follower);
-        coordinator.write(state.withMemberRole(name, Role.REJOINING, name + " rejoins as a standby of " + primary.name(),
-                System.currentTimeMillis()));
+        cluster.write(state.withMemberRole(name, Role.REJOINING, name + " rejoins as a standby of " + primary.name(),
+                clock.nowMs()));
         ReverseRoles.Retirement retired = reverse.retireShipper(follower, RETIRE_WAIT);
         if (retired.done()) {
             unretired.remove(name);
@@ -148,23 +155,23 @@ final class Handovers {
         try {
             reverse.follow(primary, follower, state.epoch());
         } catch (RoleException e) {
-            coordinator.write(coordinator.state().withMemberRole(name, Role.FENCED, name + " could not rejoin: " + e.getMessage(),
-                    System.currentTimeMillis()));
+            cluster.write(cluster.value().withMemberRole(name, Role.FENCED, name + " could not rejoin: " + e.getMessage(),
+                    clock.nowMs()));
             throw new Refused(name + " could not rejoin: " + e.getMessage() + " (it stays fenced; fix it and run rdmarepl rejoin "
                     + name + " again)");
         }
         String message = name + " rejoining as a standby of " + primary.name() + ": " + retired.message() + "; its applier follows "
                 + primary.name() + "'s shipper, which copies every published table from a fresh slot";
-        coordinator.transition(Phase.REJOINING, message);
+        cluster.transition(Phase.REJOINING, message);
         return Map.of("result", "rejoining", "member", name, "primary", primary.name(), "message", message);
     }
 
     /** In REJOINING, every 100 ms: once the copy is applied, the member is a standby and the cluster HEALTHY. */
     void checkRejoin(ClusterState state) {
-        if (System.nanoTime() - lastRejoinCheckNs < REJOIN_CHECK_NS) {
+        if (clock.nanoTime() - lastRejoinCheckNs < REJOIN_CHECK_NS) {
             return;
         }
-        lastRejoinCheckNs = System.nanoTime();
+        lastRejoinCheckNs = clock.nanoTime();
         for (Member member : state.withRole(Role.REJOINING)) {
             if (unretired.contains(member.name()) && lastRejoinCheckNs - lastRetireNs >= RETIRE_RETRY_NS) {
                 lastRetireNs = lastRejoinCheckNs;
@@ -178,8 +185,8 @@ final class Handovers {
             String done = reverse.copied(member(state.primary()), follower, Duration.ofSeconds(1));
             if (done != null) {
                 done += unfence(member(member.name()));
-                coordinator.write(coordinator.state().withMemberRole(member.name(), Role.STANDBY, done, System.currentTimeMillis()));
-                coordinator.transition(Phase.HEALTHY, member.name() + " rejoined: " + done);
+                cluster.write(cluster.value().withMemberRole(member.name(), Role.STANDBY, done, clock.nowMs()));
+                cluster.transition(Phase.HEALTHY, member.name() + " rejoined: " + done);
             }
         }
     }
@@ -217,7 +224,7 @@ final class Handovers {
             lifted = oldPrimary.name() + " stays read-only (" + e.getMessage() + "): lift it with ALTER SYSTEM RESET "
                     + "default_transaction_read_only once it answers";
         }
-        coordinator.transition(Phase.HEALTHY, "switchover called off: " + why + "; " + lifted);
+        cluster.transition(Phase.HEALTHY, "switchover called off: " + why + "; " + lifted);
         return new Refused("switchover called off: " + why + "; " + lifted);
     }
 
@@ -229,8 +236,8 @@ final class Handovers {
         }
     }
 
-    private StandbyWatch watch(MemberConfig member) {
-        StandbyWatch watch = watches.get(member.name());
+    private StandbyMonitor watch(MemberConfig member) {
+        StandbyMonitor watch = watches.get(member.name());
         if (watch == null) {
             throw new Refused(member.name() + " has no applier admin endpoint (member." + member.name() + ".applier.admin)");
         }

@@ -1,5 +1,6 @@
 package io.rdmarepl.coordinator.machine;
 
+import io.rdmarepl.control.ApplierRoutes;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.detect.StandbyView;
 import io.rdmarepl.coordinator.roles.RoleClient;
@@ -25,11 +26,13 @@ final class HeldStandbys {
 
     private final CoordinatorConfig config;
     private final RoleClient roles;
+    private final CoordinatorClock clock;
     private final Map<String, Long> lastToldNs = new HashMap<>();
 
-    HeldStandbys(CoordinatorConfig config, RoleClient roles) {
+    HeldStandbys(CoordinatorConfig config, RoleClient roles, CoordinatorClock clock) {
         this.config = config;
         this.roles = roles;
+        this.clock = clock;
     }
 
     /** On the coordinator's thread, in HEALTHY. */
@@ -39,12 +42,12 @@ final class HeldStandbys {
                 continue;
             }
             Long last = lastToldNs.get(standby.name());
-            if (last != null && System.nanoTime() - last < RETRY_NS) {
+            if (last != null && clock.nanoTime() - last < RETRY_NS) {
                 continue;
             }
-            lastToldNs.put(standby.name(), System.nanoTime());
+            lastToldNs.put(standby.name(), clock.nanoTime());
             try {
-                roles.post(config.member(standby.name()).orElseThrow().applierAdmin().orElseThrow(), "/follow", "", TIMEOUT);
+                roles.post(config.member(standby.name()).orElseThrow().applierAdmin().orElseThrow(), ApplierRoutes.FOLLOW, "", TIMEOUT);
                 LOG.info("{} was still draining from a failover that did not happen: told to follow the primary (and renew its lease) again",
                         standby.name());
             } catch (RoleException e) {

@@ -2,7 +2,7 @@ package io.rdmarepl.coordinator.machine;
 
 import io.rdmarepl.coordinator.detect.Candidates;
 import io.rdmarepl.coordinator.detect.StandbyView;
-import io.rdmarepl.coordinator.detect.StandbyWatch;
+import io.rdmarepl.coordinator.detect.StandbyMonitor;
 import io.rdmarepl.coordinator.state.ClusterState;
 import io.rdmarepl.coordinator.state.Member;
 import io.rdmarepl.coordinator.state.Role;
@@ -13,10 +13,10 @@ import java.util.Optional;
 
 /** The standbys as their appliers last reported them, and which one a failover promotes. */
 final class StandbyTargets {
-    private final Map<String, StandbyWatch> watches;
+    private final Map<String, StandbyMonitor> watches;
     private final Candidates candidates;
 
-    StandbyTargets(Map<String, StandbyWatch> watches, Candidates candidates) {
+    StandbyTargets(Map<String, StandbyMonitor> watches, Candidates candidates) {
         this.watches = watches;
         this.candidates = candidates;
     }
@@ -25,7 +25,7 @@ final class StandbyTargets {
     List<StandbyView> views(ClusterState state) {
         List<StandbyView> views = new ArrayList<>();
         for (Member member : state.withRole(Role.STANDBY)) {
-            StandbyWatch watch = watches.get(member.name());
+            StandbyMonitor watch = watches.get(member.name());
             if (watch != null) {
                 views.add(watch.view());
             }

@@ -6,7 +6,7 @@ import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.Candidates;
 import io.rdmarepl.coordinator.detect.ProbeView;
 import io.rdmarepl.coordinator.detect.StandbyView;
-import io.rdmarepl.coordinator.detect.StandbyWatch;
+import io.rdmarepl.coordinator.detect.StandbyMonitor;
 import io.rdmarepl.coordinator.state.ClusterState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,7 +19,7 @@ final class StatusDocument {
     }
 
     static Map<String, Object> of(CoordinatorConfig config, ClusterState state, boolean leader, String store, String lastDecision,
-                                  ProbeView probe, Map<String, StandbyWatch> watches, Candidates candidates,
+                                  ProbeView probe, Map<String, StandbyMonitor> watches, Candidates candidates,
                                   Map<String, Object> lastFailover, String lastError, JsonNode shipperAnswer) {
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("role", "coordinator");
@@ -28,7 +28,7 @@ final class StatusDocument {
         status.put("store", store);
         status.put("cluster", config.clusterName());
         status.put("epoch", state == null ? 0 : state.epoch());
-        status.put("phase", state == null ? "uninitialised" : state.phase());
+        status.put("phase", state == null ? "uninitialised" : state.phase().name());
         status.put("primary", state == null ? config.initialPrimary() : state.primary());
         status.put("last_decision", lastDecision);
         if (shipperAnswer != null && shipperAnswer.hasNonNull("replication_mode")) {
@@ -68,7 +68,7 @@ final class StatusDocument {
         return status;
     }
 
-    private static Map<String, Object> member(MemberConfig m, ClusterState state, StandbyWatch watch, Candidates candidates) {
+    private static Map<String, Object> member(MemberConfig m, ClusterState state, StandbyMonitor watch, Candidates candidates) {
         Map<String, Object> member = new LinkedHashMap<>();
         member.put("name", m.name());
         member.put("role", state == null ? "unknown" : state.member(m.name()).map(x -> x.role().name()).orElse("unknown"));

@@ -40,8 +40,8 @@ public final class TopologyBoard {
         doc.put("cluster", state.cluster());
         doc.put("version", storeVersion);
         doc.put("epoch", state.epoch());
-        doc.put("phase", state.phase());
-        Member primary = Phase.valueOf(state.phase()).hasWritablePrimary() ? state.member(state.primary()).orElse(null) : null;
+        doc.put("phase", state.phase().name());
+        Member primary = state.phase().hasWritablePrimary() ? state.member(state.primary()).orElse(null) : null;
         doc.put("primary", primary == null ? null : Map.of("name", primary.name(), "jdbc_url", jdbcUrlOf.apply(primary.name())));
         List<Map<String, Object>> members = new ArrayList<>();
         for (Member m : state.members()) {

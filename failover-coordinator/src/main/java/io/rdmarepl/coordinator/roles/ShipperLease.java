@@ -1,6 +1,7 @@
 package io.rdmarepl.coordinator.roles;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.control.ShipperRoutes;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
@@ -95,7 +96,7 @@ public final class ShipperLease implements AutoCloseable {
             }
             if (shipper != null) {
                 try {
-                    lastAnswer = roles.post(shipper, "/lease", "", TIMEOUT);
+                    lastAnswer = roles.post(shipper, ShipperRoutes.LEASE, "", TIMEOUT);
                     if (lastFailure != null) {
                         LOG.info("shipper lease renewed again at {}", shipper);
                         lastFailure = null;

@@ -3,7 +3,7 @@ package io.rdmarepl.coordinator.detect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import io.rdmarepl.coordinator.roles.RoleClient;
+import io.rdmarepl.coordinator.roles.HttpRoleClient;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -77,7 +77,7 @@ class PostmasterReportTest {
         shipper.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
         shipper.start();
         admin = URI.create("http://127.0.0.1:" + shipper.getAddress().getPort());
-        report = new PostmasterReport(new RoleClient("token"), Duration.ofMillis(5), exitsReported::incrementAndGet);
+        report = new PostmasterReport(new HttpRoleClient("token"), Duration.ofMillis(5), exitsReported::incrementAndGet);
     }
 
     @AfterEach

@@ -3,7 +3,7 @@ package io.rdmarepl.coordinator.detect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import io.rdmarepl.coordinator.roles.RoleClient;
+import io.rdmarepl.coordinator.roles.HttpRoleClient;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -40,7 +40,7 @@ class StandbyWatchTest {
         });
         applier.start();
         watch = new StandbyWatch("pgb", URI.create("http://127.0.0.1:" + applier.getAddress().getPort()),
-                new RoleClient("token"), Duration.ofMillis(20));
+                new HttpRoleClient("token"), Duration.ofMillis(20));
     }
 
     @AfterEach

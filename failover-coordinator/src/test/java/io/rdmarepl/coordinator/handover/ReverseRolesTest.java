@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.rdmarepl.coordinator.config.MemberConfig;
-import io.rdmarepl.coordinator.roles.RoleClient;
+import io.rdmarepl.coordinator.roles.HttpRoleClient;
 import io.rdmarepl.coordinator.roles.RoleException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -32,7 +32,7 @@ class ReverseRolesTest {
     private final AtomicInteger retireRefusals = new AtomicInteger();
     private HttpServer follower;
     private HttpServer primary;
-    private final ReverseRoles roles = new ReverseRoles(new RoleClient("secret"));
+    private final ReverseRoles roles = new ReverseRoles(new HttpRoleClient("secret"));
 
     @BeforeEach
     void start() throws IOException {

@@ -3,6 +3,7 @@ package io.rdmarepl.coordinator.store;
 import io.rdmarepl.coordinator.state.ClusterState;
 import io.rdmarepl.coordinator.state.HistoryEntry;
 import io.rdmarepl.coordinator.state.Member;
+import io.rdmarepl.coordinator.state.Phase;
 import io.rdmarepl.coordinator.state.Role;
 import java.util.List;
 
@@ -14,7 +15,7 @@ final class States {
     }
 
     static ClusterState initial(String cluster) {
-        return new ClusterState(cluster, 1, "pg1", "HEALTHY",
+        return new ClusterState(cluster, 1, "pg1", Phase.HEALTHY,
                 List.of(new Member("pg1", "jdbc:postgresql://10.0.0.1:5432/app", Role.PRIMARY),
                         new Member("pg2", "jdbc:postgresql://10.0.0.2:5432/app", Role.STANDBY),
                         new Member("pg3", "jdbc:postgresql://10.0.0.3:5432/app", Role.STANDBY)),
@@ -24,7 +25,7 @@ final class States {
     /** What a coordinator decides after reading {@code state}: promote the other of pg1 and pg2, epoch + 1. */
     static ClusterState promotionBy(String coordinator, ClusterState state) {
         String next = state.primary().equals("pg1") ? "pg2" : "pg1";
-        return state.promote(next, "HEALTHY", coordinator + " promoted " + next + " at epoch " + (state.epoch() + 1),
+        return state.promote(next, Phase.HEALTHY, coordinator + " promoted " + next + " at epoch " + (state.epoch() + 1),
                 System.currentTimeMillis());
     }
 

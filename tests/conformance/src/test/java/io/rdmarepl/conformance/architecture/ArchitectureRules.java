@@ -34,10 +34,12 @@ final class ArchitectureRules {
     static final String COORDINATOR = "io.rdmarepl.coordinator..";
     static final String CLIENT = "io.rdmarepl.client..";
     static final String CONFIG = "io.rdmarepl.config..";
+    /** role-control: the routes, requests and answers between the coordinator and the roles' admin endpoints. */
+    static final String CONTROL = "io.rdmarepl.control..";
     static final String CLI = "io.rdmarepl.cli..";
 
     /** The modules a sidecar, an applier, a coordinator or an application runs. */
-    static final String[] ROLE_MODULES = {FORMAT, CHANNEL, SHIPPER, APPLIER, COORDINATOR, CLIENT, CONFIG};
+    static final String[] ROLE_MODULES = {FORMAT, CHANNEL, SHIPPER, APPLIER, COORDINATOR, CLIENT, CONFIG, CONTROL};
 
     /** The verbs transports: the only ones that may touch DiSNI. */
     static final String[] VERBS_TRANSPORTS = {"io.rdmarepl.channel.verbs..", "io.rdmarepl.channel.softverbs.."};
@@ -83,6 +85,12 @@ final class ArchitectureRules {
             .because("log-format and config-support depend on 'nothing heavy' (DESIGN.md, module table):"
                     + " every role loads them");
 
+    static final ArchRule CONTROL_IS_A_CONTRACT_ONLY = classes().that().resideInAPackage(CONTROL)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "com.fasterxml.jackson..", CONTROL)
+            .because("both ends of the control API load the contract: it holds routes, records and their JSON"
+                    + " (Jackson), never a role's or the coordinator's code (DESIGN.md: the coordinator reaches the"
+                    + " roles only through their admin APIs)");
+
     static final ArchRule CHANNEL_KNOWS_NO_DATABASE_NO_DEBEZIUM_AND_NO_FORMAT = noClasses().that().resideInAPackage(CHANNEL)
             .should().dependOnClassesThat().resideInAnyPackage(concat(DATABASE, DEBEZIUM, new String[] {FORMAT}))
             .because("the channel moves frames of bytes: it knows nothing of databases, of Debezium or of the"
@@ -110,15 +118,17 @@ final class ArchitectureRules {
                     + " the benchmarks may pick one directly");
 
     /**
-     * The coordinator imports, of the other modules, only config-support and log-format's shared vocabulary in
-     * {@code io.rdmarepl.format} ({@code Lsn}, {@code CatchUpMarkers}); never the codec or the records, the channel,
-     * the roles, the command, nor the hot path's libraries.
+     * The coordinator imports, of the other modules, only config-support, the roles' control contract
+     * (role-control) and log-format's shared vocabulary in {@code io.rdmarepl.format} ({@code Lsn},
+     * {@code CatchUpMarkers}); never the codec or the records, the channel, the roles, the command, nor the hot path's
+     * libraries.
      */
     static final ArchRule COORDINATOR_NEVER_IMPORTS_THE_HOT_PATH = noClasses().that().resideInAPackage(COORDINATOR)
             .should().dependOnClassesThat(resideInAPackage("io.rdmarepl..")
-                    .and(not(resideInAnyPackage(COORDINATOR, CONFIG, "io.rdmarepl.format")))
+                    .and(not(resideInAnyPackage(COORDINATOR, CONFIG, CONTROL, "io.rdmarepl.format")))
                     .or(resideInAnyPackage(concat(DEBEZIUM, new String[] {"com.lmax.disruptor..", "com.ibm.disni.."})))
-                    .as("are in another rdmarepl module (but config-support and io.rdmarepl.format's Lsn and markers)"
+                    .as("are in another rdmarepl module (but config-support, role-control and io.rdmarepl.format's Lsn and"
+                            + " markers)"
                             + " or in the hot path's libraries (Debezium, Kafka Connect, Disruptor, DiSNI)"))
             .because("the coordinator reaches the roles only through their admin APIs (DESIGN.md, Modules)"
                     + " and never calls into the hot path (STYLE.md, section 1)");

@@ -17,6 +17,7 @@ import io.rdmarepl.channel.softverbs.planted.SoftVerbsAddOn;
 import io.rdmarepl.cli.planted.CommandThatBenches;
 import io.rdmarepl.client.planted.ClientThatCoordinates;
 import io.rdmarepl.config.planted.ConfigWithALibrary;
+import io.rdmarepl.control.planted.ContractThatCoordinates;
 import io.rdmarepl.coordinator.planted.CoordinatorInTheHotPath;
 import io.rdmarepl.format.planted.FormatOverTheWire;
 import io.rdmarepl.shipper.planted.ShipperOnVerbs;
@@ -35,7 +36,7 @@ class ArchitectureRulesFailTest {
             ConfigWithALibrary.class, ChannelThatDecodes.class, ChannelThatShips.class, RingOnDisni.class, SoftVerbsAddOn.class,
             ShipperThatApplies.class, ShipperOnVerbs.class, ShipperWithTheHarness.class, ApplierThatShips.class,
             ApplierOnShm.class, ApplierWithDebezium.class, BenchmarkOnShm.class, CoordinatorInTheHotPath.class,
-            ClientThatCoordinates.class, CommandThatBenches.class);
+            ClientThatCoordinates.class, CommandThatBenches.class, ContractThatCoordinates.class);
 
     @Test
     void formatRuleFlagsTransportsAndDatabases() {
@@ -49,6 +50,15 @@ class ArchitectureRulesFailTest {
         ArchRule rule = ArchitectureRules.FORMAT_AND_CONFIG_NEED_ONLY_THE_JDK;
         assertFlags(rule, FormatOverTheWire.class, "io.rdmarepl.channel.ring.RingWriter", "org.postgresql.PGConnection");
         assertFlags(rule, ConfigWithALibrary.class, "org.slf4j.Logger");
+    }
+
+    @Test
+    void contractRuleFlagsEverythingButTheJdkAndJackson() {
+        ArchRule rule = ArchitectureRules.CONTROL_IS_A_CONTRACT_ONLY;
+        assertFlags(rule, ContractThatCoordinates.class, "io.rdmarepl.coordinator.machine.Coordinator",
+                "io.rdmarepl.shipper.role.ShipperRole", "org.slf4j.Logger");
+        List<String> details = rule.evaluate(PLANTED).getFailureReport().getDetails();
+        assertThat(details).noneMatch(d -> d.contains("allowedJson") || d.contains("allowedUri"));
     }
 
     @Test
@@ -98,7 +108,7 @@ class ArchitectureRulesFailTest {
                 "io.rdmarepl.shipper.Shipper", "io.rdmarepl.applier.apply.Applier", "io.rdmarepl.cli.RdmareplCommand",
                 "com.lmax.disruptor.RingBuffer", "com.ibm.disni.verbs.IbvMr", "io.debezium.engine.DebeziumEngine");
         List<String> details = rule.evaluate(PLANTED).getFailureReport().getDetails();
-        assertThat(details).noneMatch(d -> d.contains("allowedLsn") || d.contains("allowedConfig"));
+        assertThat(details).noneMatch(d -> d.contains("allowedLsn") || d.contains("allowedConfig") || d.contains("allowedContract"));
     }
 
     @Test

@@ -28,23 +28,27 @@ import java.util.stream.Collectors;
 @AnalyzeClasses(packages = "io.rdmarepl", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
     /** Package root, then the module (artifact) that owns it: the rules know a module by its package root. */
-    static final Map<String, String> OWNERS = Map.of(
-            "io.rdmarepl.config", "config-support",
-            "io.rdmarepl.format", "log-format",
-            "io.rdmarepl.channel", "rdma-channel",
-            "io.rdmarepl.shipper", "log-shipper",
-            "io.rdmarepl.applier", "replica-applier",
-            "io.rdmarepl.coordinator", "failover-coordinator",
-            "io.rdmarepl.client", "failover-client",
-            "io.rdmarepl.cli", "cli",
-            "io.rdmarepl.benchmarks", "benchmarks",
-            "io.rdmarepl.testsupport", "test-support");
+    static final Map<String, String> OWNERS = Map.ofEntries(
+            Map.entry("io.rdmarepl.config", "config-support"),
+            Map.entry("io.rdmarepl.control", "role-control"),
+            Map.entry("io.rdmarepl.format", "log-format"),
+            Map.entry("io.rdmarepl.channel", "rdma-channel"),
+            Map.entry("io.rdmarepl.shipper", "log-shipper"),
+            Map.entry("io.rdmarepl.applier", "replica-applier"),
+            Map.entry("io.rdmarepl.coordinator", "failover-coordinator"),
+            Map.entry("io.rdmarepl.client", "failover-client"),
+            Map.entry("io.rdmarepl.cli", "cli"),
+            Map.entry("io.rdmarepl.benchmarks", "benchmarks"),
+            Map.entry("io.rdmarepl.testsupport", "test-support"));
 
     @ArchTest
     static final ArchRule formatKnowsNoTransportAndNoDatabase = ArchitectureRules.FORMAT_KNOWS_NO_TRANSPORT_AND_NO_DATABASE;
 
     @ArchTest
     static final ArchRule formatAndConfigNeedOnlyTheJdk = ArchitectureRules.FORMAT_AND_CONFIG_NEED_ONLY_THE_JDK;
+
+    @ArchTest
+    static final ArchRule controlIsAContractOnly = ArchitectureRules.CONTROL_IS_A_CONTRACT_ONLY;
 
     @ArchTest
     static final ArchRule channelKnowsNoDatabaseNoDebeziumAndNoFormat =

@@ -2,7 +2,7 @@ package io.rdmarepl.coordinator.planted;
 
 /**
  * Planted for ArchitectureRulesFailTest: the coordinator calling into the hot path, beside the two things it may use
- * (config-support and the format's Lsn). Never in production.
+ * (config-support, the format's Lsn and the roles' control contract). Never in production.
  */
 public class CoordinatorInTheHotPath {
     io.rdmarepl.channel.ring.RingWriter ring;
@@ -16,4 +16,5 @@ public class CoordinatorInTheHotPath {
     io.debezium.engine.DebeziumEngine<?> engine;
     io.rdmarepl.format.Lsn allowedLsn;
     io.rdmarepl.config.ConfigProblems allowedConfig;
+    io.rdmarepl.control.EpochRequest allowedContract;
 }

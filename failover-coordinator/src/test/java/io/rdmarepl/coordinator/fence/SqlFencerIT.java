@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.config.MemberConfig;
-import io.rdmarepl.coordinator.roles.RoleClient;
+import io.rdmarepl.coordinator.roles.HttpRoleClient;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.net.ServerSocket;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Fencing against a real server: made read-only when it answers, fence.command when it does not or its postmaster exited. */
-class FencerIT {
+class SqlFencerIT {
     private static PostgresServer server;
 
     @TempDir
@@ -40,7 +40,7 @@ class FencerIT {
 
     @AfterEach
     void writable() throws SQLException {
-        new Fencer(config(server.jdbcUrl("postgres"), ""), new RoleClient("")).unfence(member(config(server.jdbcUrl("postgres"), "")));
+        new SqlFencer(config(server.jdbcUrl("postgres"), ""), new HttpRoleClient("")).unfence(member(config(server.jdbcUrl("postgres"), "")));
     }
 
     @Test
@@ -49,7 +49,7 @@ class FencerIT {
         try (Connection client = server.connect("postgres"); Connection insisting = server.connect("postgres");
              Statement writes = insisting.createStatement()) {
             writes.execute("SET default_transaction_read_only = off");
-            Fenced done = new Fencer(config, new RoleClient("")).fence(member(config));
+            Fenced done = new SqlFencer(config, new HttpRoleClient("")).fence(member(config));
             assertThat(done.sentence()).startsWith("pga made read-only, ").contains("client session(s) ended");
             assertThat(done.confirmed()).as("SQL fenced it: no lease to wait for").isTrue();
             assertThat(client.isValid(2)).as("the client session was ended").isFalse();
@@ -61,18 +61,18 @@ class FencerIT {
     @Test
     void shouldLeaveTheFenceOfAnUnreachablePrimaryUnconfirmedWithoutAFenceCommand() throws Exception {
         CoordinatorConfig config = config("jdbc:postgresql://127.0.0.1:" + closedPort() + "/postgres", "");
-        Fenced done = new Fencer(config, new RoleClient("")).fence(member(config));
+        Fenced done = new SqlFencer(config, new HttpRoleClient("")).fence(member(config));
         assertThat(done.confirmed()).as("only its lease running out makes it refuse writes").isFalse();
         assertThat(done.sentence()).startsWith("pga unreachable (").endsWith("no fence.command configured: not confirmed, its lease must run out");
         CoordinatorConfig commanded = config("jdbc:postgresql://127.0.0.1:" + closedPort() + "/postgres", "exit 0");
-        assertThat(new Fencer(commanded, new RoleClient("")).fence(member(commanded)).confirmed()).as("fence.command exited 0").isTrue();
+        assertThat(new SqlFencer(commanded, new HttpRoleClient("")).fence(member(commanded)).confirmed()).as("fence.command exited 0").isTrue();
     }
 
     @Test
     void shouldRunTheFenceCommandWithoutTryingSqlWhenThePostmasterExited() throws Exception {
         Path fenced = dir.resolve("fenced");
         CoordinatorConfig config = config(server.jdbcUrl("postgres"), "echo \"$RDMAREPL_MEMBER\" > " + fenced);
-        Fenced done = new Fencer(config, new RoleClient("")).fenceExited(member(config), "process 4711 exited (state Z)");
+        Fenced done = new SqlFencer(config, new HttpRoleClient("")).fenceExited(member(config), "process 4711 exited (state Z)");
         assertThat(done.sentence()).isEqualTo("pga's postmaster exited (its shipper saw: process 4711 exited (state Z)); fence.command fenced it");
         assertThat(done.confirmed()).isTrue();
         assertThat(Files.readString(fenced).strip()).isEqualTo("pga");
@@ -83,7 +83,7 @@ class FencerIT {
     @Test
     void shouldCountAnExitedPostmasterAsFencedWhenNoFenceCommandIsConfigured() {
         CoordinatorConfig config = config(server.jdbcUrl("postgres"), "");
-        Fenced done = new Fencer(config, new RoleClient("")).fenceExited(member(config), "process 4711 is gone");
+        Fenced done = new SqlFencer(config, new HttpRoleClient("")).fenceExited(member(config), "process 4711 is gone");
         assertThat(done.sentence()).isEqualTo("pga's postmaster exited (its shipper saw: process 4711 is gone): it takes no writes");
         assertThat(done.confirmed()).as("a dead postmaster starts no session: no lease to wait for").isTrue();
         assertThat(server.show("default_transaction_read_only")).isEqualTo("off");
@@ -92,7 +92,7 @@ class FencerIT {
     @Test
     void shouldStopTheFailoverWhenTheFenceCommandOfAnUnreachablePrimaryFails() throws Exception {
         CoordinatorConfig config = config("jdbc:postgresql://127.0.0.1:" + closedPort() + "/postgres", "echo no power switch; exit 3");
-        assertThatThrownBy(() -> new Fencer(config, new RoleClient("")).fence(member(config)))
+        assertThatThrownBy(() -> new SqlFencer(config, new HttpRoleClient("")).fence(member(config)))
                 .isInstanceOf(FenceException.class)
                 .hasMessage("fence.command for pga exited 3 (no power switch): not promoting");
     }

@@ -26,13 +26,13 @@ import org.junit.jupiter.api.Timeout;
 
 /** The client against a real HTTP server playing a role's admin endpoint. */
 @Timeout(30)
-class RoleClientTest {
+class HttpRoleClientTest {
     private final Set<Integer> clientPorts = ConcurrentHashMap.newKeySet();
     private final List<String> seen = new CopyOnWriteArrayList<>();
     private final CountDownLatch release = new CountDownLatch(1);
     private HttpServer role;
     private URI admin;
-    private final RoleClient client = new RoleClient("secret");
+    private final RoleClient client = new HttpRoleClient("secret");
 
     @BeforeEach
     void start() throws IOException {

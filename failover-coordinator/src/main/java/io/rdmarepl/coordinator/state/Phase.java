@@ -1,4 +1,4 @@
-package io.rdmarepl.coordinator.machine;
+package io.rdmarepl.coordinator.state;
 
 /**
  * The failover state machine of a cluster. Clients are pointed at the primary in {@link #HEALTHY},
@@ -12,27 +12,41 @@ package io.rdmarepl.coordinator.machine;
  *  HEALTHY --(operator: switchover)--> SWITCHOVER --(standby applied the marker)--> PROMOTING --> PROMOTED
  *  PROMOTED --(operator: rejoin, or a switchover's last step)--> REJOINING --(copy applied)--> HEALTHY
  * </pre>
+ *
+ * <p>Each phase has a fixed code, published as the {@code rdmarepl_coordinator_phase} gauge: codes never change
+ * meaning, so dashboards and alert rules written against them keep working when a phase is added.
  */
 public enum Phase {
     /** The primary answers and ships; standbys follow. */
-    HEALTHY,
+    HEALTHY(0),
     /** The primary failed its probes and its heartbeats stopped; one more look before acting. */
-    SUSPECT,
+    SUSPECT(1),
     /** Making the old primary refuse writes (or running fence.command). */
-    FENCING,
+    FENCING(2),
     /** The chosen standby applies everything its ring holds. */
-    DRAINING,
+    DRAINING(3),
     /** The epoch is bumped; the standby is being made writable. */
-    PROMOTING,
+    PROMOTING(4),
     /** The new primary takes writes; the old one is fenced until it rejoins. */
-    PROMOTED,
+    PROMOTED(5),
     /**
      * A planned handover: the primary refuses client writes while the chosen standby applies everything up to a
      * marker written after the last client commit; nothing is lost and nobody writes until the promotion.
      */
-    SWITCHOVER,
+    SWITCHOVER(6),
     /** The old primary is copied from the new one through the reverse shipper and applier; the primary takes writes. */
-    REJOINING;
+    REJOINING(7);
+
+    private final int code;
+
+    Phase(int code) {
+        this.code = code;
+    }
+
+    /** The phase's fixed code, for the metric. */
+    public int code() {
+        return code;
+    }
 
     /**
      * Whether entering this phase must be on disk before the coordinator acts on it. Only PROMOTING (it carries the

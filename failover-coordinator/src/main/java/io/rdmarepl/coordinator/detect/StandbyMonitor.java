@@ -1,0 +1,18 @@
+package io.rdmarepl.coordinator.detect;
+
+/**
+ * One standby as its applier reports it ({@link StandbyWatch} reads its {@code /status} on its own thread). An
+ * interface so the state machine's tests can say what a standby reports, and when.
+ */
+public interface StandbyMonitor extends AutoCloseable {
+    String name();
+
+    /** The last report, with its heartbeat age brought forward to now. */
+    StandbyView view();
+
+    /** Why the applier is paused or retrying, as its last report said, else null. */
+    String applierError();
+
+    @Override
+    void close();
+}

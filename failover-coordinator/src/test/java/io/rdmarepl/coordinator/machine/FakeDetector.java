@@ -1,0 +1,60 @@
+package io.rdmarepl.coordinator.machine;
+
+import io.rdmarepl.coordinator.detect.FailureDetector;
+import io.rdmarepl.coordinator.detect.ProbeView;
+import io.rdmarepl.coordinator.detect.StandbyView;
+import io.rdmarepl.coordinator.detect.Verdict;
+import java.net.URI;
+import java.util.Collection;
+
+/** A detector whose verdict the test sets; it remembers what it was told to probe. */
+final class FakeDetector implements FailureDetector {
+    private volatile Verdict verdict = new Verdict(false, "primary healthy (fake detector)", 0);
+    private volatile String probed;
+
+    void primaryFailed() {
+        verdict = new Verdict(true, "primary failed 2 probe(s) and no standby received a heartbeat (fake detector)", 40);
+    }
+
+    void primaryHealthy() {
+        verdict = new Verdict(false, "primary healthy (fake detector)", 0);
+    }
+
+    /** The JDBC URL it probes now. */
+    String probed() {
+        return probed;
+    }
+
+    @Override
+    public void probe(String jdbcUrl) {
+        probed = jdbcUrl;
+    }
+
+    @Override
+    public void readShipper(URI shipperAdmin) {
+    }
+
+    @Override
+    public Verdict judge(String primary, Collection<StandbyView> standbys) {
+        return verdict;
+    }
+
+    @Override
+    public String postmasterExit() {
+        return null;
+    }
+
+    @Override
+    public String awaitPostmasterExit() {
+        return null;
+    }
+
+    @Override
+    public ProbeView probeView() {
+        return new ProbeView(probed, verdict.primaryFailed() ? 2 : 0, null, 0, 0, "0/3000060");
+    }
+
+    @Override
+    public void close() {
+    }
+}

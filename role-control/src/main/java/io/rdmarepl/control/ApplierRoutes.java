@@ -1,0 +1,26 @@
+package io.rdmarepl.control;
+
+/**
+ * The routes of an applier's admin endpoint that the coordinator calls. The {@code POST} ones are control actions and
+ * need the roles' bearer token.
+ */
+public final class ApplierRoutes {
+    /** {@code GET}: state, positions, ring and heartbeat age. */
+    public static final String STATUS = "/status";
+    /** {@code POST} {@link EpochRequest}: start following a fresh ring (created at the epoch when given). */
+    public static final String ACTIVATE = "/activate";
+    /**
+     * {@code POST}, no body, answered with a {@link DrainAnswer}: apply everything in the ring; from then on this
+     * standby no longer renews the primary's lease.
+     */
+    public static final String DRAIN = "/drain";
+    /** {@code POST}, no body, answered with a {@link FollowAnswer}: a drain called off, streaming and renewing again. */
+    public static final String FOLLOW = "/follow";
+    /** {@code POST} {@link EpochRequest}, answered with a {@link PromoteAnswer}: the replica takes writes. */
+    public static final String PROMOTE = "/promote";
+    /** {@code POST}, no body, answered with a {@link DeactivateAnswer}: back to waiting (a rejoin taken back). */
+    public static final String DEACTIVATE = "/deactivate";
+
+    private ApplierRoutes() {
+    }
+}

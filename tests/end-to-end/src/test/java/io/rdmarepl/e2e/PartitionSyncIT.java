@@ -60,4 +60,21 @@ class PartitionSyncIT {
         TrialAssertions.assertFencedBeforePromotion(result);
         assertThat(result.lostAcknowledged()).as("sync mode: nothing acknowledged lost: %s", result.summary()).isEmpty();
     }
+
+    /**
+     * Scenario 4: the standby cut off from the primary during the load, the coordinator still seeing both. The primary
+     * is healthy, so no failover; strict sync mode holds every commit while no standby can take it (an acknowledgement
+     * then would be one the standby lacks); after the heal the held commits complete and the load goes on, by itself.
+     */
+    @Test
+    @Order(3)
+    void theStandbyCutOffFromThePrimaryHoldsCommitsUntilItHeals() throws Exception {
+        PartitionTrials.StandbyCut cut = trials.standbyCutFromPrimary(1, Duration.ofSeconds(10));
+        TrialResult result = cut.result();
+        LOG.info("{}", result.summary());
+        TrialAssertions.assertNothingChanged(result);
+        assertThat(cut.acknowledgedWhileCut()).as("strict sync: no commit returns while the standby is cut off: %s",
+                result.summary()).isZero();
+        assertThat(cut.acknowledgedAfterHeal()).as("the load goes on after the heal: %s", result.summary()).isPositive();
+    }
 }

@@ -39,6 +39,11 @@ final class PartitionTrials {
     static final Duration REJOIN_TIMEOUT = Duration.ofSeconds(30);
     /** Async mode: commits younger than this when a fault begins may not have reached the standby (shipping takes ms). */
     static final Duration IN_FLIGHT = Duration.ofSeconds(1);
+    /**
+     * Sync mode: a commit may still return this long after its standby was cut off, when the standby's acknowledgement
+     * reached the shipper just before the cut (it is forwarded at once: milliseconds).
+     */
+    static final Duration FEEDBACK_GRACE = Duration.ofMillis(500);
     private static final Logger LOG = LoggerFactory.getLogger(PartitionTrials.class);
     private static final AtomicLong MARKERS = new AtomicLong(1);
 
@@ -144,6 +149,51 @@ final class PartitionTrials {
                     + primary + " then: " + shipper;
         }
         return healed(2, trial, primary, history, cutNs, -1, 0, notes);
+    }
+
+    /**
+     * Scenario 4: the standby's host is cut off from the primary's (both ways) during a load, while the coordinator
+     * still sees both, for {@code cutFor}; then healed. The application keeps writing across the heal, so the answer
+     * also says how many writes were acknowledged while cut (after {@link #FEEDBACK_GRACE}) and after the heal.
+     */
+    StandbyCut standbyCutFromPrimary(int trial, Duration cutFor) throws Exception {
+        String primary = primary();
+        String standby = other(primary);
+        WriteHistory history = new WriteHistory();
+        Set<String> phases = new TreeSet<>();
+        long cutNs;
+        long whileCut;
+        long afterHeal;
+        String notes;
+        try (FailoverDataSource dataSource = cluster.coordinator().dataSource();
+             HistoryWriter application = HistoryWriter.following(dataSource, history, cluster::member)) {
+            application.awaitMore(50, Duration.ofSeconds(30));
+            cutNs = System.nanoTime();
+            partitions.cut(cluster.host(primary), cluster.host(standby));
+            LOG.info("scenario 4 trial {}: {} cut off from {}", trial, standby, primary);
+            observePhases(cutFor, phases);
+            String shipper = cluster.shipperStatusOrError(primary);
+            long healNs = System.nanoTime();
+            partitions.healAll();
+            // the load goes on across the heal: commits held during the cut complete, new ones follow
+            application.awaitMore(50, HEAL_TIMEOUT);
+            whileCut = acknowledgedBetween(history, cutNs + FEEDBACK_GRACE.toNanos(), healNs);
+            afterHeal = acknowledgedBetween(history, healNs, System.nanoTime());
+            LOG.info("scenario 4 trial {}: {}; phases seen {}", trial, application, phases);
+            notes = "phases seen " + phases + "; " + whileCut + " writes acknowledged while cut (after "
+                    + FEEDBACK_GRACE.toMillis() + " ms), " + afterHeal + " after the heal; shipper of " + primary
+                    + " during the cut: " + shipper;
+        }
+        return new StandbyCut(healed(4, trial, primary, history, cutNs, -1, 0, notes), whileCut, afterHeal);
+    }
+
+    /** Scenario 4's answer: the trial, and the writes acknowledged while the standby was cut off and after the heal. */
+    record StandbyCut(TrialResult result, long acknowledgedWhileCut, long acknowledgedAfterHeal) {
+    }
+
+    /** Writes acknowledged in [{@code fromNs}, {@code toNs}]. */
+    static long acknowledgedBetween(WriteHistory history, long fromNs, long toNs) {
+        return history.acks().stream().filter(a -> a.acknowledgedNs() - fromNs >= 0 && a.acknowledgedNs() - toNs <= 0).count();
     }
 
     /**

@@ -77,4 +77,22 @@ class PartitionSyncIT {
                 result.summary()).isZero();
         assertThat(cut.acknowledgedAfterHeal()).as("the load goes on after the heal: %s", result.summary()).isPositive();
     }
+
+    /**
+     * Scenario 6: the standby's disk fills (its copy of the table on a small tmpfs), then space is freed. The primary is
+     * healthy, so no failover to a standby that could not even write what it received; the applier meets the full disk
+     * (else the trial proved nothing), and once there is space again it catches up by itself: nothing acknowledged is
+     * lost, replica = primary, HEALTHY.
+     */
+    @Test
+    @Order(4)
+    void theStandbysDiskFillsThenHasSpaceAgainAndItCatchesUp() throws Exception {
+        PartitionTrials.DiskFull full = trials.standbyDiskFills(1, Duration.ofSeconds(8));
+        TrialResult result = full.result();
+        LOG.info("{}", result.summary());
+        TrialAssertions.assertNothingChanged(result);
+        assertThat(full.applierSaw()).as("the standby's applier met the full disk: %s", result.summary())
+                .anyMatch(seen -> seen.contains("No space left on device"));
+        assertThat(full.acknowledgedAfterFreed()).as("the load goes on once there is space: %s", result.summary()).isPositive();
+    }
 }

@@ -56,7 +56,7 @@ public final class Coordinator implements AutoCloseable {
     private final Failover failover;
     private final HeldStandbys heldStandbys;
     private final Map<String, StandbyWatch> watches = new LinkedHashMap<>();
-    private final TopologyBoard topology = new TopologyBoard();
+    private final TopologyBoard topology;
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private volatile boolean running = true;
@@ -72,6 +72,7 @@ public final class Coordinator implements AutoCloseable {
     public Coordinator(CoordinatorConfig config, StateStore store) {
         this.config = config;
         this.store = store;
+        this.topology = new TopologyBoard(store::holdsLeadership);
         this.roles = new RoleClient(config.rolesAdminToken());
         this.fencer = new Fencer(config, roles);
         this.candidates = new Candidates(config.maxLagBytes());
@@ -232,6 +233,7 @@ public final class Coordinator implements AutoCloseable {
                 if (current.value() != null) {
                     topology.publish(current.value(), current.version(), this::jdbcUrlOf);
                 }
+                topology.confirm(); // only after a read that succeeded: a coordinator without its store ages
             }
             lastVerdict = new Verdict(false, "following: another coordinator leads", 0);
             return;
@@ -246,6 +248,7 @@ public final class Coordinator implements AutoCloseable {
         }
         ClusterState state = current.value();
         topology.publish(state, current.version(), this::jdbcUrlOf);
+        topology.confirm();
         config.member(state.primary()).ifPresent(m -> detector.probe(m.jdbcUrl()));
         URI primaryShipper = Phase.valueOf(state.phase()).hasWritablePrimary()
                 ? config.member(state.primary()).flatMap(MemberConfig::shipperAdmin).orElse(null) : null;
@@ -379,6 +382,7 @@ public final class Coordinator implements AutoCloseable {
         }
         current = new Versioned<>(next, version);
         topology.publish(next, version, this::jdbcUrlOf);
+        topology.confirm();
     }
 
     private String jdbcUrlOf(String member) {

@@ -2,6 +2,7 @@ package io.rdmarepl.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmarepl.testsupport.Await;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +60,10 @@ class PartitionSyncIT {
         LOG.info("{}", result.summary());
         TrialAssertions.assertFencedBeforePromotion(result);
         assertThat(result.lostAcknowledged()).as("sync mode: nothing acknowledged lost: %s", result.summary()).isEmpty();
+        // the old primary is a standby now: a commit there at synchronous_commit on (this database's setting) must not
+        // wait for its retired shipper; it did, for good, until rejoin's retirement cleared synchronous_standby_names
+        Await.until(result.primaryBefore() + "'s synchronous_standby_names is cleared", Duration.ofSeconds(30),
+                () -> cluster.server(result.primaryBefore()).show("synchronous_standby_names"), String::isEmpty);
     }
 
     /**
@@ -94,5 +99,21 @@ class PartitionSyncIT {
         assertThat(full.applierSaw()).as("the standby's applier met the full disk: %s", result.summary())
                 .anyMatch(seen -> seen.contains("No space left on device"));
         assertThat(full.acknowledgedAfterFreed()).as("the load goes on once there is space: %s", result.summary()).isPositive();
+    }
+
+    /**
+     * Issue 21, hole 3: a client that no longer hears the coordinator keeps its topology only up to its bound
+     * ({@code topologyMaxAge}, 3 s here): it keeps working at first, then refuses (08001: the primary it knows may have
+     * been replaced meanwhile), and works again once the coordinator is heard.
+     */
+    @Test
+    @Order(5)
+    void aClientCutOffFromTheCoordinatorUsesItsTopologyOnlyUpToItsBound() throws Exception {
+        PartitionTrials.ClientCut cut = trials.clientCutFromCoordinator(Duration.ofSeconds(3));
+        assertThat(cut.rightAfterCut()).as("a connection right after the cut, within the bound").isEmpty();
+        assertThat(cut.refusal()).as("refused once the bound passed").startsWith("08001 ")
+                .contains("no coordinator holding the cluster's state confirmed it");
+        assertThat(cut.refusedAfterMs()).as("refused within the bound, plus a hold and the connection timeout")
+                .isLessThan(3_000 + 1_000 + 1_000 + 2_000);
     }
 }

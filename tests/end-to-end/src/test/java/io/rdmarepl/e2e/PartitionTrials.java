@@ -213,6 +213,7 @@ final class PartitionTrials {
         SmallDisk disk = SmallDisk.mount(replica.pid(), cluster.directory().resolve("small-disk-" + standby), SMALL_DISK_MB);
         try (Connection c = replica.connect("postgres"); Statement s = c.createStatement()) {
             s.execute("SET default_transaction_read_only = off"); // a standby refuses writes but its applier's
+            s.execute("SET synchronous_commit = local"); // this set-up is not under test: it must not wait for any shipper
             s.execute("CREATE TABLESPACE small_disk LOCATION '" + disk.directory() + "'");
             s.execute("ALTER TABLE client_writes SET TABLESPACE small_disk");
             s.execute("ALTER INDEX client_writes_pkey SET TABLESPACE small_disk");
@@ -262,6 +263,46 @@ final class PartitionTrials {
             return node.path("state").asText() + ": " + node.path("last_error").asText();
         } catch (java.io.IOException | RuntimeException e) {
             return status;
+        }
+    }
+
+    /**
+     * Issue 21, hole 3: the application no longer hears the coordinator (the coordinator's host drops its packets) while
+     * the primary stays reachable. A data source with {@code topologyMaxAge} goes on handing out connections to the
+     * primary it knows, then refuses (08001) once no coordinator confirmed that topology within the bound, and hands
+     * them out again once the coordinator is heard.
+     */
+    ClientCut clientCutFromCoordinator(Duration maxAge) throws Exception {
+        Duration connectionTimeout = Duration.ofSeconds(1);
+        try (FailoverDataSource dataSource = cluster.coordinator().dataSource(maxAge, connectionTimeout)) {
+            Await.until("the data source hands out a connection", FAILOVER_TIMEOUT, () -> connectionOrError(dataSource), ""::equals);
+            long cutNs = System.nanoTime();
+            partitions.cutOneWay(cluster.network().client(), cluster.coordinatorHost());
+            String rightAfter = connectionOrError(dataSource);
+            String refusal = Await.until("the data source refuses a topology no coordinator confirms", FAILOVER_TIMEOUT,
+                    () -> connectionOrError(dataSource), error -> !error.isEmpty());
+            long refusedAfterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cutNs);
+            long healNs = System.nanoTime();
+            partitions.healAll();
+            Await.until("the data source hands out connections again", FAILOVER_TIMEOUT, () -> connectionOrError(dataSource), ""::equals);
+            long backAfterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - healNs);
+            LOG.info("client cut from the coordinator (bound {} ms): right after the cut '{}', refused after {} ms: {}; back {} ms after the heal",
+                    maxAge.toMillis(), rightAfter, refusedAfterMs, refusal, backAfterMs);
+            return new ClientCut(rightAfter, refusedAfterMs, refusal, backAfterMs);
+        }
+    }
+
+    /** What a data source did with its coordinator out of reach: "" where it handed out a connection. */
+    record ClientCut(String rightAfterCut, long refusedAfterMs, String refusal, long backAfterHealMs) {
+    }
+
+    /** "" when {@code dataSource} hands out a working connection, else its error. */
+    private static String connectionOrError(FailoverDataSource dataSource) {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute("SELECT 1");
+            return "";
+        } catch (java.sql.SQLException e) {
+            return e.getSQLState() + " " + e.getMessage();
         }
     }
 

@@ -36,12 +36,14 @@ final class CoordinatorHttp {
     }
 
     /**
-     * Long-poll: returns when the coordinator has a version newer than {@code afterVersion}, or after about
-     * {@code wait} with the same version.
+     * Long-poll: returns when the coordinator has a version newer than {@code afterVersion}, or when its knowledge
+     * is older than {@code maxAge}, or after about {@code wait} with the same version.
      */
-    Topology awaitNewer(final URI coordinator, final long afterVersion, final Duration wait)
+    Topology awaitNewer(final URI coordinator, final long afterVersion, final Duration wait, final Duration maxAge)
         throws CoordinatorException, InterruptedException {
-        final URI uri = topologyUri(coordinator, "?after=" + afterVersion + "&wait_ms=" + wait.toMillis());
+        // max_age_ms: a coordinator whose state grows older than this answers at once (older ones ignore it)
+        final URI uri = topologyUri(coordinator, "?after=" + afterVersion + "&wait_ms=" + wait.toMillis() +
+            "&max_age_ms=" + maxAge.toMillis());
         return get(coordinator, uri, wait.plus(HOLD_SLACK));
     }
 

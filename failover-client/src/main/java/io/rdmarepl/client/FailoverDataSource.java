@@ -41,7 +41,7 @@ public final class FailoverDataSource implements DataSource, AutoCloseable {
     public FailoverDataSource(final FailoverDataSourceConfig config) {
         this.config = config;
         this.topology = new TopologyClient(config.coordinatorUrls(), config.coordinatorConnectTimeout(),
-            config.pollWait());
+            config.pollWait(), config.topologyMaxAge());
         this.pools = new PoolSwitch(config, this::onFailoverError, counters);
         this.retrying = new RetryingTransaction(this, pools, counters, topology::refreshNow);
         topology.addListener(pools);
@@ -129,6 +129,9 @@ public final class FailoverDataSource implements DataSource, AutoCloseable {
             if (pool == null) {
                 throw noPrimary(tried, lastFailure);
             }
+            if (!awaitFreshTopology(deadlineNs)) {
+                throw staleTopology();
+            }
             tried = pool;
             try {
                 final Connection connection = pool.borrow();
@@ -148,6 +151,27 @@ public final class FailoverDataSource implements DataSource, AutoCloseable {
                 throw unreachable(pool, lastFailure);
             }
         }
+    }
+
+    /**
+     * A topology no coordinator holding the cluster's state confirmed within {@code topologyMaxAge} may name a
+     * primary that was replaced meanwhile: wait for a confirmation rather than hand out a connection to it.
+     */
+    private boolean awaitFreshTopology(final long deadlineNs) throws SQLException {
+        try {
+            return topology.awaitFresh(deadlineNs);
+        } catch (final InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new SQLTransientConnectionException("interrupted while waiting for a fresh topology",
+                NO_CONNECTION_STATE, ex);
+        }
+    }
+
+    private SQLException staleTopology() {
+        return new SQLTransientConnectionException("no primary known within " + config.connectionTimeout().toMillis() +
+            " ms: " + topology.describeFreshness() + ", no coordinator holding the cluster's state confirmed it since (" +
+            topology.describeCoordinators() + "); the primary it names may have been replaced",
+            NO_CONNECTION_STATE);
     }
 
     private void onFailoverError(final PrimaryPool pool) {

@@ -40,6 +40,13 @@ public final class FailoverDataSourceConfig {
     public static final Duration POLL_WAIT_DEFAULT = Duration.ofSeconds(30);
     /** How long connections borrowed from a replaced primary may finish their work before they are aborted. */
     public static final Duration RETIRED_POOL_GRACE_DEFAULT = Duration.ofSeconds(2);
+    /**
+     * The longest a topology is used without a coordinator that holds the cluster's state confirming it; then
+     * getConnection fails (08001) until one does. Zero: no bound, the last topology is kept forever.
+     */
+    public static final Duration TOPOLOGY_MAX_AGE_DEFAULT = Duration.ofSeconds(30);
+    /** The shortest bound: long polls are held a third of it, and never less than 100 ms. */
+    static final Duration TOPOLOGY_MAX_AGE_MIN = Duration.ofSeconds(1);
 
     private final List<URI> coordinatorUrls;
     private final String user;
@@ -53,6 +60,7 @@ public final class FailoverDataSourceConfig {
     private final Duration coordinatorConnectTimeout;
     private final Duration pollWait;
     private final Duration retiredPoolGrace;
+    private final Duration topologyMaxAge;
 
     private FailoverDataSourceConfig(final Builder builder, final List<URI> coordinatorUrls) {
         this.coordinatorUrls = List.copyOf(coordinatorUrls);
@@ -68,6 +76,7 @@ public final class FailoverDataSourceConfig {
         this.coordinatorConnectTimeout = builder.coordinatorConnectTimeout;
         this.pollWait = builder.pollWait;
         this.retiredPoolGrace = builder.retiredPoolGrace;
+        this.topologyMaxAge = builder.topologyMaxAge;
     }
 
     public static Builder builder() {
@@ -130,6 +139,13 @@ public final class FailoverDataSourceConfig {
         return pollWait;
     }
 
+    /**
+     * @return how long a topology is used without a fresh confirmation from a coordinator; zero: no bound
+     */
+    public Duration topologyMaxAge() {
+        return topologyMaxAge;
+    }
+
     public Duration retiredPoolGrace() {
         return retiredPoolGrace;
     }
@@ -150,7 +166,8 @@ public final class FailoverDataSourceConfig {
             ", transactionIsolation=" + transactionIsolation +
             ", coordinatorConnectTimeoutMs=" + coordinatorConnectTimeout.toMillis() +
             ", pollWaitMs=" + pollWait.toMillis() +
-            ", retiredPoolGraceMs=" + retiredPoolGrace.toMillis();
+            ", retiredPoolGraceMs=" + retiredPoolGrace.toMillis() +
+            ", topologyMaxAgeMs=" + topologyMaxAge.toMillis();
     }
 
     private static String masked(final Properties properties) {
@@ -180,6 +197,7 @@ public final class FailoverDataSourceConfig {
         private String transactionIsolation = TRANSACTION_ISOLATION_DEFAULT;
         private Duration coordinatorConnectTimeout = COORDINATOR_CONNECT_TIMEOUT_DEFAULT;
         private Duration pollWait = POLL_WAIT_DEFAULT;
+        private Duration topologyMaxAge = TOPOLOGY_MAX_AGE_DEFAULT;
         private Duration retiredPoolGrace = RETIRED_POOL_GRACE_DEFAULT;
 
         private Builder() {
@@ -264,6 +282,16 @@ public final class FailoverDataSourceConfig {
             return this;
         }
 
+        /**
+         * Default 30 s; zero for no bound. Past it without a coordinator that holds the cluster's state confirming
+         * the topology (none answers, or those that answer lost their store), getConnection fails: the primary it
+         * names may have been replaced meanwhile. Long polls are then held at most a third of it.
+         */
+        public Builder topologyMaxAge(final Duration topologyMaxAge) {
+            this.topologyMaxAge = topologyMaxAge;
+            return this;
+        }
+
         /** Default 2 s. */
         public Builder retiredPoolGrace(final Duration retiredPoolGrace) {
             this.retiredPoolGrace = retiredPoolGrace;
@@ -308,6 +336,11 @@ public final class FailoverDataSourceConfig {
             }
             if (retiredPoolGrace == null || retiredPoolGrace.isNegative()) {
                 problems.add("retiredPoolGrace: " + millis(retiredPoolGrace) + ", must not be negative");
+            }
+            if (topologyMaxAge == null || topologyMaxAge.isNegative() ||
+                (!topologyMaxAge.isZero() && topologyMaxAge.compareTo(TOPOLOGY_MAX_AGE_MIN) < 0)) {
+                problems.add("topologyMaxAge: " + millis(topologyMaxAge) + ", must be 0 (no bound) or at least " +
+                    TOPOLOGY_MAX_AGE_MIN.toMillis() + " ms");
             }
             if (!problems.isEmpty()) {
                 throw new IllegalArgumentException("invalid failover data source settings:\n  " +

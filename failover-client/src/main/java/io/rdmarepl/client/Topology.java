@@ -15,12 +15,21 @@ import java.util.Optional;
  *                failover runs; kept as text so that phases added later do not break older clients
  * @param primary the server taking writes, or null while a failover is in progress
  * @param members every server the coordinator knows, in its order
+ * @param leader  whether the coordinator that answered leads (true when it did not say: an older coordinator)
+ * @param ageMs   how old the answering coordinator's knowledge was: 0 while it leads, else the time since it last
+ *                read the state store; -1 when it did not say (an older coordinator)
  */
-public record Topology(String cluster, long version, long epoch, String phase, Member primary, List<Member> members) {
+public record Topology(String cluster, long version, long epoch, String phase, Member primary, List<Member> members,
+                       boolean leader, long ageMs) {
     public Topology {
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(phase, "phase");
         members = List.copyOf(members);
+    }
+
+    /** A topology from a coordinator that says nothing of its leadership or age. */
+    public Topology(String cluster, long version, long epoch, String phase, Member primary, List<Member> members) {
+        this(cluster, version, epoch, phase, primary, members, true, -1);
     }
 
     public Optional<Member> primaryIfKnown() {

@@ -17,7 +17,10 @@ import org.slf4j.LoggerFactory;
  * the long poll only learns of a change when the coordinator publishes it.
  * <p>
  * Listeners are told of every newer version, in order. While no coordinator answers, the last topology stays
- * current: the servers may well be fine, and a fenced primary refuses writes anyway.
+ * current: the servers may well be fine, and a fenced primary refuses writes anyway. But it is not used forever:
+ * {@link TopologyFreshness} says when it was last confirmed by a coordinator that holds the cluster's state, and a
+ * coordinator that answers from an old state (it lost ZooKeeper) counts as not answering, so the client asks the
+ * next one.
  */
 public final class TopologyClient implements AutoCloseable {
     /** Backoff between rounds of requests that no coordinator answered. */
@@ -32,6 +35,7 @@ public final class TopologyClient implements AutoCloseable {
 
     private final List<URI> coordinators;
     private final Duration pollWait;
+    private final TopologyFreshness freshness;
     private final long earlyAnswerPauseMs;
     private final CoordinatorHttp http;
     private final CoordinatorOutage outage;
@@ -51,11 +55,19 @@ public final class TopologyClient implements AutoCloseable {
      * @param pollWait        how long a coordinator may hold a long poll, 100 ms to 30 s
      */
     public TopologyClient(final List<URI> coordinators, final Duration connectTimeout, final Duration pollWait) {
-        this(coordinators, connectTimeout, pollWait, EARLY_ANSWER_PAUSE);
+        this(coordinators, connectTimeout, pollWait, FailoverDataSourceConfig.TOPOLOGY_MAX_AGE_DEFAULT);
+    }
+
+    /**
+     * @param maxAge the longest a topology counts as {@linkplain #isFresh() fresh} without a confirmation; zero: always
+     */
+    public TopologyClient(final List<URI> coordinators, final Duration connectTimeout, final Duration pollWait,
+        final Duration maxAge) {
+        this(coordinators, connectTimeout, pollWait, maxAge, EARLY_ANSWER_PAUSE);
     }
 
     TopologyClient(final List<URI> coordinators, final Duration connectTimeout, final Duration pollWait,
-        final Duration earlyAnswerPause) {
+        final Duration maxAge, final Duration earlyAnswerPause) {
         if (coordinators.isEmpty()) {
             throw new IllegalArgumentException("at least one coordinator URL is needed");
         }
@@ -63,7 +75,8 @@ public final class TopologyClient implements AutoCloseable {
             throw new IllegalArgumentException("pollWait must be in [100, 30000] ms: " + pollWait.toMillis() + " ms");
         }
         this.coordinators = List.copyOf(coordinators);
-        this.pollWait = pollWait;
+        this.freshness = new TopologyFreshness(maxAge);
+        this.pollWait = freshness.pollWait(pollWait);
         this.earlyAnswerPauseMs = earlyAnswerPause.toMillis();
         this.http = new CoordinatorHttp(connectTimeout);
         this.outage = new CoordinatorOutage(this.coordinators, RETRY_MAX.toMillis());
@@ -114,10 +127,34 @@ public final class TopologyClient implements AutoCloseable {
     }
 
     /**
-     * @return true while no coordinator answers.
+     * @return true while no coordinator answers (or every one that answers lost its state store).
      */
     public boolean coordinatorsDown() {
         return outage.isDown();
+    }
+
+    /**
+     * @return true while the current topology may be used: confirmed by a coordinator that holds the cluster's state
+     * within the bound (or there is no bound)
+     */
+    public boolean isFresh() {
+        return freshness.isFresh();
+    }
+
+    /**
+     * Waits until the topology may be used, or {@code deadlineNs} (System.nanoTime) passes.
+     *
+     * @return true if it may be used
+     */
+    public boolean awaitFresh(final long deadlineNs) throws InterruptedException {
+        return freshness.awaitFresh(deadlineNs);
+    }
+
+    /**
+     * @return e.g. "topology confirmed 31250 ms ago (bound 30000 ms)", for error messages.
+     */
+    public String describeFreshness() {
+        return freshness.describe();
     }
 
     @Override
@@ -138,12 +175,19 @@ public final class TopologyClient implements AutoCloseable {
             try {
                 final long startNs = System.nanoTime();
                 final Topology known = current().orElse(null);
-                final Topology answer = known == null ?
-                    http.fetchNow(coordinator) : http.awaitNewer(coordinator, known.version(), pollWait);
-                outage.recordAnswer(coordinator);
+                final Topology answer = known == null ? http.fetchNow(coordinator) :
+                    http.awaitNewer(coordinator, known.version(), pollWait, TopologyFreshness.STALE_ANSWER);
+                if (!accept(answer, coordinator, System.nanoTime())) {
+                    // it answers from a state it can no longer check: ask the next coordinator, as if it failed
+                    preferredIndex = (index + 1) % coordinators.size();
+                    failuresInRow++;
+                    if (failuresInRow % coordinators.size() == 0 && !sleepQuietly(backoff.nextDelayMs())) {
+                        return;
+                    }
+                    continue;
+                }
                 failuresInRow = 0;
                 backoff.reset();
-                offer(answer, coordinator);
                 final long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
                 // judged by the version asked after, not by whether this answer was news: a refresh may have
                 // delivered the same version first, mid-failover, and the next one is then only milliseconds away
@@ -198,22 +242,42 @@ public final class TopologyClient implements AutoCloseable {
     }
 
     /**
-     * @return true if a coordinator answered
+     * @return true if a coordinator that holds the cluster's state answered
      */
     private boolean fetchFromAnyCoordinator() throws InterruptedException {
         final int first = preferredIndex;
         for (int i = 0; i < coordinators.size(); i++) {
             final URI coordinator = coordinators.get((first + i) % coordinators.size());
             try {
-                final Topology answer = http.fetchNow(coordinator);
-                outage.recordAnswer(coordinator);
-                offer(answer, coordinator);
-                return true;
+                if (accept(http.fetchNow(coordinator), coordinator, System.nanoTime())) {
+                    return true;
+                }
             } catch (final CoordinatorException ex) {
                 outage.recordFailure(ex);
             }
         }
         return false;
+    }
+
+    /**
+     * Takes what a coordinator answered: a newer version is kept whoever sent it (nothing is newer than it); only an
+     * answer from a coordinator that holds the cluster's state confirms the topology followed.
+     *
+     * @return false if the answer was stale: its coordinator lost its state store
+     */
+    private boolean accept(final Topology answer, final URI from, final long receivedNs) {
+        offer(answer, from);
+        if (TopologyFreshness.isStale(answer)) {
+            outage.recordFailure(new CoordinatorException(from, "answers from a state " + answer.ageMs() +
+                " ms old (leader " + answer.leader() + "): it lost its state store"));
+            return false;
+        }
+        outage.recordAnswer(from);
+        final Topology followed = current;
+        if (followed != null && answer.version() >= followed.version()) {
+            freshness.confirmed(answer, receivedNs);
+        }
+        return true;
     }
 
     /**

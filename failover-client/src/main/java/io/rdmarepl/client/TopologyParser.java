@@ -10,12 +10,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /**
  * Reads the coordinator's topology JSON:
  * <pre>
- * {"cluster":"main","version":12,"epoch":3,"phase":"HEALTHY",
+ * {"cluster":"main","version":12,"epoch":3,"phase":"HEALTHY","leader":true,"age_ms":0,
  *  "primary":{"name":"pga","jdbc_url":"jdbc:postgresql://10.0.0.1:5432/app"},
  *  "members":[{"name":"pga","jdbc_url":"...","role":"PRIMARY"}, ...]}
  * </pre>
  * Fields it does not know are ignored, so that a newer coordinator can add some. Only {@code version},
  * {@code epoch} and {@code phase} are required; {@code primary} may be null or absent (failover in progress).
+ * {@code leader} and {@code age_ms} (how fresh the answering coordinator's knowledge is) are optional: older
+ * coordinators do not send them.
  */
 final class TopologyParser {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -37,13 +39,16 @@ final class TopologyParser {
             throw new IllegalArgumentException("topology is not a JSON object: " + abbreviate(json));
         }
         final JsonNode cluster = root.get("cluster");
+        final JsonNode leader = root.get("leader");
         return new Topology(
             cluster == null || cluster.isNull() ? "" : cluster.asText(),
             requiredLong(root, "version"),
             requiredLong(root, "epoch"),
             requiredText(root, "phase", "topology"),
             primary(root.get("primary")),
-            members(root.get("members")));
+            members(root.get("members")),
+            leader == null || leader.isNull() || leader.asBoolean(true),
+            root.hasNonNull("age_ms") ? requiredLong(root, "age_ms") : -1);
     }
 
     private static Member primary(final JsonNode node) {

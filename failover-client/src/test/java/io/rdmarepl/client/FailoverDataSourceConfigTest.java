@@ -23,6 +23,18 @@ class FailoverDataSourceConfigTest {
         assertThat(config.coordinatorConnectTimeout()).isEqualTo(Duration.ofMillis(500));
         assertThat(config.pollWait()).isEqualTo(Duration.ofSeconds(30));
         assertThat(config.retiredPoolGrace()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(config.topologyMaxAge()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void shouldTakeNoBoundOrABoundOfAtLeastASecond() {
+        final FailoverDataSourceConfig.Builder builder = FailoverDataSourceConfig.builder()
+            .coordinatorUrl("http://coord1:8080").user("app");
+
+        assertThat(builder.topologyMaxAge(Duration.ZERO).build().topologyMaxAge()).isZero();
+        assertThat(builder.topologyMaxAge(Duration.ofSeconds(1)).build().topologyMaxAge()).hasSeconds(1);
+        assertThatThrownBy(() -> builder.topologyMaxAge(Duration.ofMillis(999)).build())
+            .hasMessageContaining("topologyMaxAge: 999 ms, must be 0 (no bound) or at least 1000 ms");
     }
 
     @Test

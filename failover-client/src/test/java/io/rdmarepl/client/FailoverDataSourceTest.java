@@ -63,6 +63,29 @@ class FailoverDataSourceTest {
     }
 
     @Test
+    void shouldHandOutNoConnectionOnATopologyNoCoordinatorHoldingTheStateConfirms() throws IOException {
+        // a minority coordinator that lost ZooKeeper 5 s ago still names pgz: a primary that may have been replaced
+        final String deadJdbcUrl = "jdbc:postgresql://127.0.0.1:" + TopologyClientTest.deadUrl().getPort() + "/app";
+        final Member pgz = new Member("pgz", deadJdbcUrl, "PRIMARY");
+        try (TopologyServer coordinator = TopologyServer.start()) {
+            coordinator.publish(TopologyServer.document(1, "HEALTHY", pgz, List.of(pgz)).put("leader", false)
+                .put("age_ms", 5_000));
+            try (FailoverDataSource dataSource = new FailoverDataSource(FailoverDataSourceConfig.builder()
+                .coordinatorUrl(coordinator.url().toString()).user("app").connectionTimeout(CONNECTION_TIMEOUT)
+                .topologyMaxAge(Duration.ofSeconds(1)).build())) {
+                Await.until("the topology arrives", Duration.ofSeconds(5), () -> dataSource.topology().isPresent());
+
+                final SQLException error = catchThrowableOfType(SQLException.class, dataSource::getConnection);
+
+                assertThat(error.getMessage()).startsWith("no primary known within 400 ms: topology never confirmed " +
+                    "(bound 1000 ms), no coordinator holding the cluster's state confirmed it since")
+                    .contains("answers from a state 5000 ms old");
+                assertThat(error.getSQLState()).isEqualTo("08001");
+            }
+        }
+    }
+
+    @Test
     void shouldGiveUpATransactionWhenTheBudgetIsSpent() {
         try (TopologyServer coordinator = TopologyServer.start()) {
             coordinator.publish(4, "FENCING", null, List.of(PGA));

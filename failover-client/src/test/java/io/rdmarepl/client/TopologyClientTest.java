@@ -104,7 +104,7 @@ class TopologyClientTest {
         coordinator.publish(1, "HEALTHY", PGA, List.of(PGA));
         // a pause for early answers longer than the deadline: the client must not take this race for one
         client = new TopologyClient(List.of(coordinator.url()), Duration.ofMillis(200), Duration.ofSeconds(30),
-            Duration.ofSeconds(60)).start();
+            FailoverDataSourceConfig.TOPOLOGY_MAX_AGE_DEFAULT, Duration.ofSeconds(60)).start();
         Await.until("the first topology arrives", DEADLINE, () -> client.current().isPresent());
 
         // mid-failover: a client that saw its primary fail refreshes, and gets v2 before the held poll does
@@ -178,6 +178,65 @@ class TopologyClientTest {
             assertThat(client.current()).isEmpty();
             assertThat(log.events(Level.WARN)).hasSize(1);
         }
+    }
+
+    @Test
+    void shouldLeaveACoordinatorThatAnswersFromAStaleStateForOneThatHoldsIt() {
+        // c1 lost ZooKeeper 5 s ago and still names pga; c2 leads and has promoted pgb since
+        try (TopologyServer stale = TopologyServer.start()) {
+            stale.publish(aged(TopologyServer.document(1, "HEALTHY", PGA, List.of(PGA, PGB)), false, 5_000));
+            coordinator.publish(1, "HEALTHY", PGA, List.of(PGA, PGB));
+            coordinator.publish(aged(TopologyServer.document(2, "HEALTHY", PGB, List.of(PGA, PGB)), true, 0));
+
+            client = client(stale.url(), coordinator.url()).start();
+
+            Await.until("the client follows the coordinator that holds the state", DEADLINE,
+                () -> client.current().map((t) -> t.version() == 2).orElse(false));
+            assertThat(client.current().get().primary()).isEqualTo(PGB);
+            assertThat(client.current().get().leader()).isTrue();
+            assertThat(client.isFresh()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldKeepButNotTrustATopologyOnlyAStaleCoordinatorConfirms() {
+        coordinator.publish(aged(TopologyServer.document(1, "HEALTHY", PGA, List.of(PGA)), false, 5_000));
+
+        client = new TopologyClient(List.of(coordinator.url()), Duration.ofMillis(200), Duration.ofSeconds(30),
+            Duration.ofSeconds(1)).start();
+
+        Await.until("the stale topology arrives", DEADLINE, () -> client.current().isPresent());
+        Await.until("the stale coordinator counts as not answering", DEADLINE, client::coordinatorsDown);
+        assertThat(client.isFresh()).isFalse();
+        assertThat(client.describeCoordinators()).contains("answers from a state 5000 ms old (leader false)");
+        assertThat(client.describeFreshness()).isEqualTo("topology never confirmed (bound 1000 ms)");
+
+        // it reads ZooKeeper again
+        coordinator.publish(aged(TopologyServer.document(1, "HEALTHY", PGA, List.of(PGA)), false, 40));
+        Await.until("a fresh answer confirms the topology", DEADLINE, client::isFresh);
+    }
+
+    @Test
+    void shouldStopTrustingTheTopologyWhenNoCoordinatorConfirmsItWithinTheBound() {
+        coordinator.publish(1, "HEALTHY", PGA, List.of(PGA));
+        final int port = coordinator.url().getPort();
+        client = new TopologyClient(List.of(coordinator.url()), Duration.ofMillis(200), Duration.ofSeconds(30),
+            Duration.ofSeconds(1)).start();
+        Await.until("the first topology is confirmed", DEADLINE, client::isFresh);
+
+        coordinator.close();
+
+        final long ms = Await.until("the topology is too old to use", DEADLINE, () -> !client.isFresh());
+        assertThat(ms).as("not before the bound").isGreaterThanOrEqualTo(500);
+        assertThat(client.current()).as("kept, for messages and for when a coordinator answers again").isPresent();
+        coordinator = TopologyServer.start(port);
+        coordinator.publish(1, "HEALTHY", PGA, List.of(PGA));
+        Await.until("the coordinator's answer confirms it again", DEADLINE, client::isFresh);
+    }
+
+    /** {@code doc} as a coordinator sends it that says whether it leads and how old its state is. */
+    private static ObjectNode aged(final ObjectNode doc, final boolean leader, final long ageMs) {
+        return doc.put("leader", leader).put("age_ms", ageMs);
     }
 
     private static TopologyClient client(final URI... coordinators) {

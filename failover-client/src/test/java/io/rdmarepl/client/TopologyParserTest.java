@@ -32,6 +32,23 @@ class TopologyParserTest {
     }
 
     @Test
+    void shouldReadWhetherTheCoordinatorLeadsAndHowOldItsStateIs() {
+        final Topology topology = TopologyParser.parse(
+            "{\"version\":4,\"epoch\":2,\"phase\":\"HEALTHY\",\"leader\":false,\"age_ms\":2500}");
+
+        assertThat(topology.leader()).isFalse();
+        assertThat(topology.ageMs()).isEqualTo(2500);
+    }
+
+    @Test
+    void shouldTakeACoordinatorThatSaysNothingOfItsStateForAnOlderOne() {
+        final Topology topology = TopologyParser.parse(CONTRACT_EXAMPLE);
+
+        assertThat(topology.leader()).isTrue();
+        assertThat(topology.ageMs()).isEqualTo(-1);
+    }
+
+    @Test
     void shouldIgnoreFieldsAndValuesAddedByANewerCoordinator() {
         final Topology topology = TopologyParser.parse("""
             {"cluster":"main","version":13,"epoch":4,"phase":"REBALANCING","lease_ms":3000,

@@ -11,6 +11,7 @@ import io.rdmarepl.shipper.role.PrimarySlotDropper;
 import io.rdmarepl.shipper.role.RoleState;
 import io.rdmarepl.shipper.role.RunningShipper;
 import io.rdmarepl.shipper.role.ShipperRole;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;
 import io.rdmarepl.testsupport.ReplicationSlots;
@@ -128,6 +129,30 @@ class ShipperRoleIT {
         }
     }
 
+    /**
+     * A strict sync shipper leaves its name in synchronous_standby_names when it stops (commits must not return without
+     * a standby). Once its member is retired, a standby, nothing there may wait for it: a commit at synchronous_commit on
+     * would hang for good.
+     */
+    @Test
+    void retiringASyncShipperClearsSynchronousStandbyNames() throws Exception {
+        String slot = "role_sync";
+        primary.execute("ALTER SYSTEM SET synchronous_standby_names = '\"rdmarepl_primary\"'");
+        primary.execute("SELECT pg_reload_conf()");
+        try (RingCollector standby = new RingCollector(1 << 20)) {
+            Properties p = properties(slot, "public.nothing_yet", standby);
+            p.setProperty("replication.mode", "sync");
+            try (ShipperRole role = role(ShipperConfig.load(p))) {
+                assertThat(role.retire()).containsEntry("state", "retired").containsEntry("synchronous_standby_names_cleared", true);
+            }
+            Await.until("the primary reloaded synchronous_standby_names", Duration.ofSeconds(10),
+                    () -> primary.show("synchronous_standby_names"), String::isEmpty);
+        } finally {
+            primary.execute("ALTER SYSTEM RESET synchronous_standby_names");
+            primary.execute("SELECT pg_reload_conf()");
+        }
+    }
+
     /** Waits for the copy to be shipped and acknowledged: initial_copy false and a copy_lsn, as the coordinator does. */
     private static List<ChangeRecord> awaitCopied(ShipperRole role, RingCollector standby, Predicate<List<ChangeRecord>> copied)
             throws Exception {
@@ -184,6 +209,10 @@ class ShipperRoleIT {
     }
 
     private static ShipperConfig config(String slot, String tables, RingCollector standby) {
+        return ShipperConfig.load(properties(slot, tables, standby));
+    }
+
+    private static Properties properties(String slot, String tables, RingCollector standby) {
         Properties p = new Properties();
         p.setProperty("database.host", PostgresServer.HOST);
         p.setProperty("database.port", Integer.toString(primary.port()));
@@ -195,7 +224,7 @@ class ShipperRoleIT {
         p.setProperty("standby.a.uri", standby.uri());
         p.setProperty("admin.address", "127.0.0.1:0");
         p.setProperty("activation", "on-request");
-        return ShipperConfig.load(p);
+        return p;
     }
 
     private static long confirmedLsn(String slot) throws Exception {

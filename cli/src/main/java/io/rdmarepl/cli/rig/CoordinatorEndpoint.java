@@ -25,7 +25,8 @@ public final class CoordinatorEndpoint {
         // threads 0: one per request in flight, since every following client holds a long poll
         return new AdminServer(settings.adminAddress(), settings.adminToken(), coordinator::healthy, coordinator::status, registry, 0)
                 .query("/topology", q -> coordinator.topology().await(
-                        AdminServer.longParameter(q, "after", -1, -1, Long.MAX_VALUE), AdminServer.longParameter(q, "wait_ms", 0, 0, Long.MAX_VALUE)))
+                        AdminServer.longParameter(q, "after", -1, -1, Long.MAX_VALUE), AdminServer.longParameter(q, "wait_ms", 0, 0, Long.MAX_VALUE),
+                        AdminServer.longParameter(q, "max_age_ms", 0, 0, Long.MAX_VALUE)))
                 .query("/history", q -> Map.of("history", coordinator.history().stream().map(h -> Map.of(
                         "at_ms", h.atMs(), "from", h.from(), "to", h.to(), "reason", h.reason(), "epoch", h.epoch())).toList()))
                 .control("/failover", body -> {

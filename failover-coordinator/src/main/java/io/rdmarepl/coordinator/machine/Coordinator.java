@@ -51,7 +51,7 @@ public final class Coordinator implements AutoCloseable {
     private final ApplierPromoter promoter;
     private final HeldStandbys heldStandbys;
     private final Map<String, StandbyMonitor> watches;
-    private final TopologyBoard topology = new TopologyBoard();
+    private final TopologyBoard topology;
     private final CurrentState state;
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final Thread thread;
@@ -73,6 +73,7 @@ public final class Coordinator implements AutoCloseable {
     public Coordinator(CoordinatorConfig config, StateStore store, Collaborators parts) {
         this.config = config;
         this.store = store;
+        this.topology = new TopologyBoard(store::holdsLeadership);
         this.clock = parts.clock();
         this.fencer = parts.fencer();
         this.detector = parts.detector();

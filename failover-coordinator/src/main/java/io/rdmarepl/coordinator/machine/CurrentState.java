@@ -45,12 +45,16 @@ final class CurrentState {
         publish();
     }
 
-    /** Publishes the state to the topology clients follow (a no-op when that version is out already). */
+    /**
+     * Publishes the state to the topology clients follow (a no-op when that version is out already), and confirms it:
+     * it was just read or written, so a coordinator that no longer reaches its store ages from here.
+     */
     void publish() {
         Versioned<ClusterState> now = current;
         if (now.value() != null) {
             topology.publish(now.value(), now.version(), this::jdbcUrlOf);
         }
+        topology.confirm();
     }
 
     /** Moves to {@code next}, on disk before this returns when {@code next} must be durable; logs it. */
@@ -74,6 +78,7 @@ final class CurrentState {
         }
         current = new Versioned<>(next, version);
         topology.publish(next, version, this::jdbcUrlOf);
+        topology.confirm();
     }
 
     /** Where a member is reached now: the configuration's address wins over the one stored at initialisation. */

@@ -6,15 +6,40 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * The topology clients follow ({@code GET /topology}): the current primary (none while a failover is under way),
  * the epoch and every member, with a version that moves on every change. Readers may wait for the next version
  * (long poll), so a failover reaches them as soon as it is published.
+ * <p>
+ * Every answer also says whether this coordinator leads ({@code leader}) and how old its knowledge is ({@code age_ms}):
+ * 0 while it leads (it writes every change itself), else the time since it last read the state store. A coordinator
+ * cut off from ZooKeeper still answers, with what it knew: its age grows, and clients go to another coordinator
+ * rather than follow it (issue 21, hole 3). The age is relative, so clients need no synchronised clock.
  */
 public final class TopologyBoard {
+    /** How often a long poll held with {@code max_age_ms} looks whether the document went stale meanwhile. */
+    static final long STALE_CHECK_MS = 100;
+
+    private final BooleanSupplier leading;
+    private final LongSupplier nanoClock;
     private Map<String, Object> document = starting();
     private long version = -1;
+    private long confirmedNs;
+
+    /** @param leading whether this coordinator leads now (the state store's word, e.g. ZooKeeper's leader latch) */
+    public TopologyBoard(BooleanSupplier leading) {
+        this(leading, System::nanoTime);
+    }
+
+    TopologyBoard(BooleanSupplier leading, LongSupplier nanoClock) {
+        this.leading = leading;
+        this.nanoClock = nanoClock;
+        this.confirmedNs = nanoClock.getAsLong();
+    }
 
     /** Before the first publish: the full shape, no primary yet, so clients simply wait. */
     private static Map<String, Object> starting() {
@@ -53,16 +78,38 @@ public final class TopologyBoard {
         notifyAll();
     }
 
+    /** The document was just checked against the state store: a follower read it, or the leader acted on it. */
+    synchronized void confirm() {
+        confirmedNs = nanoClock.getAsLong();
+    }
+
+    /** How old this coordinator's knowledge is: 0 while it leads, else the time since it last read the store. */
+    synchronized long ageMs() {
+        return leading.getAsBoolean() ? 0 : TimeUnit.NANOSECONDS.toMillis(nanoClock.getAsLong() - confirmedNs);
+    }
+
     /** The topology once its version is above {@code after}, or the current one after {@code waitMs}. */
     public synchronized Map<String, Object> await(long after, long waitMs) throws InterruptedException {
+        return await(after, waitMs, 0);
+    }
+
+    /**
+     * Like {@link #await(long, long)}, and also as soon as the document is older than {@code maxAgeMs} (when above 0):
+     * a client holding a long poll hears at once that this coordinator lost its store, not at the end of the hold.
+     */
+    public synchronized Map<String, Object> await(long after, long waitMs, long maxAgeMs) throws InterruptedException {
         long deadline = System.currentTimeMillis() + Math.min(Math.max(0, waitMs), 30_000);
-        while (version <= after) {
+        while (version <= after && (maxAgeMs <= 0 || ageMs() <= maxAgeMs)) {
             long left = deadline - System.currentTimeMillis();
             if (left <= 0) {
                 break;
             }
-            wait(left);
+            wait(maxAgeMs > 0 ? Math.min(left, STALE_CHECK_MS) : left);
         }
-        return document;
+        Map<String, Object> answer = new LinkedHashMap<>(document);
+        boolean leader = leading.getAsBoolean();
+        answer.put("leader", leader);
+        answer.put("age_ms", ageMs());
+        return answer;
     }
 }

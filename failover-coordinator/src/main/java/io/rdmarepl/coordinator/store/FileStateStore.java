@@ -134,6 +134,12 @@ public final class FileStateStore implements StateStore {
         return version;
     }
 
+    /** Holds the lock now; never takes it. */
+    @Override
+    public boolean holdsLeadership() {
+        return !closed && lock.isHeld();
+    }
+
     /** Holds the lock now; if it was free (its holder exited) this call takes it. */
     @Override
     public boolean isLeader() {

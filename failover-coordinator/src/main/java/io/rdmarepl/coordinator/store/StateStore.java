@@ -34,6 +34,14 @@ public interface StateStore extends AutoCloseable {
     /** This coordinator holds the leadership now; only the leader may change anything. */
     boolean isLeader();
 
+    /**
+     * Like {@link #isLeader()}, without trying to take the leadership: for other threads than the coordinator's own
+     * (the topology's readers), which must not change who leads.
+     */
+    default boolean holdsLeadership() {
+        return isLeader();
+    }
+
     /** One line for /status and logs, e.g. {@code file /var/lib/rdmarepl/main.json (leader)}. */
     String describe();
 

@@ -6,6 +6,8 @@ import io.rdmarepl.config.Activation;
 import io.rdmarepl.shipper.capture.SlotRetention;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.ship.StaleEpochException;
+import io.rdmarepl.shipper.sync.SynchronousStandbyNames;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -200,9 +202,12 @@ public final class ShipperRole implements AutoCloseable {
     }
 
     /**
-     * This member is a standby now: stops any shipper and drops the slot, so the primary keeps no WAL for it.
+     * This member is a standby now: stops any shipper and drops the slot, so the primary keeps no WAL for it. In sync
+     * mode it also clears {@code synchronous_standby_names}: a strict shipper leaves it set when it stops, and on a
+     * standby every commit at synchronous_commit on (the server default; the applier's own with
+     * {@code apply.synchronous.commit=on}) would wait forever for a shipper that no longer ships from here.
      *
-     * @return {@code state}, {@code slot_dropped}
+     * @return {@code state}, {@code slot_dropped}, {@code synchronous_standby_names_cleared}
      * @throws IllegalStateException while shipping ("fence it first"), during another transition, or when the slot
      *     cannot be dropped (naming the database)
      */
@@ -223,6 +228,7 @@ public final class ShipperRole implements AutoCloseable {
                 previous.close();
             }
             boolean dropped = slot.dropIfExists();
+            boolean namesCleared = clearSynchronousStandbyNames();
             ShipperEpoch.retired(config);
             synchronized (this) {
                 state = RoleState.RETIRED;
@@ -233,6 +239,7 @@ public final class ShipperRole implements AutoCloseable {
             Map<String, Object> answer = new LinkedHashMap<>();
             answer.put("state", RoleState.RETIRED.label());
             answer.put("slot_dropped", dropped);
+            answer.put("synchronous_standby_names_cleared", namesCleared);
             return answer;
         } catch (RuntimeException e) {
             LOG.warn("retirement failed: {}", e.getMessage());
@@ -241,6 +248,20 @@ public final class ShipperRole implements AutoCloseable {
             synchronized (this) {
                 transition = null;
             }
+        }
+    }
+
+    /** In sync mode, nothing on this member may wait for its shipper any more; false in async mode (never set). */
+    private boolean clearSynchronousStandbyNames() {
+        if (!config.sync().enabled()) {
+            return false;
+        }
+        try {
+            new SynchronousStandbyNames(config).disable();
+            return true;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot clear synchronous_standby_names on " + config.databaseDescription()
+                    + " (commits there would wait for a shipper that no longer ships): " + e.getMessage(), e);
         }
     }
 

@@ -29,6 +29,13 @@ final class CoordinatorHttp {
                 .user(io.rdmarepl.testsupport.PostgresServer.SUPERUSER).password("").connectionTimeout(Duration.ofSeconds(10)).build());
     }
 
+    /** A data source that uses a topology at most {@code topologyMaxAge} without the coordinator confirming it. */
+    io.rdmarepl.client.FailoverDataSource dataSource(Duration topologyMaxAge, Duration connectionTimeout) {
+        return new io.rdmarepl.client.FailoverDataSource(io.rdmarepl.client.FailoverDataSourceConfig.builder().coordinatorUrl(base)
+                .user(io.rdmarepl.testsupport.PostgresServer.SUPERUSER).password("").connectionTimeout(connectionTimeout)
+                .topologyMaxAge(topologyMaxAge).build());
+    }
+
     JsonNode status() throws IOException, InterruptedException {
         return JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(base + "/status")).timeout(Duration.ofSeconds(5)).build(),
                 HttpResponse.BodyHandlers.ofString()).body());

@@ -159,6 +159,24 @@ final class HostCluster implements AutoCloseable {
                 + "/status")).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 
+    /** The admin {@code /status} of the applier beside {@code member}'s PostgreSQL, or what went wrong asking. */
+    String applierStatusOrError(String member) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + host(member).address() + ":"
+                    + APPLIER_ADMIN + "/status")).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            return "(no answer: " + e + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(interrupted)";
+        }
+    }
+
+    /** Where this cluster keeps its configurations, logs and leases. */
+    Path directory() {
+        return directory;
+    }
+
     /** Like {@link #shipperStatus}, or what went wrong asking: for messages. */
     String shipperStatusOrError(String member) {
         try {

@@ -2,6 +2,7 @@ package io.rdmarepl.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmarepl.testsupport.Await;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -59,5 +60,60 @@ class PartitionSyncIT {
         LOG.info("{}", result.summary());
         TrialAssertions.assertFencedBeforePromotion(result);
         assertThat(result.lostAcknowledged()).as("sync mode: nothing acknowledged lost: %s", result.summary()).isEmpty();
+        // the old primary is a standby now: a commit there at synchronous_commit on (this database's setting) must not
+        // wait for its retired shipper; it did, for good, until rejoin's retirement cleared synchronous_standby_names
+        Await.until(result.primaryBefore() + "'s synchronous_standby_names is cleared", Duration.ofSeconds(30),
+                () -> cluster.server(result.primaryBefore()).show("synchronous_standby_names"), String::isEmpty);
+    }
+
+    /**
+     * Scenario 4: the standby cut off from the primary during the load, the coordinator still seeing both. The primary
+     * is healthy, so no failover; strict sync mode holds every commit while no standby can take it (an acknowledgement
+     * then would be one the standby lacks); after the heal the held commits complete and the load goes on, by itself.
+     */
+    @Test
+    @Order(3)
+    void theStandbyCutOffFromThePrimaryHoldsCommitsUntilItHeals() throws Exception {
+        PartitionTrials.StandbyCut cut = trials.standbyCutFromPrimary(1, Duration.ofSeconds(10));
+        TrialResult result = cut.result();
+        LOG.info("{}", result.summary());
+        TrialAssertions.assertNothingChanged(result);
+        assertThat(cut.acknowledgedWhileCut()).as("strict sync: no commit returns while the standby is cut off: %s",
+                result.summary()).isZero();
+        assertThat(cut.acknowledgedAfterHeal()).as("the load goes on after the heal: %s", result.summary()).isPositive();
+    }
+
+    /**
+     * Scenario 6: the standby's disk fills (its copy of the table on a small tmpfs), then space is freed. The primary is
+     * healthy, so no failover to a standby that could not even write what it received; the applier meets the full disk
+     * (else the trial proved nothing), and once there is space again it catches up by itself: nothing acknowledged is
+     * lost, replica = primary, HEALTHY.
+     */
+    @Test
+    @Order(4)
+    void theStandbysDiskFillsThenHasSpaceAgainAndItCatchesUp() throws Exception {
+        PartitionTrials.DiskFull full = trials.standbyDiskFills(1, Duration.ofSeconds(8));
+        TrialResult result = full.result();
+        LOG.info("{}", result.summary());
+        TrialAssertions.assertNothingChanged(result);
+        assertThat(full.applierSaw()).as("the standby's applier met the full disk: %s", result.summary())
+                .anyMatch(seen -> seen.contains("No space left on device"));
+        assertThat(full.acknowledgedAfterFreed()).as("the load goes on once there is space: %s", result.summary()).isPositive();
+    }
+
+    /**
+     * Issue 21, hole 3: a client that no longer hears the coordinator keeps its topology only up to its bound
+     * ({@code topologyMaxAge}, 3 s here): it keeps working at first, then refuses (08001: the primary it knows may have
+     * been replaced meanwhile), and works again once the coordinator is heard.
+     */
+    @Test
+    @Order(5)
+    void aClientCutOffFromTheCoordinatorUsesItsTopologyOnlyUpToItsBound() throws Exception {
+        PartitionTrials.ClientCut cut = trials.clientCutFromCoordinator(Duration.ofSeconds(3));
+        assertThat(cut.rightAfterCut()).as("a connection right after the cut, within the bound").isEmpty();
+        assertThat(cut.refusal()).as("refused once the bound passed").startsWith("08001 ")
+                .contains("no coordinator holding the cluster's state confirmed it");
+        assertThat(cut.refusedAfterMs()).as("refused within the bound, plus a hold and the connection timeout")
+                .isLessThan(3_000 + 1_000 + 1_000 + 2_000);
     }
 }

@@ -7,6 +7,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *
  * @param state       the shipper role's state now
  * @param slotDropped whether its replication slot was dropped (false when it had none)
+ * @param synchronousStandbyNamesCleared whether retiring a sync-mode shipper emptied the primary's
+ *                                       synchronous_standby_names (left set, commits there would wait forever)
  */
-public record RetireAnswer(String state, @JsonProperty("slot_dropped") boolean slotDropped) {
+public record RetireAnswer(String state, @JsonProperty("slot_dropped") boolean slotDropped,
+                           @JsonProperty("synchronous_standby_names_cleared") boolean synchronousStandbyNamesCleared) {
 }

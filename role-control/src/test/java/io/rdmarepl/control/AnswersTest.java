@@ -28,7 +28,10 @@ class AnswersTest {
         RetireAnswer answer = ControlJson.read(PLAIN.readTree("{\"state\":\"retired\",\"slot\":\"s\",\"slot_dropped\":true}"),
                 RetireAnswer.class);
         assertThat(answer.slotDropped()).isTrue();
+        assertThat(answer.synchronousStandbyNamesCleared()).isFalse();
         assertThat(ControlJson.read(PLAIN.readTree("{\"state\":\"retired\"}"), RetireAnswer.class).slotDropped()).isFalse();
+        assertThat(ControlJson.read(PLAIN.readTree("{\"state\":\"retired\",\"synchronous_standby_names_cleared\":true}"),
+                RetireAnswer.class).synchronousStandbyNamesCleared()).isTrue();
     }
 
     @Test

@@ -84,7 +84,7 @@ class ShipperEndpointTest {
 
         HttpResponse<String> retired = post("/retire", "");
         assertThat(retired.statusCode()).isEqualTo(200);
-        assertThat(json(retired)).isEqualTo(JSON.readTree("{\"state\":\"retired\",\"slot_dropped\":true}"));
+        assertThat(json(retired)).isEqualTo(JSON.readTree("{\"state\":\"retired\",\"slot_dropped\":true,\"synchronous_standby_names_cleared\":false}"));
         assertThat(json(get("/status")).path("role_state").asText()).isEqualTo("retired");
         JsonNode terms = json(post("/lease", ""));
         assertThat(terms.path("lease_ms").asLong()).as("fence.lease.ms=auto with admin.token set").isEqualTo(2000);

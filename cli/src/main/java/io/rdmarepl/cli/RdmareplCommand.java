@@ -22,8 +22,8 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:the operation failed", "2:bad usage or configuration"},
-        footer = {"", "demo and bench are in the harness jar, not in this one: from a clone, ./rdmarepl demo and"
-            + " ./rdmarepl bench run it."})
+        footer = {"", "demo and bench are in the harness jar, not in this one.",
+            "From a clone: ./rdmarepl demo, ./rdmarepl bench ..."})
 public final class RdmareplCommand implements Runnable {
 
     @CommandLine.Spec

@@ -1,9 +1,11 @@
 # syntax=docker/dockerfile:1
-# The rdmarepl image: one image for every role (ship, apply, coordinate), the runbook commands and bench.
-# It packages the jar Maven built; build that first:
+# The rdmarepl image: one image for every role (ship, apply, coordinate) and the runbook commands.
+# It packages the jar Maven built (cli/target/rdmarepl.jar, the product); build that first:
 #   mvn -B -DskipTests package && docker build -t rdmarepl .
-# Targets: runtime (the default: shm:// and softrdma://) and rdma (adds rdma-core and libdisni for rdma://):
+# Targets: runtime (the default: shm:// and softrdma://), rdma (adds rdma-core and libdisni for rdma://) and bench
+# (adds the harness jar, harness/target/rdmarepl-harness.jar, for `rdmarepl bench`; never deployed as a role):
 #   docker build --target rdma -t rdmarepl:rdma .
+#   docker build --target bench -t rdmarepl:bench .
 # Not built in CI (no Docker engine there): docs/manual.md, Deployment.
 
 ARG JRE_IMAGE=eclipse-temurin:17-jre
@@ -59,6 +61,11 @@ COPY --from=libdisni /usr/local/lib/libdisni* /usr/local/lib/
 RUN ldconfig
 ENV RDMAREPL_JAVA_OPTS="-XX:MaxRAMPercentage=50 -XX:+ExitOnOutOfMemoryError -Djava.library.path=/usr/local/lib"
 USER rdmarepl:rdmarepl
+
+# the bench client (docker compose --profile bench): the product plus the harness jar, which bin/rdmarepl runs for
+# `bench` and `demo`; the harness carries embedded PostgreSQL and JUnit, so no role image holds it
+FROM base AS bench
+COPY harness/target/rdmarepl-harness.jar /opt/rdmarepl/lib/rdmarepl-harness.jar
 
 # the default target: shm:// and softrdma://
 FROM base AS runtime

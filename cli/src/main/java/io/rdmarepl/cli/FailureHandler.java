@@ -6,7 +6,7 @@ import picocli.CommandLine;
  * Prints failures as one line naming what went wrong, without a stack trace: expected conditions
  * (a missing file, a bad option value) are not bugs. Set {@code RDMAREPL_DEBUG=1} for the trace.
  */
-final class FailureHandler implements CommandLine.IExecutionExceptionHandler {
+public final class FailureHandler implements CommandLine.IExecutionExceptionHandler {
     @Override
     public int handleExecutionException(Exception e, CommandLine commandLine, CommandLine.ParseResult parseResult) {
         commandLine.getErr().println("rdmarepl: " + describe(e));

@@ -38,6 +38,20 @@ class DistributionArchiveIT {
         assertThat(entries.get(BASE + "lib/rdmarepl.jar").size()).as("the shaded jar").isEqualTo(Files.size(JAR));
     }
 
+    /** The product jar only: the harness (demo, bench, embedded PostgreSQL, JUnit) is never shipped. */
+    @Test
+    void shouldShipTheProductJarWithoutTheHarness() throws IOException {
+        assertThat(entries.keySet()).filteredOn(name -> name.startsWith(BASE + "lib/")).containsExactly(BASE + "lib/rdmarepl.jar");
+        try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(JAR.toFile())) {
+            assertThat(jar.stream().map(java.util.zip.ZipEntry::getName))
+                    .as("classes of the harness, test-support, embedded PostgreSQL or a test library in %s", JAR)
+                    .noneMatch(name -> name.startsWith("io/rdmarepl/harness/") || name.startsWith("io/rdmarepl/testsupport/")
+                            || name.startsWith("io/rdmarepl/benchmarks/") || name.startsWith("io/zonky/")
+                            || name.startsWith("org/junit/") || name.startsWith("org/assertj/"))
+                    .contains("io/rdmarepl/cli/RdmareplCommand.class", "io/rdmarepl/cli/coordinate/CoordinatorEndpoint.class");
+        }
+    }
+
     @Test
     void shouldHoldEveryExampleConfig() {
         for (Path config : RepositoryFiles.exampleConfigs()) {

@@ -46,7 +46,24 @@ class DockerfileTest {
         assertThat(dockerfile.all("COPY")).extracting(Instruction::arguments)
                 .contains("cli/target/rdmarepl.jar /opt/rdmarepl/lib/rdmarepl.jar", "packaging/bin/rdmarepl /opt/rdmarepl/bin/rdmarepl");
         assertThat(dockerfile.all("ENTRYPOINT")).extracting(Instruction::arguments).containsExactly("[\"/opt/rdmarepl/bin/rdmarepl\"]");
-        assertThat(dockerfile.stages()).contains("base", "rdma", "runtime");
+        assertThat(dockerfile.stages()).contains("base", "rdma", "runtime", "bench");
+    }
+
+    /** The harness jar (demo, bench: embedded PostgreSQL, JUnit) goes into the bench target only, never a role's image. */
+    @Test
+    void shouldCopyTheHarnessJarIntoTheBenchTargetOnly() {
+        String stage = null;
+        List<String> stagesWithTheHarness = new java.util.ArrayList<>();
+        for (Instruction instruction : dockerfile.instructions()) {
+            if (instruction.keyword().equals("FROM")) {
+                stage = instruction.arguments();
+            } else if (instruction.keyword().equals("COPY") && instruction.arguments().contains("rdmarepl-harness.jar")) {
+                stagesWithTheHarness.add(stage);
+                assertThat(instruction.arguments()).isEqualTo(
+                        "harness/target/rdmarepl-harness.jar /opt/rdmarepl/lib/rdmarepl-harness.jar");
+            }
+        }
+        assertThat(stagesWithTheHarness).containsExactly("base AS bench");
     }
 
     @Test
@@ -60,7 +77,8 @@ class DockerfileTest {
             }
             String source = copy.arguments().split("\\s+")[0];
             assertThat(rules).as("COPY %s", source).contains("!" + source);
-            assertThat(RepositoryFiles.ROOT.resolve(source).toFile().exists() || source.startsWith("cli/target/"))
+            assertThat(RepositoryFiles.ROOT.resolve(source).toFile().exists() || source.startsWith("cli/target/")
+                    || source.startsWith("harness/target/"))
                     .as("%s exists (the jar once Maven built it)", source).isTrue();
         }
     }

@@ -4,7 +4,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.cli.admin.AdminServer;
 import io.rdmarepl.cli.ConfigFiles;
-import io.rdmarepl.cli.rig.CoordinatorEndpoint;
 import io.rdmarepl.coordinator.StateStores;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.machine.Coordinator;

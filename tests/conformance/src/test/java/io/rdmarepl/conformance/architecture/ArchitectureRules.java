@@ -1,21 +1,13 @@
 package io.rdmarepl.conformance.architecture;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
-import static com.tngtech.archunit.core.domain.Dependency.Predicates.dependency;
-import static com.tngtech.archunit.core.domain.Dependency.Predicates.dependencyTarget;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
-import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameMatching;
-import static com.tngtech.archunit.lang.conditions.ArchConditions.onlyHaveDependenciesWhere;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
-import com.tngtech.archunit.base.DescribedPredicate;
-import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.CompositeArchRule;
-import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * DESIGN.md's module rules ("The channel knows nothing of databases; the format knows nothing of transports; the
@@ -51,25 +43,18 @@ final class ArchitectureRules {
     static final String[] DATABASE = {"java.sql..", "javax.sql..", "org.postgresql..", "com.zaxxer.hikari.."};
     static final String[] DEBEZIUM = {"io.debezium..", "org.apache.kafka.."};
 
-    /**
-     * What measures or demonstrates (the demo, {@code bench}, the rig, JMH, test-support) and the test libraries:
-     * "never shipped inside the sidecar". {@code io.rdmarepl.harness..} is where issue 22 item 1 moves it.
-     */
-    static final String[] HARNESS = {"io.rdmarepl.cli.bench..", "io.rdmarepl.cli.rig..", "io.rdmarepl.cli.demo..",
-            "io.rdmarepl.harness..", "io.rdmarepl.benchmarks..", "io.rdmarepl.testsupport..", "org.openjdk.jmh..",
-            "org.junit..", "org.assertj..", "io.zonky.."};
+    /** The harness module: the demo, {@code bench} and the rig they share (its own jar, rdmarepl-harness.jar). */
+    static final String HARNESS_MODULE = "io.rdmarepl.harness..";
 
     /**
-     * The production command's dependencies on the harness that exist today, frozen until the harness moves into a
-     * module of its own. TODO(issue 22, item 1): {@code CoordinatorEndpoint} (the coordinator's production routes)
-     * moves out of {@code cli.rig}, and the launcher finds {@code bench} and {@code demo} in the harness jar instead
-     * of {@code RdmareplCommand} naming them; then this list is empty and
-     * {@link ArchitectureTest#frozenHarnessDependenciesAreExactlyTheOnesThatStillExist} says so.
+     * What measures or demonstrates (the harness module, JMH, test-support) and the test libraries: "never shipped
+     * inside the sidecar".
      */
-    static final List<FrozenDependency> FROZEN_HARNESS_DEPENDENCIES = List.of(
-            new FrozenDependency("io.rdmarepl.cli.coordinate.CoordinateCommand", "io.rdmarepl.cli.rig.CoordinatorEndpoint"),
-            new FrozenDependency("io.rdmarepl.cli.RdmareplCommand", "io.rdmarepl.cli.bench.BenchCommand"),
-            new FrozenDependency("io.rdmarepl.cli.RdmareplCommand", "io.rdmarepl.cli.demo.DemoCommand"));
+    static final String[] HARNESS = {HARNESS_MODULE, "io.rdmarepl.benchmarks..", "io.rdmarepl.testsupport..",
+            "org.openjdk.jmh..", "org.junit..", "org.assertj..", "io.zonky.."};
+
+    /** What rdmarepl.jar ships: the modules the roles run and the production command. */
+    static final String[] PRODUCTION = concat(ROLE_MODULES, new String[] {CLI});
 
     static final ArchRule FORMAT_KNOWS_NO_TRANSPORT_AND_NO_DATABASE = noClasses().that().resideInAPackage(FORMAT)
             .should().dependOnClassesThat().resideInAnyPackage(concat(
@@ -111,8 +96,7 @@ final class ArchitectureRules {
                     + " (DESIGN.md, Modules; STYLE.md, section 1)");
 
     static final ArchRule ROLES_REACH_A_TRANSPORT_ONLY_BY_URI = noClasses()
-            .that().resideInAnyPackage(SHIPPER, APPLIER, COORDINATOR, CLIENT)
-            .or().resideInAPackage(CLI).and().resideOutsideOfPackages(HARNESS)
+            .that().resideInAnyPackage(SHIPPER, APPLIER, COORDINATOR, CLIENT, CLI)
             .should().dependOnClassesThat().resideInAnyPackage(TRANSPORTS)
             .because("everything else uses the ring API and a transport chosen by URI (STYLE.md, section 1);"
                     + " the benchmarks may pick one directly");
@@ -143,41 +127,12 @@ final class ArchitectureRules {
             .should().dependOnClassesThat().resideInAnyPackage(DEBEZIUM)
             .because("Debezium is one of the shipper's two capture engines, nothing else's (DESIGN.md, The data path)");
 
-    static final ArchRule THE_ROLES_CARRY_NO_HARNESS = noClasses().that().resideInAnyPackage(ROLE_MODULES)
+    static final ArchRule THE_PRODUCT_CARRIES_NO_HARNESS = noClasses().that().resideInAnyPackage(PRODUCTION)
             .should().dependOnClassesThat().resideInAnyPackage(HARNESS)
             .because("the harness (demo, bench, rig, JMH, test-support) is never shipped inside the sidecar"
-                    + " (DESIGN.md, module table)");
-
-    static final ArchRule THE_COMMANDS_CARRY_NO_HARNESS = theCommandsCarryNoHarness(FROZEN_HARNESS_DEPENDENCIES);
+                    + " (DESIGN.md, module table): rdmarepl.jar holds only what the roles and the runbook commands need");
 
     private ArchitectureRules() {
-    }
-
-    /**
-     * The production command ({@code io.rdmarepl.cli} outside the harness packages) depends on no harness class,
-     * but for {@code frozen}.
-     */
-    static ArchRule theCommandsCarryNoHarness(List<FrozenDependency> frozen) {
-        DescribedPredicate<Dependency> allowed = dependencyTarget(not(resideInAnyPackage(HARNESS)));
-        for (FrozenDependency f : frozen) {
-            allowed = allowed.or(f.predicate());
-        }
-        return classes().that().resideInAPackage(CLI).and().resideOutsideOfPackages(HARNESS)
-                .should(onlyHaveDependenciesWhere(allowed.as("the target is outside the harness"
-                        + (frozen.isEmpty() ? "" : " (or one of " + frozen.size() + " frozen dependencies)"))))
-                .because("the harness (demo, bench, rig) is never shipped inside the sidecar (DESIGN.md, module table)");
-    }
-
-    /** A known violation, from one top-level class (and its nested classes) to another. */
-    record FrozenDependency(String origin, String target) {
-        DescribedPredicate<Dependency> predicate() {
-            return dependency(nameMatching(Pattern.quote(origin) + "(\\$.*)?"), nameMatching(Pattern.quote(target) + "(\\$.*)?"));
-        }
-
-        @Override
-        public String toString() {
-            return origin + " -> " + target;
-        }
     }
 
     private static String[] concat(String[]... parts) {

@@ -126,16 +126,13 @@ class ArchitectureRulesFailTest {
     }
 
     @Test
-    void harnessRuleFlagsARoleCarryingTheHarness() {
-        assertFlags(ArchitectureRules.THE_ROLES_CARRY_NO_HARNESS, ShipperWithTheHarness.class,
-                "io.rdmarepl.testsupport.PostgresServer", "io.rdmarepl.cli.bench.BenchCommand",
-                "org.assertj.core.api.Assertions");
-    }
-
-    @Test
-    void commandRuleFlagsTheHarnessButForTheFrozenDependencies() {
-        assertFlags(ArchitectureRules.THE_COMMANDS_CARRY_NO_HARNESS, CommandThatBenches.class,
-                "io.rdmarepl.cli.bench.BenchCommand", "io.rdmarepl.testsupport.PostgresServer");
+    void productRuleFlagsARoleOrACommandCarryingTheHarness() {
+        ArchRule rule = ArchitectureRules.THE_PRODUCT_CARRIES_NO_HARNESS;
+        assertFlags(rule, ShipperWithTheHarness.class, "io.rdmarepl.testsupport.PostgresServer",
+                "io.rdmarepl.harness.bench.BenchCommand", "org.assertj.core.api.Assertions");
+        assertFlags(rule, CommandThatBenches.class, "io.rdmarepl.harness.bench.BenchCommand",
+                "io.rdmarepl.harness.demo.DemoCommand", "io.rdmarepl.testsupport.PostgresServer",
+                "org.openjdk.jmh.annotations.Benchmark");
     }
 
     private static void assertFlags(ArchRule rule, Class<?> origin, String... targets) {

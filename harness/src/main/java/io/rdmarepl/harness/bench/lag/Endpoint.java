@@ -1,0 +1,98 @@
+package io.rdmarepl.harness.bench.lag;
+
+import io.rdmarepl.testsupport.PostgresServer;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+import org.postgresql.Driver;
+
+/**
+ * A PostgreSQL server the benchmark reaches over TCP: host, port and credentials, and any database on
+ * it. Either an embedded server or one given with {@code --primary} / {@code --replica} as a JDBC URL
+ * ({@code jdbc:postgresql://host:port/db?user=..&password=..}; the database part is not used). The
+ * password is never printed.
+ */
+public record Endpoint(String host, int port, String user, String password) {
+    /**
+     * Prefix for the benchmark's own statements on the primary ({@code --mode sync} lists a standby there): their commits
+     * wait for no standby, so cleaning up never hangs on one that is gone.
+     */
+    public static final String NO_STANDBY_WAIT = "SET synchronous_commit = local; ";
+
+    public static Endpoint of(PostgresServer server) {
+        return new Endpoint(PostgresServer.HOST, server.port(), PostgresServer.SUPERUSER, "");
+    }
+
+    /**
+     * @throws IllegalArgumentException naming {@code option} when the URL is not a single-host PostgreSQL JDBC URL
+     */
+    static Endpoint parse(String option, String jdbcUrl) {
+        Properties p = jdbcUrl == null ? null : Driver.parseURL(jdbcUrl, null);
+        if (p == null) {
+            throw new IllegalArgumentException(option + " " + masked(jdbcUrl) + ": not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db?user=...)");
+        }
+        String host = p.getProperty("PGHOST", "localhost");
+        String port = p.getProperty("PGPORT", "5432");
+        if (host.contains(",") || port.contains(",")) {
+            throw new IllegalArgumentException(option + " " + masked(jdbcUrl) + ": give one host, not several");
+        }
+        return new Endpoint(host, Integer.parseInt(port), p.getProperty("user", "postgres"), p.getProperty("password", ""));
+    }
+
+    public String jdbcUrl(String database) {
+        return "jdbc:postgresql://" + host + ":" + port + "/" + URLEncoder.encode(database, StandardCharsets.UTF_8);
+    }
+
+    public Connection connect(String database) throws SQLException {
+        Properties p = new Properties();
+        p.setProperty("user", user);
+        if (!password.isEmpty()) {
+            p.setProperty("password", password);
+        }
+        p.setProperty("ApplicationName", "rdmarepl-bench-lag");
+        return DriverManager.getConnection(jdbcUrl(database), p);
+    }
+
+    /** Runs one or more statements (autocommit: also CREATE/DROP DATABASE and SUBSCRIPTION). */
+    public void execute(String database, String sql) {
+        try (Connection c = connect(database); Statement s = c.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(this + " database " + database + ": " + e.getMessage() + " in: " + sql, e);
+        }
+    }
+
+    /** The first column of the first row of {@code sql}, as text (null without a row). */
+    public String query(String database, String sql) {
+        try (Connection c = connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            return rs.next() ? rs.getString(1) : null;
+        } catch (SQLException e) {
+            throw new IllegalStateException(this + " database " + database + ": " + e.getMessage() + " in: " + sql, e);
+        }
+    }
+
+    /** libpq connection string, as a subscription on another server uses it to reach this one. */
+    public String conninfo(String database) {
+        String info = "host=" + quoted(host) + " port=" + port + " dbname=" + quoted(database) + " user=" + quoted(user);
+        return password.isEmpty() ? info : info + " password=" + quoted(password);
+    }
+
+    private static String quoted(String value) {
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'";
+    }
+
+    /** The URL as given, password replaced: for the report. */
+    static String masked(String jdbcUrl) {
+        return jdbcUrl == null ? null : jdbcUrl.replaceAll("(?i)(password=)[^&]*", "$1******");
+    }
+
+    @Override
+    public String toString() {
+        return "PostgreSQL at " + host + ":" + port + " as " + user;
+    }
+}

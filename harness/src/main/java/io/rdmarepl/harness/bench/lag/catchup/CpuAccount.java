@@ -1,0 +1,158 @@
+package io.rdmarepl.harness.bench.lag.catchup;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * CPU time spent by the processes that replicate, read from /proc (PostgreSQL processes, by their process title) and
+ * from this JVM (rdmarepl's threads, which the bench runs in-process), so that a catch-up can be reported as CPU
+ * milliseconds per 1,000 transactions for each part of the path. Unlike elapsed time, that figure hardly moves when
+ * something else on the host takes CPU. Linux only; elsewhere the account is empty.
+ */
+final class CpuAccount {
+    /** PostgreSQL's own housekeeping on either server meanwhile: shown, since it takes CPU, but not in the total. */
+    static final String BACKGROUND = "postgresql background (not in total)";
+    private static final double TICK_NS = 1e9 / 100; // USER_HZ is 100 on every Linux the bench runs on
+    private final Map<String, Long> processNs; // "pid title" -> CPU ns
+    private final Map<Long, Long> threadNs;
+    private final Map<Long, String> threadNames;
+
+    /** "tid part" -> CPU ns of this JVM's own threads: its JIT compilers and its garbage collector. */
+    private final Map<String, Long> jvmNs;
+
+    private CpuAccount(Map<String, Long> processNs, Map<Long, Long> threadNs, Map<Long, String> threadNames,
+                       Map<String, Long> jvmNs) {
+        this.processNs = processNs;
+        this.threadNs = threadNs;
+        this.threadNames = threadNames;
+        this.jvmNs = jvmNs;
+    }
+
+    static CpuAccount now() {
+        Map<String, Long> processes = new HashMap<>();
+        try (DirectoryStream<Path> proc = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+            for (Path p : proc) {
+                try {
+                    String title = new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8).replace('\0', ' ').trim();
+                    if (!title.startsWith("postgres: ")) {
+                        continue;
+                    }
+                    String stat = Files.readString(p.resolve("stat"));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+                    processes.put(p.getFileName() + " " + title, (long) (ticks * TICK_NS));
+                } catch (IOException | RuntimeException gone) {
+                    // the process ended meanwhile
+                }
+            }
+        } catch (IOException noProc) {
+            return new CpuAccount(Map.of(), Map.of(), Map.of(), Map.of());
+        }
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Map<Long, Long> cpu = new HashMap<>();
+        Map<Long, String> names = new HashMap<>();
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null && info.getThreadName().startsWith("rdmarepl-")) {
+                long ns = threads.getThreadCpuTime(info.getThreadId());
+                if (ns >= 0) {
+                    cpu.put(info.getThreadId(), ns);
+                    names.put(info.getThreadId(), info.getThreadName());
+                }
+            }
+        }
+        return new CpuAccount(processes, cpu, names, jvmThreads());
+    }
+
+    /**
+     * The JVM's compiler and collector threads, which ThreadMXBean does not list: a sidecar's JVM pays for them too,
+     * and a catch-up that finds code still to compile, or that allocates, shows here.
+     */
+    private static Map<String, Long> jvmThreads() {
+        Map<String, Long> jvm = new HashMap<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                try {
+                    String comm = Files.readString(task.resolve("comm")).trim();
+                    String part = comm.contains("CompilerThre") ? "jvm compiler"
+                            : comm.startsWith("GC ") || comm.startsWith("G1 ") ? "jvm gc" : null;
+                    if (part == null) {
+                        continue;
+                    }
+                    String stat = Files.readString(task.resolve("stat"));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                    jvm.put(task.getFileName() + " " + part, (long) (ticks * TICK_NS));
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException noProc) {
+            return Map.of();
+        }
+        return jvm;
+    }
+
+    /**
+     * CPU milliseconds per 1,000 transactions spent from this account to {@code later}, by part: the primary's
+     * walsender, PostgreSQL's apply worker, the backends serving {@code replicaDatabase} (rdmarepl's applier
+     * sessions), rdmarepl's threads by name, this JVM's compiler and collector threads, and the total of these.
+     */
+    Map<String, Double> perThousand(CpuAccount later, long transactions, String replicaDatabase) {
+        Map<String, Long> parts = new TreeMap<>();
+        later.processNs.forEach((key, ns) -> {
+            long spent = ns - processNs.getOrDefault(key, 0L);
+            String title = key.substring(key.indexOf(' ') + 1);
+            String part = title.contains("walsender") ? "walsender"
+                    : title.contains("logical replication apply worker") ? "postgresql apply worker"
+                    : title.contains(" " + replicaDatabase + " ") ? "replica backends"
+                    : title.contains("autovacuum") || title.contains("checkpointer") || title.contains("background writer")
+                            || title.contains("walwriter") ? BACKGROUND : null;
+            if (part != null && spent > 0) {
+                parts.merge(part, spent, Long::sum);
+            }
+        });
+        later.jvmNs.forEach((key, ns) -> {
+            long spent = ns - jvmNs.getOrDefault(key, 0L);
+            if (spent > 0) {
+                parts.merge(key.substring(key.indexOf(' ') + 1), spent, Long::sum);
+            }
+        });
+        later.threadNs.forEach((id, ns) -> {
+            long spent = ns - threadNs.getOrDefault(id, 0L);
+            if (spent > 0) {
+                parts.merge("thread " + later.threadNames.get(id).replaceAll("-\\d+$", ""), spent, Long::sum);
+            }
+        });
+        Map<String, Double> out = new LinkedHashMap<>();
+        double scale = transactions <= 0 ? 0 : 1000.0 / transactions / 1e6;
+        long total = 0;
+        for (Map.Entry<String, Long> e : parts.entrySet()) {
+            double ms = e.getValue() * scale;
+            if (ms >= 0.05) {
+                out.put(e.getKey(), Math.round(ms * 100) / 100.0);
+            }
+            if (!e.getKey().equals(BACKGROUND)) {
+                total += e.getValue();
+            }
+        }
+        out.put("total", Math.round(total * scale * 100) / 100.0);
+        return out;
+    }
+
+    static String describe(Map<String, Double> perThousand) {
+        StringBuilder s = new StringBuilder("CPU ms per 1,000 transactions:");
+        perThousand.forEach((part, ms) -> s.append(String.format(Locale.ROOT, " %s %.1f;", part, ms)));
+        return s.substring(0, s.length() - 1);
+    }
+}

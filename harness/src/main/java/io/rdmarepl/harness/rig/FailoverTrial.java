@@ -1,0 +1,341 @@
+package io.rdmarepl.harness.rig;
+
+import io.rdmarepl.client.FailoverDataSource;
+import io.rdmarepl.client.FailoverDataSourceConfig;
+import io.rdmarepl.coordinator.state.HistoryEntry;
+import io.rdmarepl.format.Lsn;
+import io.rdmarepl.testsupport.PostgresServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * One unplanned failover, as an application sees it:
+ * <pre>
+ *   client --inTransaction--> FailoverDataSource --/topology long poll--> coordinator
+ *      |                            |                                      | probe (JDBC), /status of the applier
+ *      v                            v                                      v
+ *   primary (SIGKILL of its postmaster)          replica (promoted: fence, drain, epoch, promote)
+ * </pre>
+ * The client writes one row per transaction at a rate (from one or several writer threads); after {@code warmup} the
+ * primary's postmaster is killed with SIGKILL; once the coordinator reports PROMOTED the client writes on for
+ * {@code after}; then the acknowledgements are checked against what the new primary holds and every server of the
+ * pair is asked to take a write. In sync mode ({@link ReplicationRoles#sync()}) every transaction the old primary
+ * acknowledged must be on the new one.
+ */
+public final class FailoverTrial {
+    private static final Duration PROMOTED_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration NEW_PRIMARY_WRITES_TIMEOUT = Duration.ofSeconds(30);
+
+    private final PostgresServer primary;
+    private final PostgresServer replica;
+    private final InProcessCoordinator coordinator;
+    private final Consumer<String> progress;
+    private final ReplicationRoles roles;
+
+    /** An async-mode trial (the shipper's promise is not read). */
+    public FailoverTrial(PostgresServer primary, PostgresServer replica, InProcessCoordinator coordinator, Consumer<String> progress) {
+        this(primary, replica, coordinator, progress, null);
+    }
+
+    /** @param roles the shipper and applier of the pair; its mode is the trial's; null: async, not read */
+    public FailoverTrial(PostgresServer primary, PostgresServer replica, InProcessCoordinator coordinator, Consumer<String> progress,
+                         ReplicationRoles roles) {
+        this.primary = primary;
+        this.replica = replica;
+        this.coordinator = coordinator;
+        this.progress = progress;
+        this.roles = roles;
+    }
+
+    /** One writer; see {@link #run(int, int, Duration, Duration)}. */
+    public FailoverOutcome run(int rate, Duration warmup, Duration after) throws Exception {
+        return run(rate, 1, warmup, after);
+    }
+
+    /**
+     * @param rate    client transactions per second in all; 0 = each writer as fast as it can
+     * @param writers client writer threads, each with its own connection
+     * @param warmup  how long the client writes to the healthy primary before the kill, from its first acknowledged commit
+     * @param after   how long the client writes on once PROMOTED (at least one write acknowledged by the new primary)
+     */
+    public FailoverOutcome run(int rate, int writers, Duration warmup, Duration after) throws Exception {
+        boolean sync = roles != null && roles.sync();
+        coordinator.awaitPhase("HEALTHY", Duration.ofSeconds(30));
+        FailoverDataSourceConfig config = FailoverDataSourceConfig.builder().coordinatorUrl(coordinator.url())
+                .user(PostgresServer.SUPERUSER).password("").poolSize(Math.max(2, writers)).connectionTimeout(Duration.ofSeconds(10))
+                .applicationName("rdmarepl-failover-client").build();
+        try (FailoverDataSource dataSource = new FailoverDataSource(config)) {
+            AtomicLong switchedNs = new AtomicLong();
+            dataSource.addTopologyListener((previous, next) -> {
+                if (next.primary() != null && InProcessCoordinator.STANDBY.equals(next.primary().name())) {
+                    switchedNs.compareAndSet(0, System.nanoTime());
+                }
+            });
+            long clientStartNs = System.nanoTime();
+            AcknowledgingClient client = new AcknowledgingClient(dataSource, rate, writers);
+            List<Path> leftovers = List.of();
+            try {
+                // the warmup counts from the first commit: opening the pool's connections may take a while
+                awaitAcks(client, primary.port(), 1, Duration.ofSeconds(30), "the primary");
+                long firstAckMs = TimeUnit.NANOSECONDS.toMillis(client.firstAckNs(primary.port(), clientStartNs) - clientStartNs);
+                Thread.sleep(warmup.toMillis());
+                progress.accept("client acknowledged " + client.acknowledgedCount() + " transactions; SIGKILL to the primary's postmaster (pid "
+                        + primary.pid() + ")");
+                ProcessHandle postmaster = ProcessHandle.of(primary.pid())
+                        .orElseThrow(() -> new IllegalStateException("the primary's postmaster (pid " + primary.pid() + ") is not running"));
+                leftovers = sharedMemoryOf(postmaster);
+                // sync mode: what the primary enforced and the shipper promised an instant before the kill, and whether the
+                // flush position the primary had been told was within what the replica held (read after it)
+                Map<String, Object> syncAtKill = sync ? syncAtKill() : Map.of();
+                int inFlightAtKill = client.inFlight();
+                long killWallMs = System.currentTimeMillis();
+                long killNs = System.nanoTime();
+                postmaster.destroyForcibly();
+                coordinator.awaitPhase("PROMOTED", PROMOTED_TIMEOUT);
+                Map<String, Object> promoted = coordinator.awaitLastFailover(Duration.ofSeconds(5));
+                progress.accept("coordinator: PROMOTED " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killNs)
+                        + " ms after the kill; client writes on");
+                awaitAcks(client, replica.port(), 1, NEW_PRIMARY_WRITES_TIMEOUT, "the new primary");
+                Thread.sleep(after.toMillis());
+                client.close();
+                return outcome(client, promoted, killNs, killWallMs, switchedNs.get(), sync ? "sync" : "async", writers, syncAtKill,
+                        inFlightAtKill, firstAckMs);
+            } finally {
+                client.close();
+                deleteQuietly(leftovers);
+            }
+        }
+    }
+
+    private FailoverOutcome outcome(AcknowledgingClient client, Map<String, Object> promoted, long killNs, long killWallMs,
+                                    long switchedNs, String mode, int writers, Map<String, Object> syncAtKill, int inFlightAtKill,
+                                    long firstAckMs)
+            throws SQLException {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> report = (Map<String, Object>) promoted.get("last_failover");
+        Set<Long> onNew = ids(replica);
+        Set<Long> byOld = client.acknowledgedBy(primary.port());
+        Set<Long> byNew = client.acknowledgedBy(replica.port());
+        Set<Long> lost = new HashSet<>(byOld);
+        lost.removeAll(onNew);
+        Set<Long> missing = new HashSet<>(byNew);
+        missing.removeAll(onNew);
+        long firstOnNew = client.firstAckNs(replica.port(), killNs);
+        int writable = WritablePrimaries.count(primary, replica);
+        Map<Long, AcknowledgingClient.Ack> acks = client.acknowledged();
+        int last100Ms = 0;
+        int oldAfterKill = 0;
+        for (AcknowledgingClient.Ack ack : acks.values()) {
+            if (ack.port() == primary.port()) {
+                long sinceKillNs = ack.atNs() - killNs;
+                if (sinceKillNs >= 0) {
+                    oldAfterKill++;
+                } else if (sinceKillNs > -TimeUnit.MILLISECONDS.toNanos(100)) {
+                    last100Ms++;
+                }
+            }
+        }
+        List<String> lostDetail = lost.stream().sorted().limit(20).map(id -> {
+            AcknowledgingClient.Ack ack = acks.get(id);
+            double ms = (ack.atNs() - killNs) / 1e6;
+            return String.format("id %d acknowledged %.1f ms %s the kill after %.1f ms", id, Math.abs(ms), ms < 0 ? "before" : "after",
+                    ack.latencyNs() / 1e6);
+        }).toList();
+        Map<String, Object> coordinatorSays = new LinkedHashMap<>();
+        if (report != null) {
+            for (String key : List.of("replication_mode", "acknowledged_lsn", "applied_lsn", "kept")) {
+                if (report.containsKey(key)) {
+                    coordinatorSays.put(key, report.get(key));
+                }
+            }
+        }
+        return new FailoverOutcome(
+                true,
+                String.valueOf(promoted.get("primary")),
+                ((Number) promoted.get("epoch")).intValue(),
+                number(report, "detection_ms"),
+                afterKillMs(killWallMs, "SUSPECT", "FENCING"),
+                number(report, "promotion_ms"),
+                steps(report),
+                afterKillMs(killWallMs, "PROMOTED"),
+                switchedNs == 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(switchedNs - killNs),
+                firstOnNew < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(firstOnNew - killNs),
+                byOld.size(),
+                byNew.size(),
+                lost.size(),
+                missing.size(),
+                client.acknowledgedCount() - byOld.size() - byNew.size(),
+                client.failures(),
+                writable,
+                report == null ? null : String.valueOf(report.get("message")),
+                history(killWallMs),
+                transitionsBeforeKill(killWallMs),
+                Set.copyOf(lost),
+                Set.copyOf(byOld),
+                mode,
+                writers,
+                syncAtKill,
+                inFlightAtKill,
+                firstAckMs,
+                last100Ms,
+                oldAfterKill,
+                latency(client.latenciesUs(primary.port(), killNs)),
+                coordinatorSays,
+                lostDetail,
+                killWallMs,
+                killNs);
+    }
+
+    /** {@code count}, {@code median}, {@code p99}, {@code max} of latencies in µs (nearest rank); empty when there are none. */
+    private static Map<String, Object> latency(List<Long> latenciesUs) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (latenciesUs.isEmpty()) {
+            return m;
+        }
+        long[] sorted = latenciesUs.stream().mapToLong(Long::longValue).sorted().toArray();
+        m.put("count", sorted.length);
+        m.put("median", sorted[rank(sorted.length, 0.5)]);
+        m.put("p99", sorted[rank(sorted.length, 0.99)]);
+        m.put("max", sorted[sorted.length - 1]);
+        return m;
+    }
+
+    private static int rank(int n, double quantile) {
+        return Math.max(0, (int) Math.ceil(quantile * n) - 1);
+    }
+
+    /**
+     * {@code replication_mode}, {@code sync_state} (the shipper's), {@code acknowledged_lsn}, {@code primary_sync_state}
+     * and {@code primary_flush_lsn} (the primary's {@code pg_stat_replication}: what the shipper confirmed, releasing
+     * the commits up to it), {@code replica_durable_lsn} (the applier's, read last) and {@code flush_within_replica}:
+     * the primary's flush position at or below the replica's durable one (expected; a Debezium heartbeat confirmed
+     * after the last shipped commit may put it past without any commit in between).
+     */
+    private Map<String, Object> syncAtKill() {
+        Map<String, Object> streaming = roles.primaryStreaming(primary);
+        Map<String, Object> m = new LinkedHashMap<>(roles.shipper().guarantee());
+        m.put("primary_sync_state", streaming == null ? null : streaming.get("sync_state"));
+        Object flush = streaming == null ? null : streaming.get("flush_lsn");
+        m.put("primary_flush_lsn", flush);
+        long durable = roles.applier().status().durableLsn();
+        m.put("replica_durable_lsn", Lsn.format(durable));
+        m.put("flush_within_replica", flush != null && Lsn.compare(Lsn.parse(flush.toString()), durable) <= 0);
+        if (!"sync".equals(m.get("primary_sync_state"))) {
+            m.put("primary_wal_senders", roles.walSenders(primary));
+        }
+        return m;
+    }
+
+    /** SIGKILL to the first transition into one of {@code phases} (the history is in wall-clock ms), or -1. */
+    private long afterKillMs(long killWallMs, String... phases) {
+        for (HistoryEntry entry : coordinator.history()) {
+            if (entry.atMs() >= killWallMs && List.of(phases).contains(entry.to())) {
+                return entry.atMs() - killWallMs;
+            }
+        }
+        return -1;
+    }
+
+    /** Every transition after the cluster was initialised, with its time relative to the kill (negative: before it). */
+    private List<Map<String, Object>> history(long killWallMs) {
+        List<Map<String, Object>> entries = new ArrayList<>();
+        for (HistoryEntry entry : coordinator.history()) {
+            if (!"uninitialised".equals(entry.from())) {
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("after_kill_ms", entry.atMs() - killWallMs);
+                e.put("to", entry.to());
+                e.put("reason", entry.reason());
+                entries.add(e);
+            }
+        }
+        return entries;
+    }
+
+    /** Transitions the coordinator made before the kill: a failover of a healthy primary. */
+    private int transitionsBeforeKill(long killWallMs) {
+        return (int) coordinator.history().stream().filter(e -> !"uninitialised".equals(e.from()) && e.atMs() < killWallMs).count();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> steps(Map<String, Object> report) {
+        Object steps = report == null ? null : report.get("steps_ms");
+        return steps instanceof Map<?, ?> m ? new LinkedHashMap<>((Map<String, Object>) m) : Map.of();
+    }
+
+    private static long number(Map<String, Object> report, String key) {
+        Object value = report == null ? null : report.get(key);
+        return value instanceof Number n ? n.longValue() : -1;
+    }
+
+    private static void awaitAcks(AcknowledgingClient client, int port, int count, Duration timeout, String server)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (client.countBy(port) < count) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("the client had no write acknowledged by " + server + " within " + timeout.toSeconds()
+                        + " s (" + client.failures() + " failed transactions; last: " + client.lastFailure() + ")");
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    /**
+     * The POSIX shared memory segments ({@code /dev/shm/PostgreSQL.*}) a postmaster and its processes map: its control
+     * segment, and the segments its backends create (the 1 MiB dynamic shared memory area of PostgreSQL 17, which the
+     * postmaster itself does not map). A postmaster killed with SIGKILL cannot remove them, and its data directory
+     * (whose next start would) is deleted, so the trial does.
+     */
+    private static List<Path> sharedMemoryOf(ProcessHandle postmaster) {
+        Set<Path> segments = new LinkedHashSet<>();
+        Stream.concat(Stream.of(postmaster), postmaster.children()).forEach(process -> {
+            try (Stream<String> maps = Files.lines(Path.of("/proc", Long.toString(process.pid()), "maps"))) {
+                maps.map(line -> line.substring(line.lastIndexOf(' ') + 1))
+                        .filter(file -> file.startsWith("/dev/shm/PostgreSQL."))
+                        .forEach(file -> segments.add(Path.of(file)));
+            } catch (IOException | UncheckedIOException | IndexOutOfBoundsException e) {
+                // not Linux, or the process is gone: nothing to clean
+            }
+        });
+        return new ArrayList<>(segments);
+    }
+
+    private static void deleteQuietly(List<Path> files) {
+        for (Path file : files) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // left in /dev/shm: a few kilobytes to a megabyte
+            }
+        }
+    }
+
+    /** Every id in {@link AcknowledgingClient#TABLE} on {@code server}. */
+    public static Set<Long> ids(PostgresServer server) throws SQLException {
+        Set<Long> ids = new HashSet<>();
+        try (Connection c = server.connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id FROM " + AcknowledgingClient.TABLE)) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        }
+        return ids;
+    }
+}

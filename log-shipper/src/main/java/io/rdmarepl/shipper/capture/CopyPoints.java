@@ -36,18 +36,15 @@ public final class CopyPoints {
 
     /**
      * Records that {@code slot}'s copy is taken at {@code copyLsn}. The commit is local only: in sync mode this
-     * shipper's own walsender is the standby a synchronous commit would wait for, and it is not streaming yet.
-     *
-     * @return whether it was recorded (a failure is logged, naming the table and the cause)
+     * shipper's own walsender is the standby a synchronous commit would wait for, and it is not streaming yet. A
+     * failure is logged, naming the table and the cause: the copy goes on, and a restart falls back to the slot.
      */
-    public static boolean record(Connection primary, String slot, long copyLsn) {
+    public static void record(Connection primary, String slot, long copyLsn) {
         try {
             inLocalCommit(primary, CREATE, WRITE, slot, Lsn.format(copyLsn));
-            return true;
         } catch (SQLException e) {
             LOG.warn("cannot record the copy point of slot {} in {} on the primary ({}): a restart before the next copy "
                     + "decides from the slot's position and may copy again", slot, TABLE, e.getMessage());
-            return false;
         }
     }
 

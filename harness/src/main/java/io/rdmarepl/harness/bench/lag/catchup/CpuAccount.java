@@ -48,10 +48,7 @@ final class CpuAccount {
                     if (!title.startsWith("postgres: ")) {
                         continue;
                     }
-                    String stat = Files.readString(p.resolve("stat"));
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
-                    processes.put(p.getFileName() + " " + title, (long) (ticks * TICK_NS));
+                    processes.put(p.getFileName() + " " + title, cpuNs(p));
                 } catch (IOException | RuntimeException gone) {
                     // the process ended meanwhile
                 }
@@ -89,10 +86,7 @@ final class CpuAccount {
                     if (part == null) {
                         continue;
                     }
-                    String stat = Files.readString(task.resolve("stat"));
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-                    jvm.put(task.getFileName() + " " + part, (long) (ticks * TICK_NS));
+                    jvm.put(task.getFileName() + " " + part, cpuNs(task));
                 } catch (IOException | RuntimeException gone) {
                     // the thread ended meanwhile
                 }
@@ -101,6 +95,14 @@ final class CpuAccount {
             return Map.of();
         }
         return jvm;
+    }
+
+    /** User plus system CPU of the process or thread whose /proc directory is {@code dir}. */
+    private static long cpuNs(Path dir) throws IOException {
+        String stat = Files.readString(dir.resolve("stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+        return (long) (ticks * TICK_NS);
     }
 
     /**

@@ -6,7 +6,7 @@
 # (adds the harness jar, harness/target/rdmarepl-harness.jar, for `rdmarepl bench`; never deployed as a role):
 #   docker build --target rdma -t rdmarepl:rdma .
 #   docker build --target bench -t rdmarepl:bench .
-# Not built in CI (no Docker engine there): docs/manual.md, Deployment.
+# Not built in CI (no Docker engine there): docs/deployment.md, "In containers".
 
 ARG JRE_IMAGE=eclipse-temurin:17-jre
 

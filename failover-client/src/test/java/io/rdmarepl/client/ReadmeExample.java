@@ -5,7 +5,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 
 /**
- * The example of docs/manual.md (the failover-aware DataSource), compiled with the tests so that it cannot rot.
+ * The example of docs/failover-client.md (the failover-aware DataSource), compiled with the tests so that it cannot rot.
  */
 final class ReadmeExample {
     private ReadmeExample() {

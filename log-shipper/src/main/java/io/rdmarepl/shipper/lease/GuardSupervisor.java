@@ -183,7 +183,7 @@ final class GuardSupervisor {
     private void start() {
         if (System.getenv("INVOCATION_ID") != null) {
             warnOnce("this shipper runs under systemd, which stops every process of its unit with it, the lease guard it starts"
-                    + " too: run rdmarepl-lease-guard.service and set fence.guard=external (docs/manual.md, Deployment)");
+                    + " too: run rdmarepl-lease-guard.service and set fence.guard=external (docs/deployment.md, \"From the distribution archive (systemd)\")");
         }
         try {
             started = GuardLauncher.start(settings, javaOptions);

@@ -96,7 +96,7 @@ public final class GuardedLease {
                 fencedBefore = "the lease guard fenced the primary before this shipper started (the lease of shipper pid " + previous.pid()
                         + " ran out: no word from a standby or the coordinator since " + previous.contact() + ", " + silentMs
                         + " ms ago); the primary stays read-only until a failover, or until an operator who knows no standby was"
-                        + " promoted lifts the fence and restarts this shipper (docs/manual.md)";
+                        + " promoted lifts the fence and restarts this shipper (docs/operations.md, \"The primary is read-only: its lease ran out\")";
             } else if (TimeUnit.MILLISECONDS.toNanos(silentMs) > lease.leaseNs()) {
                 LOG.warn("the lease shipper pid {} left counting ran out {} ms ago (last contact: {}): its lease guard fences the primary",
                         previous.pid(), silentMs - leaseMs, previous.contact());

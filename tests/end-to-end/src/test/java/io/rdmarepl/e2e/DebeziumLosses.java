@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What {@code capture.engine=debezium} does not carry exactly through the hostile schema (docs/manual.md, "Data
- * fidelity" lists the same). Each entry is one (table, key, column) the comparison must find different; none of them
+ * What {@code capture.engine=debezium} does not carry exactly through the hostile schema (docs/data-fidelity.md
+ * lists the same). Each entry is one (table, key, column) the comparison must find different; none of them
  * can be mended in our converter, because Debezium has lost the value before any converter runs.
  */
 final class DebeziumLosses {

@@ -7,7 +7,7 @@ import java.util.Set;
 /**
  * One value a capture engine is known not to carry exactly through the hostile schema: the comparison must report
  * exactly these differences (table, key, column), no more and no fewer. {@link HostileSchemaIT} fails when one
- * disappears (update the list, and "Data fidelity" in docs/manual.md) or a new one appears (a defect).
+ * disappears (update the list, and docs/data-fidelity.md) or a new one appears (a defect).
  *
  * @param relation as the comparison names it, {@code public.t_time}
  * @param key      as the comparison prints it, {@code (id)=(3)}

@@ -256,7 +256,7 @@ class HostileSchemaIT {
         assertThat(report.tables()).as("tables compared").hasSizeGreaterThan(30);
         assertThat(unexpected).as("%s: differences that are no known loss of the %s engine (defects)\n%s", phase, engine(),
                 unexpected.stream().map(Object::toString).collect(Collectors.joining("\n"))).isEmpty();
-        assertThat(gone).as("%s: known losses of the %s engine no longer seen: remove them from the list and docs/manual.md (Data fidelity)",
+        assertThat(gone).as("%s: known losses of the %s engine no longer seen: remove them from the list and docs/data-fidelity.md",
                 phase, engine()).isEmpty();
     }
 }

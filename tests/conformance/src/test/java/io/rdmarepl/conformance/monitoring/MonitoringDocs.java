@@ -84,11 +84,11 @@ final class MonitoringDocs {
 
     private static Path repositoryRoot() {
         Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !Files.exists(dir.resolve("docs/manual.md"))) {
+        while (dir != null && !Files.exists(dir.resolve("docs/monitoring/rdmarepl-alerts.yml"))) {
             dir = dir.getParent();
         }
         if (dir == null) {
-            throw new IllegalStateException("no docs/manual.md above " + Path.of("").toAbsolutePath());
+            throw new IllegalStateException("no docs/monitoring/rdmarepl-alerts.yml above " + Path.of("").toAbsolutePath());
         }
         return dir;
     }

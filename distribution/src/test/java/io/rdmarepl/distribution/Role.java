@@ -33,7 +33,7 @@ enum Role {
     List<Key> keys() {
         return switch (this) {
             case SHIPPER -> ShipperConfig.KEYS.stream().map(k -> new Key(k[0], k[1], k[2])).toList();
-            case APPLIER -> ApplierKeys.ALL.stream().map(k -> new Key(k.name(), k.defaultValue(), k.description())).toList();
+            case APPLIER -> ApplierKeys.ALL.keys().stream().map(k -> new Key(k.name(), k.defaultText(), k.description())).toList();
             case COORDINATOR -> CoordinatorConfig.KEYS.stream().map(k -> new Key(k[0], k[1], k[2])).toList();
         };
     }

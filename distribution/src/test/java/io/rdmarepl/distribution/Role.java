@@ -4,6 +4,7 @@ import io.rdmarepl.applier.config.ApplierConfig;
 import io.rdmarepl.applier.config.ApplierKeys;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.shipper.config.ShipperKeys;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -32,7 +33,7 @@ enum Role {
 
     List<Key> keys() {
         return switch (this) {
-            case SHIPPER -> ShipperConfig.KEYS.stream().map(k -> new Key(k[0], k[1], k[2])).toList();
+            case SHIPPER -> ShipperKeys.ALL.keys().stream().map(k -> new Key(k.name(), k.defaultText(), k.description())).toList();
             case APPLIER -> ApplierKeys.ALL.keys().stream().map(k -> new Key(k.name(), k.defaultText(), k.description())).toList();
             case COORDINATOR -> CoordinatorConfig.KEYS.stream().map(k -> new Key(k[0], k[1], k[2])).toList();
         };
@@ -41,7 +42,7 @@ enum Role {
     /** Loads {@code file} as {@code rdmarepl <command> --config file} does; throws listing every problem. */
     Object load(Path file) {
         return switch (this) {
-            case SHIPPER -> ShipperConfig.load(RepositoryFiles.properties(file));
+            case SHIPPER -> ShipperConfig.load(file);
             case APPLIER -> ApplierConfig.load(file);
             case COORDINATOR -> CoordinatorConfig.load(RepositoryFiles.properties(file));
         };

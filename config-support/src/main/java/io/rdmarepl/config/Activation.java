@@ -1,9 +1,5 @@
 package io.rdmarepl.config;
 
-import java.util.Arrays;
-import java.util.Set;
-import java.util.stream.Collectors;
-
 /**
  * When a shipper or an applier starts its work ({@code activation}). Every member host runs both; the ones not in
  * use (a shipper beside a standby, an applier beside the primary) must not touch their database nor hold a ring
@@ -24,14 +20,5 @@ public enum Activation {
     /** As written in the properties file and shown in /status. */
     public String text() {
         return text;
-    }
-
-    public static Set<String> texts() {
-        return Arrays.stream(values()).map(Activation::text).collect(Collectors.toSet());
-    }
-
-    /** The activation written as {@code text}; {@link #IMMEDIATE} for anything else (the config reader reports it). */
-    public static Activation of(String text) {
-        return Arrays.stream(values()).filter(a -> a.text.equals(text)).findFirst().orElse(IMMEDIATE);
     }
 }

@@ -34,7 +34,8 @@ class DistributionArchiveIT {
     void shouldHoldTheLauncherAndTheJar() throws IOException {
         assertThat(entries).containsKeys(BASE + "bin/rdmarepl", BASE + "lib/rdmarepl.jar", BASE + "README.md",
                 BASE + "docs/README.md", BASE + "docs/getting-started.md", BASE + "docs/operations.md",
-                BASE + "docs/configuration.md");
+                BASE + "docs/configuration.md", BASE + "docs/configuration/shipper.md", BASE + "docs/configuration/applier.md",
+                BASE + "docs/configuration/coordinator.md", BASE + "docs/configuration/client.md");
         assertThat(entries.get(BASE + "bin/rdmarepl").mode() & 0777).as("bin/rdmarepl mode").isEqualTo(0755);
         assertThat(entries.get(BASE + "lib/rdmarepl.jar").size()).as("the shaded jar").isEqualTo(Files.size(JAR));
     }

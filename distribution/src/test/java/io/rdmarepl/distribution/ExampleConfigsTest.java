@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The example configs under {@code config/} load through the real loaders and document every key of their role: a
- * comment {@code # <the line of docs/configuration.md> [default: <default>]}, then the key, set or commented out at its default. A
+ * comment {@code # <its description, as in docs/configuration/<role>.md> [default: <default>]}, then the key, set or commented out at its default. A
  * key added to a role without an example line fails here.
  */
 class ExampleConfigsTest {

@@ -2,8 +2,11 @@ package io.rdmarepl.distribution;
 
 import io.rdmarepl.applier.config.ApplierConfig;
 import io.rdmarepl.applier.config.ApplierKeys;
+import io.rdmarepl.config.ConfigKeys;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
+import io.rdmarepl.coordinator.config.CoordinatorKeys;
 import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.shipper.config.ShipperKeys;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -14,7 +17,7 @@ enum Role {
     APPLIER("apply", "applier"),
     COORDINATOR("coordinate", "coordinator");
 
-    /** One documented key: name (may hold {@code <name>} or end in {@code .*}), default, the line of docs/configuration.md. */
+    /** One documented key: name (may hold {@code <name>} or end in {@code .*}), default, its description (docs/configuration/). */
     record Key(String name, String defaultValue, String description) {
     }
 
@@ -31,19 +34,20 @@ enum Role {
     }
 
     List<Key> keys() {
-        return switch (this) {
-            case SHIPPER -> ShipperConfig.KEYS.stream().map(k -> new Key(k[0], k[1], k[2])).toList();
-            case APPLIER -> ApplierKeys.ALL.stream().map(k -> new Key(k.name(), k.defaultValue(), k.description())).toList();
-            case COORDINATOR -> CoordinatorConfig.KEYS.stream().map(k -> new Key(k[0], k[1], k[2])).toList();
+        ConfigKeys keys = switch (this) {
+            case SHIPPER -> ShipperKeys.ALL;
+            case APPLIER -> ApplierKeys.ALL;
+            case COORDINATOR -> CoordinatorKeys.ALL;
         };
+        return keys.keys().stream().map(k -> new Key(k.name(), k.defaultText(), k.description())).toList();
     }
 
     /** Loads {@code file} as {@code rdmarepl <command> --config file} does; throws listing every problem. */
     Object load(Path file) {
         return switch (this) {
-            case SHIPPER -> ShipperConfig.load(RepositoryFiles.properties(file));
+            case SHIPPER -> ShipperConfig.load(file);
             case APPLIER -> ApplierConfig.load(file);
-            case COORDINATOR -> CoordinatorConfig.load(RepositoryFiles.properties(file));
+            case COORDINATOR -> CoordinatorConfig.load(file);
         };
     }
 

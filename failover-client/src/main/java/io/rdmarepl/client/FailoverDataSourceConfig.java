@@ -1,18 +1,20 @@
 package io.rdmarepl.client;
 
+import io.rdmarepl.config.ConfigException;
+import io.rdmarepl.config.ConfigReader;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Properties;
 
 /**
- * Settings of a {@link FailoverDataSource}, each next to its default. {@link Builder#build()} checks them all and
- * reports every problem in one error; nothing is corrected silently. Immutable once built.
+ * Settings of a {@link FailoverDataSource}, each next to its default; {@link FailoverDataSourceKeys} describes each
+ * (type, rules, default, meaning). {@link Builder#build()} checks them all against those rules and reports every
+ * problem in one error, in the format every rdmarepl configuration uses; nothing is corrected silently. Immutable once
+ * built.
  */
 public final class FailoverDataSourceConfig {
     /** Connections kept per primary (HikariCP maximumPoolSize and minimumIdle). */
@@ -32,8 +34,6 @@ public final class FailoverDataSourceConfig {
      * later connection ("Transaction isolation level -1 not supported").
      */
     public static final String TRANSACTION_ISOLATION_DEFAULT = "TRANSACTION_READ_COMMITTED";
-    private static final List<String> TRANSACTION_ISOLATIONS = List.of("TRANSACTION_READ_UNCOMMITTED",
-        "TRANSACTION_READ_COMMITTED", "TRANSACTION_REPEATABLE_READ", "TRANSACTION_SERIALIZABLE");
     /** How long to wait for a TCP connection to a coordinator before trying the next. */
     public static final Duration COORDINATOR_CONNECT_TIMEOUT_DEFAULT = Duration.ofMillis(500);
     /** How long a coordinator may hold a long poll (wait_ms); the coordinator caps it at 30 s. */
@@ -62,7 +62,7 @@ public final class FailoverDataSourceConfig {
     private final Duration retiredPoolGrace;
     private final Duration topologyMaxAge;
 
-    private FailoverDataSourceConfig(final Builder builder, final List<URI> coordinatorUrls) {
+    private FailoverDataSourceConfig(final Builder builder, final List<URI> coordinatorUrls, final String transactionIsolation) {
         this.coordinatorUrls = List.copyOf(coordinatorUrls);
         this.user = builder.user;
         this.password = builder.password;
@@ -72,7 +72,7 @@ public final class FailoverDataSourceConfig {
             ? Math.min(STANDBY_CONNECTIONS_DEFAULT, builder.poolSize) : builder.standbyConnections;
         this.connectionTimeout = builder.connectionTimeout;
         this.applicationName = builder.applicationName;
-        this.transactionIsolation = builder.transactionIsolation;
+        this.transactionIsolation = transactionIsolation;
         this.coordinatorConnectTimeout = builder.coordinatorConnectTimeout;
         this.pollWait = builder.pollWait;
         this.retiredPoolGrace = builder.retiredPoolGrace;
@@ -299,84 +299,38 @@ public final class FailoverDataSourceConfig {
         }
 
         /**
-         * @throws IllegalArgumentException listing every invalid setting: key, value, rule
+         * @throws ConfigException listing every invalid setting: name, value (secrets masked), rule
          */
         public FailoverDataSourceConfig build() {
-            final List<String> problems = new ArrayList<>();
+            final ConfigReader settings = ConfigReader.forSettings("failover data source settings", FailoverDataSourceKeys.ALL);
             final List<URI> uris = new ArrayList<>();
             if (coordinatorUrls.isEmpty()) {
-                problems.add("coordinatorUrls: none given, at least one is required (e.g. http://coord1:8080)");
+                settings.check(FailoverDataSourceKeys.COORDINATOR_URLS, List.of());
             }
             for (final String url : coordinatorUrls) {
-                checkCoordinatorUrl(url, problems).ifPresent(uris::add);
+                try {
+                    uris.add(FailoverDataSourceKeys.coordinatorUrl(Objects.requireNonNull(url, "url")));
+                } catch (final IllegalArgumentException | NullPointerException ex) {
+                    settings.problem(FailoverDataSourceKeys.COORDINATOR_URLS, String.valueOf(url),
+                        ex instanceof NullPointerException ? "not a URL" : ex.getMessage());
+                }
             }
-            if (user == null || user.isBlank()) {
-                problems.add("user: " + user + ", must not be empty");
-            }
-            if (poolSize < 1 || poolSize > 10_000) {
-                problems.add("poolSize: " + poolSize + ", must be in [1, 10000]");
-            }
+            settings.check(FailoverDataSourceKeys.USER, user == null ? null : user.strip());
+            settings.check(FailoverDataSourceKeys.PASSWORD, password);
+            settings.check(FailoverDataSourceKeys.POOL_SIZE, poolSize);
             if (standbyConnections != null && (standbyConnections < 0 || standbyConnections > poolSize)) {
-                problems.add("standbyConnections: " + standbyConnections + ", must be in [0, poolSize = " + poolSize
-                    + "]");
+                settings.problem(FailoverDataSourceKeys.STANDBY_CONNECTIONS, standbyConnections.toString(),
+                    "must be between 0 and poolSize (" + poolSize + ")");
             }
-            checkPositive("connectionTimeout", connectionTimeout, problems);
-            checkPositive("coordinatorConnectTimeout", coordinatorConnectTimeout, problems);
-            if (!TRANSACTION_ISOLATIONS.contains(transactionIsolation)) {
-                problems.add("transactionIsolation: " + transactionIsolation + ", must be one of "
-                    + String.join(", ", TRANSACTION_ISOLATIONS));
-            }
-            if (applicationName == null || applicationName.isBlank()) {
-                problems.add("applicationName: " + applicationName + ", must not be empty");
-            }
-            if (pollWait == null || pollWait.compareTo(CoordinatorHttp.MIN_WAIT) < 0 ||
-                pollWait.compareTo(CoordinatorHttp.MAX_WAIT) > 0) {
-                problems.add("pollWait: " + millis(pollWait) +
-                    ", must be in [100, 30000] ms (30000: the coordinator's limit)");
-            }
-            if (retiredPoolGrace == null || retiredPoolGrace.isNegative()) {
-                problems.add("retiredPoolGrace: " + millis(retiredPoolGrace) + ", must not be negative");
-            }
-            if (topologyMaxAge == null || topologyMaxAge.isNegative() ||
-                (!topologyMaxAge.isZero() && topologyMaxAge.compareTo(TOPOLOGY_MAX_AGE_MIN) < 0)) {
-                problems.add("topologyMaxAge: " + millis(topologyMaxAge) + ", must be 0 (no bound) or at least " +
-                    TOPOLOGY_MAX_AGE_MIN.toMillis() + " ms");
-            }
-            if (!problems.isEmpty()) {
-                throw new IllegalArgumentException("invalid failover data source settings:\n  " +
-                    String.join("\n  ", problems));
-            }
-            return new FailoverDataSourceConfig(this, uris);
-        }
-
-        private static Optional<URI> checkCoordinatorUrl(final String url, final List<String> problems) {
-            final URI uri;
-            try {
-                uri = new URI(url);
-            } catch (final URISyntaxException | NullPointerException ex) {
-                problems.add("coordinatorUrls: " + url + ", not a URL");
-                return Optional.empty();
-            }
-            if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
-                problems.add("coordinatorUrls: " + url + ", must start with http:// or https://");
-            } else if (uri.getHost() == null) {
-                problems.add("coordinatorUrls: " + url + ", has no host");
-            } else if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
-                problems.add("coordinatorUrls: " + url + ", must not have a query or fragment");
-            } else {
-                return Optional.of(uri);
-            }
-            return Optional.empty();
-        }
-
-        private static void checkPositive(final String key, final Duration value, final List<String> problems) {
-            if (value == null || value.isNegative() || value.isZero()) {
-                problems.add(key + ": " + millis(value) + ", must be positive");
-            }
-        }
-
-        private static String millis(final Duration value) {
-            return value == null ? "null" : value.toMillis() + " ms";
+            settings.check(FailoverDataSourceKeys.CONNECTION_TIMEOUT, connectionTimeout);
+            settings.check(FailoverDataSourceKeys.COORDINATOR_CONNECT_TIMEOUT, coordinatorConnectTimeout);
+            final String isolation = settings.parse(FailoverDataSourceKeys.TRANSACTION_ISOLATION, transactionIsolation);
+            settings.check(FailoverDataSourceKeys.APPLICATION_NAME, applicationName == null ? null : applicationName.strip());
+            settings.check(FailoverDataSourceKeys.POLL_WAIT, pollWait);
+            settings.check(FailoverDataSourceKeys.RETIRED_POOL_GRACE, retiredPoolGrace);
+            settings.check(FailoverDataSourceKeys.TOPOLOGY_MAX_AGE, topologyMaxAge);
+            settings.throwIfInvalid();
+            return new FailoverDataSourceConfig(this, uris, isolation);
         }
     }
 }

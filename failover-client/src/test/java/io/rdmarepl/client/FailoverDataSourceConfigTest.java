@@ -3,7 +3,10 @@ package io.rdmarepl.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rdmarepl.config.ConfigException;
+import io.rdmarepl.config.ConfigTable;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
@@ -34,7 +37,7 @@ class FailoverDataSourceConfigTest {
         assertThat(builder.topologyMaxAge(Duration.ZERO).build().topologyMaxAge()).isZero();
         assertThat(builder.topologyMaxAge(Duration.ofSeconds(1)).build().topologyMaxAge()).hasSeconds(1);
         assertThatThrownBy(() -> builder.topologyMaxAge(Duration.ofMillis(999)).build())
-            .hasMessageContaining("topologyMaxAge: 999 ms, must be 0 (no bound) or at least 1000 ms");
+            .hasMessageContaining("topologyMaxAge=999 ms: must be 0 (no bound) or at least 1000 ms");
     }
 
     @Test
@@ -46,14 +49,14 @@ class FailoverDataSourceConfigTest {
             .connectionTimeout(Duration.ZERO)
             .pollWait(Duration.ofSeconds(31))
             .build())
-            .isInstanceOf(IllegalArgumentException.class)
-            .hasMessage("invalid failover data source settings:\n" +
-                "  coordinatorUrls: coord1:8080, must start with http:// or https://\n" +
-                "  coordinatorUrls: http://coord2:8080/?x=1, must not have a query or fragment\n" +
-                "  user: null, must not be empty\n" +
-                "  poolSize: 0, must be in [1, 10000]\n" +
-                "  connectionTimeout: 0 ms, must be positive\n" +
-                "  pollWait: 31000 ms, must be in [100, 30000] ms (30000: the coordinator's limit)");
+            .isInstanceOf(ConfigException.class)
+            .hasMessage("failover data source settings: 6 problems:\n" +
+                "  coordinatorUrls=coord1:8080: must start with http:// or https://\n" +
+                "  coordinatorUrls=http://coord2:8080/?x=1: must not have a query or fragment\n" +
+                "  user=: must not be empty\n" +
+                "  poolSize=0: must be between 1 and 10000\n" +
+                "  connectionTimeout=0 ms: must be positive\n" +
+                "  pollWait=31000 ms: must be between 100 and 30000 ms (30000: the coordinator's limit)");
     }
 
     @Test
@@ -63,9 +66,9 @@ class FailoverDataSourceConfigTest {
         assertThat(builder.poolSize(1).build().standbyConnections()).as("default, capped by the pool size").isEqualTo(1);
         assertThat(builder.poolSize(10).build().standbyConnections()).as("default").isEqualTo(2);
         assertThatThrownBy(() -> builder.poolSize(3).standbyConnections(4).build())
-            .hasMessageContaining("standbyConnections: 4, must be in [0, poolSize = 3]");
+            .hasMessageContaining("standbyConnections=4: must be between 0 and poolSize (3)");
         assertThatThrownBy(() -> builder.standbyConnections(-1).build())
-            .hasMessageContaining("standbyConnections: -1, must be in [0, poolSize = 3]");
+            .hasMessageContaining("standbyConnections=-1: must be between 0 and poolSize (3)");
     }
 
     @Test
@@ -75,15 +78,41 @@ class FailoverDataSourceConfigTest {
         assertThat(builder.build().transactionIsolation()).isEqualTo("TRANSACTION_READ_COMMITTED");
         assertThat(builder.transactionIsolation("TRANSACTION_SERIALIZABLE").build().transactionIsolation())
             .isEqualTo("TRANSACTION_SERIALIZABLE");
+        assertThat(builder.transactionIsolation("transaction_repeatable_read").build().transactionIsolation())
+            .as("the JDBC name in any case").isEqualTo("TRANSACTION_REPEATABLE_READ");
         assertThatThrownBy(() -> builder.transactionIsolation("serializable").build())
-            .hasMessageContaining("transactionIsolation: serializable, must be one of TRANSACTION_READ_UNCOMMITTED, "
+            .hasMessageContaining("transactionIsolation=serializable: must be one of TRANSACTION_READ_UNCOMMITTED, "
                 + "TRANSACTION_READ_COMMITTED, TRANSACTION_REPEATABLE_READ, TRANSACTION_SERIALIZABLE");
     }
 
     @Test
     void shouldRequireACoordinator() {
         assertThatThrownBy(() -> FailoverDataSourceConfig.builder().user("app").build())
-            .hasMessageContaining("coordinatorUrls: none given");
+            .hasMessageContaining("coordinatorUrls=: none given, at least one is required");
+    }
+
+    @Test
+    void shouldStartFromTheDefaultsItsKeysDocument() {
+        final FailoverDataSourceConfig config = FailoverDataSourceConfig.builder()
+            .coordinatorUrl("http://coord1:8080").user("app").build();
+        assertThat(config.poolSize()).isEqualTo(FailoverDataSourceKeys.POOL_SIZE.defaultValue());
+        assertThat(config.standbyConnections()).isEqualTo(FailoverDataSourceKeys.STANDBY_CONNECTIONS.defaultValue());
+        assertThat(config.connectionTimeout()).isEqualTo(FailoverDataSourceKeys.CONNECTION_TIMEOUT.defaultValue());
+        assertThat(config.applicationName()).isEqualTo(FailoverDataSourceKeys.APPLICATION_NAME.defaultValue());
+        assertThat(config.transactionIsolation()).isEqualTo(FailoverDataSourceKeys.TRANSACTION_ISOLATION.defaultValue());
+        assertThat(config.coordinatorConnectTimeout()).isEqualTo(FailoverDataSourceKeys.COORDINATOR_CONNECT_TIMEOUT.defaultValue());
+        assertThat(config.pollWait()).isEqualTo(FailoverDataSourceKeys.POLL_WAIT.defaultValue());
+        assertThat(config.retiredPoolGrace()).isEqualTo(FailoverDataSourceKeys.RETIRED_POOL_GRACE.defaultValue());
+        assertThat(config.topologyMaxAge()).isEqualTo(FailoverDataSourceKeys.TOPOLOGY_MAX_AGE.defaultValue());
+        assertThat(FailoverDataSourceKeys.USER.required()).isTrue();
+        assertThat(FailoverDataSourceKeys.COORDINATOR_URLS.required()).isTrue();
+    }
+
+    @Test
+    void shouldMatchTheTableOfItsDocumentationPage() throws Exception {
+        final Path page = Path.of("..").resolve(FailoverDataSourceKeys.ALL.page());
+        assertThat(ConfigTable.verify(page, FailoverDataSourceKeys.ALL, Boolean.getBoolean("rdmarepl.docs.update")))
+            .as("%s against FailoverDataSourceKeys (run with -Drdmarepl.docs.update=true to rewrite its table)", page).isEmpty();
     }
 
     @Test

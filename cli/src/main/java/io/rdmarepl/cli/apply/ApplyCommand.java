@@ -38,7 +38,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {"Replay the ring into the replica PostgreSQL, exactly once, until stopped (SIGTERM).",
                 "With activation=on-request, wait for the coordinator's POST /activate before touching the replica or the ring.",
-                "Every configuration key, its default and meaning: see docs/configuration.md (rdmarepl apply)."})
+                "Every configuration key, its default and meaning: docs/configuration/applier.md."})
 public final class ApplyCommand implements Callable<Integer> {
 
     @Option(names = "--config", required = true, paramLabel = "FILE",

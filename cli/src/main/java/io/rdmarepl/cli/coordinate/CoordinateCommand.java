@@ -3,7 +3,6 @@ package io.rdmarepl.cli.coordinate;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.cli.admin.AdminServer;
-import io.rdmarepl.cli.ConfigFiles;
 import io.rdmarepl.coordinator.StateStores;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.machine.Coordinator;
@@ -19,7 +18,8 @@ import picocli.CommandLine;
  * {@code /metrics} and the token-guarded control actions the runbook commands use.
  */
 @CommandLine.Command(name = "coordinate", mixinStandardHelpOptions = true,
-        description = "Run the failover coordinator: detect, fence, drain, promote; serve the topology to clients.")
+        description = {"Run the failover coordinator: detect, fence, drain, promote; serve the topology to clients.",
+                "Every configuration key, its default and meaning: docs/configuration/coordinator.md."})
 public final class CoordinateCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--config", required = true, description = "coordinator.properties")
     Path config;
@@ -31,7 +31,7 @@ public final class CoordinateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        CoordinatorConfig settings = CoordinatorConfig.load(ConfigFiles.read(config));
+        CoordinatorConfig settings = CoordinatorConfig.load(config);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         StateStore store = StateStores.open(settings);
         Coordinator coordinator;

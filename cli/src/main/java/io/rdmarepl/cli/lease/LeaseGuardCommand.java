@@ -1,6 +1,5 @@
 package io.rdmarepl.cli.lease;
 
-import io.rdmarepl.cli.ConfigFiles;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.lease.GuardSettings;
 import io.rdmarepl.shipper.lease.LeaseGuardMain;
@@ -35,7 +34,7 @@ public final class LeaseGuardCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ShipperConfig settings = ShipperConfig.load(ConfigFiles.read(config));
+        ShipperConfig settings = ShipperConfig.load(config);
         if (settings.fenceLeaseMs() == 0) {
             throw new IllegalArgumentException("fence.lease.ms is 0 in " + config + " (or auto without admin.token): the shipper runs no"
                     + " lease, so there is nothing to guard");

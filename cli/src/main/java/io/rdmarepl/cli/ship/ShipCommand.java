@@ -38,7 +38,7 @@ import picocli.CommandLine.Option;
 @Command(name = "ship",
         mixinStandardHelpOptions = true,
         description = {"Capture the primary's changes and ship them into the standbys' rings, until stopped (SIGTERM).",
-                "Every configuration key, its default and meaning: see docs/configuration.md (rdmarepl ship)."})
+                "Every configuration key, its default and meaning: docs/configuration/shipper.md."})
 public final class ShipCommand implements Callable<Integer> {
 
     @Option(names = "--config", required = true, paramLabel = "FILE",
@@ -59,7 +59,7 @@ public final class ShipCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ShipperConfig settings = ShipperConfig.load(io.rdmarepl.cli.ConfigFiles.read(config));
+        ShipperConfig settings = ShipperConfig.load(config);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ShipperRole role = ShipperRole.start(settings, registry);
         AdminServer admin;

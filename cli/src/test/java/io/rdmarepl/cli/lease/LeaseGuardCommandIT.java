@@ -2,7 +2,6 @@ package io.rdmarepl.cli.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmarepl.cli.ConfigFiles;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.lease.GuardedLease;
 import io.rdmarepl.shipper.lease.LeaseFile;
@@ -43,7 +42,7 @@ class LeaseGuardCommandIT {
         Files.writeString(config, "standbys=a\nstandby.a.uri=shm:///dev/shm/none\ndatabase.host=127.0.0.1\ndatabase.port=1\n"
                 + "fence.lease.ms=600000\nfence.guard=external\nfence.lease.dir=" + dir + "\n");
         guard = start(config, dir.resolve("guard-1.log"));
-        ShipperConfig settings = ShipperConfig.load(ConfigFiles.read(config));
+        ShipperConfig settings = ShipperConfig.load(config);
 
         GuardedLease first = GuardedLease.open(settings); // waits for the guard to hold its lock
         first.awaitGuard();

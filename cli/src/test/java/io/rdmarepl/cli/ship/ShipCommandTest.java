@@ -33,9 +33,9 @@ class ShipCommandTest {
         Files.writeString(config, "standbys=a\nstandby.a.uri=nope://x\ndatabase.password=secret\nslot.nam=typo\n");
         assertThat(run("ship", "--config", config.toString())).isEqualTo(2);
         assertThat(err.toString())
-                .contains("invalid shipper configuration")
-                .contains("standby.a.uri=nope://x")
-                .contains("slot.nam: unknown key")
+                .startsWith("rdmarepl: " + config + ": 2 problems:\n")
+                .contains("\n  standby.a.uri=nope://x: channel URI 'nope://x' has unknown scheme 'nope'")
+                .contains("\n  slot.nam: unknown key (did you mean slot.name?)")
                 .doesNotContain("secret");
     }
 

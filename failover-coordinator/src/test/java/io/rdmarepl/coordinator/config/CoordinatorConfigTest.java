@@ -3,14 +3,17 @@ package io.rdmarepl.coordinator.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rdmarepl.config.ConfigException;
+import io.rdmarepl.config.ConfigTable;
+import io.rdmarepl.testsupport.ExampleConfigs;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Properties;
 import java.util.List;
-import io.rdmarepl.testsupport.ExampleConfigs;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** Every key has a default and a row in docs/configuration.md; bad values are all listed at once, secrets masked. */
+/** Every key has a default and a row in docs/configuration/coordinator.md; bad values are all listed at once, secrets masked. */
 class CoordinatorConfigTest {
 
     @Test
@@ -70,12 +73,25 @@ class CoordinatorConfigTest {
     }
 
     @Test
-    void readmeDocumentsEveryKey() throws Exception {
-        String readme = Files.readString(Path.of("..", "docs", "configuration.md"));
-        for (String[] key : CoordinatorConfig.KEYS) {
-            String defaultValue = key[1].isEmpty() ? "(empty)" : "`" + key[1] + "`";
-            assertThat(readme).as("docs/configuration.md row for %s", key[0]).contains("| `" + key[0] + "` | " + defaultValue + " | " + key[2] + " |");
-        }
+    void itsDocumentationPageHoldsTheTableOfItsKeys() throws Exception {
+        Path page = Path.of("..").resolve(CoordinatorKeys.ALL.page());
+        assertThat(ConfigTable.verify(page, CoordinatorKeys.ALL, Boolean.getBoolean("rdmarepl.docs.update")))
+                .as("%s against CoordinatorKeys (run with -Drdmarepl.docs.update=true to rewrite its table)", page).isEmpty();
+    }
+
+    @Test
+    void aFileIsNamedInItsProblemsAndItsPasswordMayComeFromAnotherFile(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("database-password"), "s3cret\n");
+        Path file = Files.writeString(dir.resolve("coordinator.properties"), "members=pga,pgb\n"
+                + "member.pga.jdbc.url=jdbc:postgresql://10.0.0.1:5432/app\nmember.pgb.jdbc.url=postgresql://10.0.0.2/app\n"
+                + "database.password=${file:database-password}\nroles.admin.token=${file:missing-token}\n");
+        assertThatThrownBy(() -> CoordinatorConfig.load(file)).isInstanceOf(ConfigException.class).hasMessage(file + ": 2 problems:\n"
+                + "  member.pgb.jdbc.url=postgresql://10.0.0.2/app: must be a jdbc:postgresql:// URL\n"
+                + "  roles.admin.token=${file:missing-token}: cannot read " + dir.toAbsolutePath().resolve("missing-token")
+                + ": it does not exist");
+        Files.writeString(file, Files.readString(file).replace("postgresql://10.0.0.2", "jdbc:postgresql://10.0.0.2")
+                .replace("roles.admin.token=${file:missing-token}\n", ""));
+        assertThat(CoordinatorConfig.load(file).databasePassword()).isEqualTo("s3cret");
     }
 
     private static Properties minimal() {

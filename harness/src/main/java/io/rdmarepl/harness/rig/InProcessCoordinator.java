@@ -44,7 +44,7 @@ public final class InProcessCoordinator implements AutoCloseable {
     }
 
     /**
-     * Starts the coordinator; detection keys are the defaults ({@code detect.*} in docs/configuration.md).
+     * Starts the coordinator; detection keys are the defaults ({@code detect.*} in docs/configuration/coordinator.md).
      *
      * @param stateParent where the state directory is created; null: the system's temporary directory
      */

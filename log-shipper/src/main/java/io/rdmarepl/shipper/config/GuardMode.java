@@ -1,9 +1,5 @@
 package io.rdmarepl.shipper.config;
 
-import java.util.Arrays;
-import java.util.Set;
-import java.util.stream.Collectors;
-
 /**
  * Who runs the lease guard ({@code fence.guard}): the process that fences the primary once the shipper's lease ran
  * out, and which outlives the shipper to do so.
@@ -23,14 +19,5 @@ public enum GuardMode {
     /** As written in the properties file and shown in /status. */
     public String text() {
         return text;
-    }
-
-    public static Set<String> texts() {
-        return Arrays.stream(values()).map(GuardMode::text).collect(Collectors.toSet());
-    }
-
-    /** The mode written as {@code text}; {@link #PROCESS} for anything else (the config reader reports it). */
-    public static GuardMode of(String text) {
-        return Arrays.stream(values()).filter(m -> m.text.equals(text)).findFirst().orElse(PROCESS);
     }
 }

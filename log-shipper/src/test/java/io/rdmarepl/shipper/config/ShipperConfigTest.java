@@ -1,15 +1,18 @@
 package io.rdmarepl.shipper.config;
 
-import io.rdmarepl.config.Activation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.Properties;
-import java.util.List;
+import io.rdmarepl.config.Activation;
+import io.rdmarepl.config.ConfigException;
+import io.rdmarepl.config.ConfigTable;
+import io.rdmarepl.testsupport.ExampleConfigs;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import io.rdmarepl.testsupport.ExampleConfigs;
+import java.util.List;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ShipperConfigTest {
 
@@ -101,12 +104,35 @@ class ShipperConfigTest {
     }
 
     @Test
-    void shouldDocumentEveryKeyInTheReadme() throws Exception {
-        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "configuration.md"));
-        for (String[] key : ShipperConfig.KEYS) {
-            String defaultValue = key[1].isEmpty() ? "(empty)" : "`" + key[1] + "`";
-            assertThat(readme).as("docs/configuration.md row for %s", key[0]).contains("| `" + key[0] + "` | " + defaultValue + " | " + key[2] + " |");
-        }
+    void shouldMatchTheTableOfItsDocumentationPage() throws Exception {
+        Path page = Path.of("..").resolve(ShipperKeys.ALL.page());
+        assertThat(ConfigTable.verify(page, ShipperKeys.ALL, Boolean.getBoolean("rdmarepl.docs.update")))
+                .as("%s against ShipperKeys (run with -Drdmarepl.docs.update=true to rewrite its table)", page).isEmpty();
+    }
+
+    @Test
+    void shouldNameTheFileAndEveryProblemInIt(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("shipper.properties"),
+                "standbys=a,b\nstandby.a.uri=shm:///dev/shm/a\nstandby.c.uri=shm:///dev/shm/c\nship.buffer.events=1000\n");
+        assertThatThrownBy(() -> ShipperConfig.load(file)).isInstanceOf(ConfigException.class).hasMessage(file + ": 3 problems:\n"
+                + "  standby.b.uri=: must be set for every name in standbys\n"
+                + "  ship.buffer.events=1000: must be a power of two between 64 and 16777216\n"
+                + "  standby.c.uri: unknown key (did you mean standby.a.uri?)");
+    }
+
+    @Test
+    void shouldTakeThePasswordFromAFileAndTheTokenFromTheEnvironmentNamingAReferenceThatCannotBeRead(@TempDir Path dir)
+            throws Exception {
+        Path password = Files.writeString(dir.resolve("password"), "hunter2\n");
+        Properties p = minimal();
+        p.setProperty("database.password", "${file:" + password + "}");
+        p.setProperty("admin.token", "${env:RDMAREPL_NO_SUCH_VARIABLE}");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).isInstanceOf(ConfigException.class).hasMessage("shipper configuration: 1 problem:\n"
+                + "  admin.token=${env:RDMAREPL_NO_SUCH_VARIABLE}: environment variable RDMAREPL_NO_SUCH_VARIABLE is not set");
+        p.remove("admin.token");
+        ShipperConfig config = ShipperConfig.load(p);
+        assertThat(config.databasePassword()).isEqualTo("hunter2");
+        assertThat(config.describe()).doesNotContain("hunter2");
     }
 
     @Test
@@ -195,7 +221,7 @@ class ShipperConfigTest {
         assertThat(config.activation()).isEqualTo(Activation.ON_REQUEST);
         assertThat(config.describe()).contains("activation=on-request");
         p.setProperty("activation", "later");
-        assertThatThrownBy(() -> ShipperConfig.load(p)).hasMessageContaining("activation=later: must be one of [immediate, on-request]");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).hasMessageContaining("activation=later: must be one of immediate, on-request");
     }
 
     @Test

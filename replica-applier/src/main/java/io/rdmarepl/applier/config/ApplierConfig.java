@@ -1,18 +1,15 @@
 package io.rdmarepl.applier.config;
 
-import io.rdmarepl.config.Activation;
 import static io.rdmarepl.applier.config.ApplierKeys.*;
 
 import io.rdmarepl.channel.ChannelUri;
-import io.rdmarepl.channel.ring.RingDescriptor;
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.rdmarepl.config.Activation;
+import io.rdmarepl.config.ConfigException;
+import io.rdmarepl.config.ConfigReader;
+import io.rdmarepl.config.ConfigSource;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 
 /**
  * The applier's whole configuration, typed and validated once at start ({@link #load}); see
@@ -50,10 +47,6 @@ public record ApplierConfig(
         String adminToken,
         Map<String, String> printable) {
 
-    private static final Set<String> SYNCHRONOUS_COMMIT = Set.of("off", "local", "on", "remote_write", "remote_apply");
-    private static final Set<String> REPLICATION_ROLES = Set.of("replica", "origin");
-    private static final Set<String> DIVERGENCE_POLICIES = Set.of("pause", "log");
-
     /** The defaults, overridden by {@code overrides} ({@code key, value, key, value ...}). */
     public static ApplierConfig of(String... overrides) {
         Properties properties = new Properties();
@@ -63,69 +56,59 @@ public record ApplierConfig(
         return load(properties);
     }
 
-    /** Reads a properties file (UTF-8). */
-    public static ApplierConfig load(Path file) {
-        Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            properties.load(reader);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read configuration file " + file + ": " + e.getMessage(), e);
-        }
-        return load(properties);
-    }
-
     /**
+     * Reads a properties file (UTF-8); problems are reported under its name.
+     *
+     * @throws IllegalArgumentException naming the file when it cannot be read
      * @throws ConfigException listing every bad or unknown key at once
      */
-    public static ApplierConfig load(Properties p) {
-        ConfigReader r = new ConfigReader(p, ALL);
-        String source = r.nonEmpty(SOURCE_NAME);
-        Activation activation = Activation.of(r.oneOf(ACTIVATION, Activation.texts()));
-        ChannelUri ringUri = r.parsed(RING_URI, ChannelUri::parse);
-        int capacity = r.intValue(RING_CAPACITY_BYTES, 4096, 1 << 30);
-        if (Integer.bitCount(capacity) != 1) {
-            r.problem(RING_CAPACITY_BYTES, String.valueOf(capacity), "must be a power of two");
-        } else {
-            try {
-                RingDescriptor.checkCapacity(capacity);
-            } catch (RuntimeException e) {
-                r.problem(RING_CAPACITY_BYTES, String.valueOf(capacity), e.getMessage());
-            }
-        }
-        int epoch = r.intValue(RING_EPOCH, 1, Integer.MAX_VALUE);
-        String url = r.nonEmpty(REPLICA_JDBC_URL);
-        if (!url.isEmpty() && !url.startsWith("jdbc:postgresql:")) {
-            r.problem(REPLICA_JDBC_URL, url, "must start with jdbc:postgresql:");
-        }
-        String user = r.nonEmpty(REPLICA_USER);
-        String password = r.string(REPLICA_PASSWORD);
-        int poolSize = r.intValue(REPLICA_POOL_SIZE, 2, 64);
-        long connectTimeoutMs = r.longValue(REPLICA_CONNECT_TIMEOUT_MS, 250, 600_000);
-        boolean readOnly = r.bool(REPLICA_READ_ONLY_FOR_CLIENTS);
-        String role = r.oneOf(REPLICA_SESSION_REPLICATION_ROLE, REPLICATION_ROLES);
-        String syncCommit = r.oneOf(APPLY_SYNCHRONOUS_COMMIT, SYNCHRONOUS_COMMIT);
-        int batchRows = r.intValue(APPLY_BATCH_MAX_ROWS, 1, 100_000);
-        int groupTx = r.intValue(APPLY_GROUP_MAX_TRANSACTIONS, 1, 1_000_000);
-        long groupBytes = r.longValue(APPLY_GROUP_MAX_BYTES, 1024, 1L << 30);
-        long groupMs = r.longValue(APPLY_GROUP_MAX_MS, 0, 60_000);
-        int pollFrames = r.intValue(APPLY_POLL_MAX_FRAMES, 1, 65_536);
-        long parkUs = r.longValue(APPLY_IDLE_MAX_PARK_US, 1, 1_000_000);
-        long retryInitial = r.longValue(APPLY_RETRY_INITIAL_MS, 1, 600_000);
-        long retryMax = r.longValue(APPLY_RETRY_MAX_MS, 1, 3_600_000);
+    public static ApplierConfig load(Path file) {
+        return load(ConfigSource.read(file));
+    }
+
+    /** @throws ConfigException listing every bad or unknown key at once */
+    public static ApplierConfig load(Properties properties) {
+        return load(ConfigSource.of("applier configuration", properties));
+    }
+
+    /** @throws ConfigException listing every bad or unknown key at once */
+    public static ApplierConfig load(ConfigSource source) {
+        ConfigReader r = new ConfigReader(source, ALL);
+        String sourceName = r.get(SOURCE_NAME);
+        Activation activation = r.get(ACTIVATION);
+        ChannelUri ringUri = r.get(RING_URI);
+        int capacity = r.get(RING_CAPACITY_BYTES);
+        int epoch = r.get(RING_EPOCH);
+        String url = r.get(REPLICA_JDBC_URL);
+        String user = r.get(REPLICA_USER);
+        String password = r.get(REPLICA_PASSWORD);
+        int poolSize = r.get(REPLICA_POOL_SIZE);
+        long connectTimeoutMs = r.get(REPLICA_CONNECT_TIMEOUT_MS);
+        boolean readOnly = r.get(REPLICA_READ_ONLY_FOR_CLIENTS);
+        String role = r.get(REPLICA_SESSION_REPLICATION_ROLE);
+        String syncCommit = r.get(APPLY_SYNCHRONOUS_COMMIT);
+        int batchRows = r.get(APPLY_BATCH_MAX_ROWS);
+        int groupTx = r.get(APPLY_GROUP_MAX_TRANSACTIONS);
+        long groupBytes = r.get(APPLY_GROUP_MAX_BYTES);
+        long groupMs = r.get(APPLY_GROUP_MAX_MS);
+        int pollFrames = r.get(APPLY_POLL_MAX_FRAMES);
+        long parkUs = r.get(APPLY_IDLE_MAX_PARK_US);
+        long retryInitial = r.get(APPLY_RETRY_INITIAL_MS);
+        long retryMax = r.get(APPLY_RETRY_MAX_MS);
         if (retryMax < retryInitial) {
             r.problem(APPLY_RETRY_MAX_MS, String.valueOf(retryMax), "must be at least apply.retry.initial.ms (" + retryInitial + ")");
         }
-        long durablePoll = r.longValue(APPLY_DURABLE_POLL_MS, 1, 60_000);
-        long feedbackMs = r.longValue(APPLY_FEEDBACK_INTERVAL_MS, 1, 60_000);
-        boolean pauseOnDivergence = r.oneOf(APPLY_ON_DIVERGENCE, DIVERGENCE_POLICIES).equals("pause");
-        long headroom = r.longValue(PROMOTE_SEQUENCE_HEADROOM, 0, Long.MAX_VALUE / 4);
-        long sequenceSyncMs = r.longValue(PROMOTE_SEQUENCE_SYNC_INTERVAL_MS, 10, 3_600_000);
-        String adminBind = r.nonEmpty(ADMIN_BIND);
-        int adminPort = r.intValue(ADMIN_PORT, 0, 65_535);
-        String adminToken = r.string(ADMIN_TOKEN);
-        r.checkUnknownKeys();
+        long durablePoll = r.get(APPLY_DURABLE_POLL_MS);
+        long feedbackMs = r.get(APPLY_FEEDBACK_INTERVAL_MS);
+        boolean pauseOnDivergence = r.get(APPLY_ON_DIVERGENCE).equals("pause");
+        long headroom = r.get(PROMOTE_SEQUENCE_HEADROOM);
+        long sequenceSyncMs = r.get(PROMOTE_SEQUENCE_SYNC_INTERVAL_MS);
+        String adminBind = r.get(ADMIN_BIND);
+        int adminPort = r.get(ADMIN_PORT);
+        String adminToken = r.get(ADMIN_TOKEN);
+        r.rejectUnknownKeys();
         r.throwIfInvalid();
-        return new ApplierConfig(source, activation, ringUri, capacity, epoch, url, user, password, poolSize, connectTimeoutMs,
+        return new ApplierConfig(sourceName, activation, ringUri, capacity, epoch, url, user, password, poolSize, connectTimeoutMs,
                 readOnly, role, syncCommit, batchRows, groupTx, groupBytes, groupMs, pollFrames, parkUs, retryInitial,
                 retryMax, durablePoll, feedbackMs, pauseOnDivergence, headroom, sequenceSyncMs, adminBind, adminPort, adminToken,
                 r.resolved());

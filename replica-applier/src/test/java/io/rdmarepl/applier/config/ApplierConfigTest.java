@@ -1,15 +1,19 @@
 package io.rdmarepl.applier.config;
 
-import io.rdmarepl.config.Activation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rdmarepl.config.Activation;
+import io.rdmarepl.config.ConfigException;
+import io.rdmarepl.config.ConfigKey;
+import io.rdmarepl.config.ConfigTable;
+import io.rdmarepl.testsupport.ExampleConfigs;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Properties;
 import java.util.List;
-import io.rdmarepl.testsupport.ExampleConfigs;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ApplierConfigTest {
 
@@ -30,7 +34,7 @@ class ApplierConfigTest {
         assertThat(config.ringUri().text()).isEqualTo("shm:///dev/shm/rdmarepl-standby");
         assertThat(config.synchronousCommit()).isEqualTo("off");
         assertThat(config.activation()).isEqualTo(Activation.IMMEDIATE);
-        assertThat(config.printable()).containsOnlyKeys(ApplierKeys.ALL.stream().map(ConfigKey::name).toList());
+        assertThat(config.printable()).containsOnlyKeys(ApplierKeys.ALL.keys().stream().map(ConfigKey::name).toList());
     }
 
     @Test
@@ -49,13 +53,13 @@ class ApplierConfigTest {
                 .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactlyInAnyOrder(
                         "apply.batch.max.rows=0: must be between 1 and 100000",
                         "apply.group.max.ms=soon: must be a whole number between 0 and 60000",
-                        "ring.capacity.bytes=5000: must be a power of two",
+                        "ring.capacity.bytes=5000: must be a power of two between 4096 and 1073741824",
                         "ring.uri=ftp://x: channel URI 'ftp://x' has unknown scheme 'ftp': use shm:///path, rdma://host:port or softrdma://host:port",
-                        "apply.synchronous.commit=maybe: must be one of local, off, on, remote_apply, remote_write",
+                        "apply.synchronous.commit=maybe: must be one of off, local, remote_write, on, remote_apply",
                         "replica.jdbc.url=jdbc:mysql://x: must start with jdbc:postgresql:",
                         "apply.retry.max.ms=100: must be at least apply.retry.initial.ms (900)",
-                        "unknown key 'apply.bach.max.rows' (did you mean apply.batch.max.rows?)"))
-                .hasMessageStartingWith("8 configuration problems: ");
+                        "apply.bach.max.rows: unknown key (did you mean apply.batch.max.rows?)"))
+                .hasMessageStartingWith("applier configuration: 8 problems:\n  ");
     }
 
     @Test
@@ -87,11 +91,29 @@ class ApplierConfigTest {
     }
 
     @Test
-    void shouldDocumentEveryKeyInTheReadme() throws Exception {
-        String readme = Files.readString(Path.of("..", "docs", "configuration.md"));
-        for (ConfigKey key : ApplierKeys.ALL) {
-            assertThat(readme).as("docs/configuration.md row for %s", key.name())
-                    .contains("| `" + key.name() + "` | `" + key.defaultValue() + "` | " + key.description() + " |");
-        }
+    void shouldNameTheFileItReadInEveryProblem(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("applier.properties"), "apply.batch.max.rows=0\n");
+        assertThatThrownBy(() -> ApplierConfig.load(file))
+                .hasMessage(file + ": 1 problem:\n  apply.batch.max.rows=0: must be between 1 and 100000");
+    }
+
+    @Test
+    void shouldReadThePasswordAndTheTokenFromAFileOrTheEnvironment(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("replica-password"), "s3cret\n");
+        Path file = Files.writeString(dir.resolve("applier.properties"),
+                "replica.password=${file:replica-password}\nadmin.token=${env:RDMAREPL_NO_SUCH_VARIABLE}\n");
+        assertThatThrownBy(() -> ApplierConfig.load(file)).isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
+                .containsExactly("admin.token=${env:RDMAREPL_NO_SUCH_VARIABLE}: environment variable RDMAREPL_NO_SUCH_VARIABLE is not set"));
+        Files.writeString(file, "replica.password=${file:replica-password}\n");
+        ApplierConfig config = ApplierConfig.load(file);
+        assertThat(config.replicaPassword()).isEqualTo("s3cret");
+        assertThat(config.describe()).contains("replica.password=****").doesNotContain("s3cret");
+    }
+
+    @Test
+    void shouldMatchTheTableOfItsDocumentationPage() throws Exception {
+        Path page = Path.of("..").resolve(ApplierKeys.ALL.page());
+        assertThat(ConfigTable.verify(page, ApplierKeys.ALL, Boolean.getBoolean("rdmarepl.docs.update")))
+                .as("%s against ApplierKeys (run with -Drdmarepl.docs.update=true to rewrite its table)", page).isEmpty();
     }
 }

@@ -184,7 +184,7 @@ record LagBenchSettings(int seconds, int warmupSeconds, int rounds, int probeRat
         }
     }
 
-    /** "invalid shipper configuration:\n  a\n  b" as "invalid shipper configuration: a; b". */
+    /** "shipper configuration: 2 problems:\n  a\n  b" as "shipper configuration: 2 problems: a; b". */
     static String oneLine(String message) {
         String m = message == null ? "" : message.strip();
         return m.replaceFirst(":\\s*\n\\s*", ": ").replaceAll("\\s*\n\\s*", "; ");

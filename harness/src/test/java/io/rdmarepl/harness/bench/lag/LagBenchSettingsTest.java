@@ -92,7 +92,7 @@ class LagBenchSettingsTest {
     @Test
     void shouldLetTheShipperAndTheApplierJudgeTheirValues() {
         assertThatThrownBy(() -> settings(NO_SECRET, "--shipper", "heartbeat.interval.ms=0", "--shipper", "no.such.key=1"))
-                .hasMessageContaining("--shipper: invalid shipper configuration: heartbeat.interval.ms=0: must be between 1 and 60000;"
+                .hasMessageContaining("--shipper: shipper configuration: 2 problems: heartbeat.interval.ms=0: must be between 1 and 60000;"
                         + " no.such.key: unknown key");
         assertThatThrownBy(() -> settings(NO_SECRET, "--applier", "apply.idle.max.park.us=soon"))
                 .hasMessageContaining("--applier: ")

@@ -117,11 +117,16 @@ final class ArchitectureRules {
             .because("the coordinator reaches the roles only through their admin APIs (DESIGN.md, Modules)"
                     + " and never calls into the hot path (STYLE.md, section 1)");
 
+    /**
+     * The client imports, of the other modules, only config-support, which needs nothing but the JDK
+     * ({@link #FORMAT_AND_CONFIG_NEED_ONLY_THE_JDK}): its builder's settings are described, checked and reported as
+     * every role's keys are.
+     */
     static final ArchRule CLIENT_STANDS_ALONE = noClasses().that().resideInAPackage(CLIENT)
-            .should().dependOnClassesThat(resideInAPackage("io.rdmarepl..").and(not(resideInAPackage(CLIENT)))
-                    .as("are in another rdmarepl module"))
-            .because("applications embed failover-client with HikariCP and the PostgreSQL driver only"
-                    + " (DESIGN.md, module table)");
+            .should().dependOnClassesThat(resideInAPackage("io.rdmarepl..").and(not(resideInAnyPackage(CLIENT, CONFIG)))
+                    .as("are in another rdmarepl module (but config-support)"))
+            .because("applications embed failover-client with HikariCP and the PostgreSQL driver only, and"
+                    + " config-support, which needs nothing but the JDK (DESIGN.md, module table)");
 
     static final ArchRule ONLY_THE_SHIPPER_IMPORTS_DEBEZIUM = noClasses().that().resideOutsideOfPackage(SHIPPER)
             .should().dependOnClassesThat().resideInAnyPackage(DEBEZIUM)

@@ -112,9 +112,11 @@ class ArchitectureRulesFailTest {
     }
 
     @Test
-    void clientRuleFlagsAnyOtherModule() {
-        assertFlags(ArchitectureRules.CLIENT_STANDS_ALONE, ClientThatCoordinates.class,
-                "io.rdmarepl.coordinator.machine.Coordinator", "io.rdmarepl.format.Lsn");
+    void clientRuleFlagsAnyOtherModuleButConfigSupport() {
+        ArchRule rule = ArchitectureRules.CLIENT_STANDS_ALONE;
+        assertFlags(rule, ClientThatCoordinates.class, "io.rdmarepl.coordinator.machine.Coordinator", "io.rdmarepl.format.Lsn");
+        List<String> details = rule.evaluate(PLANTED).getFailureReport().getDetails();
+        assertThat(details).noneMatch(d -> d.contains("allowedConfig"));
     }
 
     @Test

@@ -15,6 +15,6 @@ public class CoordinatorInTheHotPath {
     com.ibm.disni.verbs.IbvMr memoryRegion;
     io.debezium.engine.DebeziumEngine<?> engine;
     io.rdmarepl.format.Lsn allowedLsn;
-    io.rdmarepl.config.ConfigProblems allowedConfig;
+    io.rdmarepl.config.ConfigReader allowedConfig;
     io.rdmarepl.control.EpochRequest allowedContract;
 }

@@ -18,7 +18,7 @@ final class ApplyWorkers {
 
     /** Whether the applier's configuration lists {@value #KEY}. */
     static boolean known() {
-        return known(ApplierKeys.ALL.stream().map(k -> k.name()).toList());
+        return known(ApplierKeys.ALL.keys().stream().map(k -> k.name()).toList());
     }
 
     static boolean known(List<String> applierKeys) {

@@ -3,6 +3,7 @@ package io.rdmarepl.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.rdmarepl.testsupport.Await;
 import java.io.IOException;
 import java.net.URI;
 import java.sql.SQLException;

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.PostgresServer;
 
 /**

@@ -2,6 +2,7 @@ package io.rdmarepl.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmarepl.testsupport.Await;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

@@ -2,21 +2,19 @@ package io.rdmarepl.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Collectors;
 
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresPairExtension;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.history.Ack;
+import io.rdmarepl.testsupport.history.ClientWriter;
+import io.rdmarepl.testsupport.history.WriteHistory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,9 +26,9 @@ import org.slf4j.LoggerFactory;
  * A writer keeps writing through a failover with {@link FailoverDataSource#inTransaction}: pga is fenced while the
  * topology still names it (the coordinator is slower than the clients), then the topology names pgb.
  * <pre>
- *   writer --inTransaction(INSERT id; SELECT inet_server_port())--> pga (epoch 1) | fenced | pgb (epoch 2)
+ *   writer --inTransaction(INSERT id; SELECT inet_server_addr(), inet_server_port())--> pga (epoch 1) | fenced | pgb (epoch 2)
  * </pre>
- * Each write returns the port of the server it committed on. The check: every acknowledged id is on the server
+ * The writer is test-support's {@link ClientWriter}: each write returns the server it committed on. The check: every acknowledged id is on the server
  * that acknowledged it, no server holds an id that was never acknowledged, and nothing is acknowledged by pga after
  * pgb acknowledged its first write. The servers do not replicate to each other, so each table holds exactly what
  * was committed there.
@@ -49,16 +47,12 @@ class WriterThroughFailoverIT {
     private static PostgresServer pga;
     private static PostgresServer pgb;
 
-    /** One acknowledged write: inTransaction returned. */
-    private record Ack(long id, int port, long startNs, long endNs) {
-    }
-
     @BeforeAll
     static void createTables() {
         pga = POSTGRES.primary();
         pgb = POSTGRES.replica();
         for (final PostgresServer server : List.of(pga, pgb)) {
-            server.execute("CREATE TABLE writes (id bigint PRIMARY KEY)");
+            server.execute(ClientWriter.SCHEMA);
         }
     }
 
@@ -75,42 +69,45 @@ class WriterThroughFailoverIT {
                 .connectionTimeout(Duration.ofSeconds(5))
                 .retiredPoolGrace(Duration.ofMillis(500))
                 .build())) {
-                final Writer writer = new Writer(dataSource);
-                writer.start();
-                Await.until(WRITES_PER_PRIMARY + " writes acknowledged by pga", DEADLINE,
-                    () -> writer.acknowledgedOn(pga.port()) >= WRITES_PER_PRIMARY || writer.failure != null);
+                // ids 1, 2, 3... one transaction each, idempotently, back to back
+                final ClientWriter writer = ClientWriter.to((work) -> dataSource.inTransaction(work::run, WRITE_BUDGET))
+                    .name("test-writer").interval(Duration.ZERO).start();
+                final WriteHistory acks = writer.history();
+                Await.until(WRITES_PER_PRIMARY + " writes acknowledged by pga (or a failed one)", DEADLINE,
+                    () -> acks.count(ClientWriter.member(pga)) >= WRITES_PER_PRIMARY || writer.failures() > 0);
 
                 final long fenceNs = System.nanoTime();
                 Fencing.fence(pga);
                 final long publishNs = System.nanoTime();
                 coordinator.publish(2, "HEALTHY", member(pgb, "PRIMARY"),
                     List.of(member(pgb, "PRIMARY"), member(pga, "FENCED")));
-                Await.until(WRITES_PER_PRIMARY + " writes acknowledged by pgb", DEADLINE,
-                    () -> writer.acknowledgedOn(pgb.port()) >= WRITES_PER_PRIMARY || writer.failure != null);
-                writer.stopAndJoin();
+                Await.until(WRITES_PER_PRIMARY + " writes acknowledged by pgb (or a failed one)", DEADLINE,
+                    () -> acks.count(ClientWriter.member(pgb)) >= WRITES_PER_PRIMARY || writer.failures() > 0);
+                writer.close();
 
-                assertThat((Throwable) writer.failure).as("the error that stopped the writer").isNull();
-                checkNoAcknowledgedWriteLost(writer.acks);
-                report(writer.acks, fenceNs, publishNs, dataSource.status());
+                assertThat(writer.failures()).as("writes that failed within their budget; the last: %s", writer.lastFailure())
+                    .isZero();
+                checkNoAcknowledgedWriteLost(acks.acks());
+                report(acks.acks(), fenceNs, publishNs, dataSource.status());
             }
         }
     }
 
-    private static void checkNoAcknowledgedWriteLost(final ConcurrentLinkedQueue<Ack> acks) throws SQLException {
-        final Set<Long> onPga = ids(pga);
-        final Set<Long> onPgb = ids(pgb);
+    private static void checkNoAcknowledgedWriteLost(final List<Ack> acks) throws SQLException {
+        final Set<Long> onPga = ClientWriter.ids(pga);
+        final Set<Long> onPgb = ClientWriter.ids(pgb);
         final Set<Long> acknowledged = acks.stream().map(Ack::id).collect(Collectors.toSet());
         for (final Ack ack : acks) {
-            assertThat(ack.port()).as("port of the server that acknowledged id %d", ack.id())
-                .isIn(pga.port(), pgb.port());
-            assertThat(ack.port() == pga.port() ? onPga : onPgb)
+            assertThat(ack.member()).as("the server that acknowledged id %d", ack.id())
+                .isIn(ClientWriter.member(pga), ClientWriter.member(pgb));
+            assertThat(ack.member().equals(ClientWriter.member(pga)) ? onPga : onPgb)
                 .as("ids on the server that acknowledged id %d", ack.id())
                 .contains(ack.id());
         }
         assertThat(acknowledged).as("acknowledged ids").containsAll(onPga).containsAll(onPgb);
-        final long lastOnPga = acks.stream().filter((a) -> a.port() == pga.port()).mapToLong(Ack::id).max()
+        final long lastOnPga = acks.stream().filter((a) -> a.member().equals(ClientWriter.member(pga))).mapToLong(Ack::id).max()
             .orElseThrow();
-        final long firstOnPgb = acks.stream().filter((a) -> a.port() == pgb.port()).mapToLong(Ack::id).min()
+        final long firstOnPgb = acks.stream().filter((a) -> a.member().equals(ClientWriter.member(pgb))).mapToLong(Ack::id).min()
             .orElseThrow();
         assertThat(lastOnPga).as("last id acknowledged by pga, before the first by pgb").isLessThan(firstOnPgb);
     }
@@ -119,92 +116,30 @@ class WriterThroughFailoverIT {
      * The error window as a client sees it: the longest inTransaction call, and the time without any acknowledged
      * write around the switch. Logged, not asserted: it depends on the machine.
      */
-    private static void report(final ConcurrentLinkedQueue<Ack> acks, final long fenceNs, final long publishNs,
+    private static void report(final List<Ack> acks, final long fenceNs, final long publishNs,
         final FailoverStatus status) throws SQLException {
-        final Ack lastOnPga = acks.stream().filter((a) -> a.port() == pga.port())
-            .max((x, y) -> Long.compare(x.endNs(), y.endNs())).orElseThrow();
-        final Ack firstOnPgb = acks.stream().filter((a) -> a.port() == pgb.port())
-            .min((x, y) -> Long.compare(x.endNs(), y.endNs())).orElseThrow();
+        final Ack lastOnPga = acks.stream().filter((a) -> a.member().equals(ClientWriter.member(pga)))
+            .max((x, y) -> Long.compare(x.acknowledgedNs(), y.acknowledgedNs())).orElseThrow();
+        final Ack firstOnPgb = acks.stream().filter((a) -> a.member().equals(ClientWriter.member(pgb)))
+            .min((x, y) -> Long.compare(x.acknowledgedNs(), y.acknowledgedNs())).orElseThrow();
         // calls that ended after the fencing began: the first calls also open the pool, which is not the failover
-        final long longestCallMs = acks.stream().filter((a) -> a.endNs() > fenceNs)
-            .mapToLong((a) -> a.endNs() - a.startNs()).max().orElseThrow() / 1_000_000;
-        final Set<Long> onBoth = ids(pga);
-        onBoth.retainAll(ids(pgb));
+        final long longestCallMs = acks.stream().filter((a) -> a.acknowledgedNs() > fenceNs)
+            .mapToLong((a) -> a.acknowledgedNs() - a.invokedNs()).max().orElseThrow() / 1_000_000;
+        final Set<Long> onBoth = ClientWriter.ids(pga);
+        onBoth.retainAll(ClientWriter.ids(pgb));
         LOG.info("failover error window: no write acknowledged for {} ms (last on pga to first on pgb); " +
                 "longest inTransaction call through the failover {} ms; fencing pga took {} ms; first write on " +
                 "pgb {} ms after the topology named it; {} writes acknowledged, {} failed attempts retried, " +
                 "{} ids on both servers (at-least-once), failovers seen {}",
-            (firstOnPgb.endNs() - lastOnPga.endNs()) / 1_000_000, longestCallMs, (publishNs - fenceNs) / 1_000_000,
-            (firstOnPgb.endNs() - publishNs) / 1_000_000, acks.size(), status.failedAttempts(), onBoth.size(),
+            (firstOnPgb.acknowledgedNs() - lastOnPga.acknowledgedNs()) / 1_000_000, longestCallMs, (publishNs - fenceNs) / 1_000_000,
+            (firstOnPgb.acknowledgedNs() - publishNs) / 1_000_000, acks.size(), status.failedAttempts(), onBoth.size(),
             status.failoversSeen());
         assertThat(status.failoversSeen()).isEqualTo(1);
         assertThat(status.failedAttempts()).as("attempts that met the fenced pga").isPositive();
     }
 
-    private static Set<Long> ids(final PostgresServer server) throws SQLException {
-        final Set<Long> ids = new HashSet<>();
-        try (Connection connection = server.connect("postgres");
-            Statement statement = connection.createStatement();
-            ResultSet rows = statement.executeQuery("SELECT id FROM writes")) {
-            while (rows.next()) {
-                ids.add(rows.getLong(1));
-            }
-        }
-        return ids;
-    }
-
     private static Member member(final PostgresServer server, final String role) {
         // the pair's servers are named primary and replica; which one is primary is the coordinator's call
         return new Member(server == pga ? "pga" : "pgb", server.jdbcUrl("postgres"), role);
-    }
-
-    /**
-     * Writes ids 1, 2, 3... one transaction each, idempotently, and records each acknowledgement.
-     */
-    private static final class Writer extends Thread {
-        private final FailoverDataSource dataSource;
-        private final ConcurrentLinkedQueue<Ack> acks = new ConcurrentLinkedQueue<>();
-        private volatile boolean stopped;
-        private volatile SQLException failure;
-
-        Writer(final FailoverDataSource dataSource) {
-            super("test-writer");
-            setDaemon(true);
-            this.dataSource = dataSource;
-        }
-
-        @Override
-        public void run() {
-            for (long id = 1; !stopped; id++) {
-                final long writeId = id;
-                final long startNs = System.nanoTime();
-                try {
-                    final int port = dataSource.inTransaction(
-                        (connection) -> insert(connection, writeId), WRITE_BUDGET);
-                    acks.add(new Ack(writeId, port, startNs, System.nanoTime()));
-                } catch (final SQLException ex) {
-                    failure = ex;
-                    return;
-                }
-            }
-        }
-
-        private static int insert(final Connection connection, final long id) throws SQLException {
-            try (PreparedStatement insert = connection.prepareStatement(
-                "INSERT INTO writes (id) VALUES (?) ON CONFLICT (id) DO NOTHING")) {
-                insert.setLong(1, id);
-                insert.executeUpdate();
-            }
-            return PrimaryProbe.serverPort(connection);
-        }
-
-        long acknowledgedOn(final int port) {
-            return acks.stream().filter((a) -> a.port() == port).count();
-        }
-
-        void stopAndJoin() throws InterruptedException {
-            stopped = true;
-            join(DEADLINE.toMillis());
-        }
     }
 }

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -104,10 +103,11 @@ class MarkerMessageIT {
                 c.commit();
             }
 
-            List<List<ChangeRecord>> transactions = ShippedTransactions.of(
-                    standby.awaitRecords(r -> ShippedTransactions.commits(r) >= 2, 30_000));
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300)); // anything wrongly shipped would be here by now
-            transactions = ShippedTransactions.of(standby.records());
+            standby.awaitRecords(r -> ShippedTransactions.commits(r) >= 2, 30_000);
+            // no event says "shipped nothing more": watched for 300 ms, by when anything wrongly shipped would be here
+            Await.holds("the standby holds the two transactions and nothing more", Duration.ofMillis(300),
+                    () -> ShippedTransactions.of(standby.records()).size() == 2);
+            List<List<ChangeRecord>> transactions = ShippedTransactions.of(standby.records());
             assertThat(transactions).hasSize(2);
             assertThat(insertedIds(transactions.get(0))).containsExactly("1");
             assertThat(insertedIds(transactions.get(1))).containsExactly("2");
@@ -189,7 +189,7 @@ class MarkerMessageIT {
         Shipper shipper = Shipper.start(ShipperConfig.load(p), new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry());
         try {
             ReplicationSlots.awaitActive(primary, name, Duration.ofSeconds(60));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | AssertionError e) {
             shipper.close();
             throw e;
         }
@@ -197,19 +197,12 @@ class MarkerMessageIT {
     }
 
     /** Waits until the slot's confirmed position reached {@code lsn}: Debezium committed the offsets up to there. */
-    private static void awaitConfirmed(String slot, long lsn) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        long confirmed = 0;
-        while (System.nanoTime() < deadline) {
+    private static void awaitConfirmed(String slot, long lsn) {
+        Await.until("slot " + slot + " confirmed " + Lsn.format(lsn), Duration.ofSeconds(30), () -> {
             try (Connection c = primary.connect("postgres"); Statement s = c.createStatement()) {
-                confirmed = Lsn.parse(text(s, "SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = '" + slot + "'"));
+                return Lsn.parse(text(s, "SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = '" + slot + "'"));
             }
-            if (Lsn.compare(confirmed, lsn) >= 0) {
-                return;
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-        }
-        throw new AssertionError("slot " + slot + " confirmed " + Lsn.format(confirmed) + ", not " + Lsn.format(lsn) + ", within 30 s");
+        }, confirmed -> Lsn.compare(confirmed, lsn) >= 0);
     }
 
     private static long single(Statement s, String sql) throws Exception {

@@ -185,6 +185,7 @@ class NativeInitialCopyIT {
                 Await.until("the slot confirmed past the standby's durable commit LSN", Duration.ofSeconds(30),
                         () -> slotConfirmed("copy_restart"), lsn -> Lsn.compare(lsn, streamedLsn) > 0);
             }
+            awaitReleased("copy_restart");
             int beginsBefore = standby.beginFlags().size();
             try (Shipper again = start("copy_restart", standby, smallOnly)) {
                 primary.execute("INSERT INTO copy_small VALUES (201, 'after the restart')");
@@ -210,6 +211,7 @@ class NativeInitialCopyIT {
                         s -> Boolean.FALSE.equals(s.get("initial_copy")) && s.get("copy_lsn") != null).get("copy_lsn") instanceof String l
                         ? Lsn.parse(l) : 0;
             }
+            awaitReleased("copy_cut");
             int beginsBefore = standby.beginFlags().size();
             standby.holdDurableAt(-1);
             try (Shipper again = start("copy_cut", standby, smallOnly)) {
@@ -233,6 +235,19 @@ class NativeInitialCopyIT {
             }
         }
         throw new AssertionError("insert " + id + " not found");
+    }
+
+    /**
+     * Until no walsender streams from {@code slot}: a closed shipper's walsender exits a moment after the shipper, and
+     * a shipper started before that is refused ("in use by backend pid ...").
+     */
+    private static void awaitReleased(String slot) {
+        Await.until("slot " + slot + " released by the closed shipper", Duration.ofSeconds(30), () -> {
+            try (Connection c = primary.connect("postgres"); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT active FROM pg_replication_slots WHERE slot_name = '" + slot + "'")) {
+                return !rs.next() || !rs.getBoolean(1);
+            }
+        });
     }
 
     private static long slotConfirmed(String slot) throws Exception {

@@ -7,12 +7,13 @@ import io.rdmarepl.format.codec.RecordDecoder;
 import io.rdmarepl.format.codec.RecordHandler;
 import io.rdmarepl.format.record.ChangeRecord;
 import io.rdmarepl.format.record.RecordMaterializer;
+import io.rdmarepl.testsupport.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
@@ -64,6 +65,7 @@ final class RingCollector implements AutoCloseable {
         this.thread = new Thread(() -> {
             while (running) {
                 int read = reader.poll(assembler, 64);
+                // not waits for something: a standby slowed down on purpose (slowDown), or idling on an empty ring
                 if (pollPauseNs > 0) {
                     LockSupport.parkNanos(pollPauseNs);
                 } else if (read == 0) {
@@ -111,15 +113,7 @@ final class RingCollector implements AutoCloseable {
     }
 
     List<ChangeRecord> awaitRecords(Predicate<List<ChangeRecord>> done, long timeoutMs) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        while (System.nanoTime() < deadline) {
-            List<ChangeRecord> now = records();
-            if (done.test(now)) {
-                return now;
-            }
-            LockSupport.parkNanos(5_000_000);
-        }
-        throw new AssertionError("records not received within " + timeoutMs + " ms; got " + records());
+        return Await.until("the records awaited", Duration.ofMillis(timeoutMs), this::records, done);
     }
 
     @Override

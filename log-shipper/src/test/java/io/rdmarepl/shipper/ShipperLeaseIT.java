@@ -18,8 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -63,9 +61,9 @@ class ShipperLeaseIT {
         try (RingCollector standby = new RingCollector(1 << 20); Shipper shipper = start(standby);
              Connection client = primary.connect("postgres"); Statement writes = client.createStatement()) {
             writes.execute("SET default_transaction_read_only = off"); // an application that insists on writing
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1000)); // several leases long, with the standby answering
-            assertThat(shipper.status()).containsEntry("state", "streaming");
-            assertThat(primary.show("default_transaction_read_only")).isEqualTo("off");
+            // no event says "did not fence": watched for several leases (300 ms) with the standby answering
+            Await.holds("the shipper streaming and the primary writable", Duration.ofMillis(1000),
+                    () -> "streaming".equals(shipper.status().get("state")) && "off".equals(primary.show("default_transaction_read_only")));
             writes.execute("INSERT INTO t VALUES (1)");
 
             @SuppressWarnings("unchecked")
@@ -107,8 +105,8 @@ class ShipperLeaseIT {
         }
     }
 
-    private static void await(String what, BooleanSupplier condition) {
-        Await.until(what, Duration.ofSeconds(30), condition::getAsBoolean, done -> done);
+    private static void await(String what, Await.Condition condition) {
+        Await.until(what, Duration.ofSeconds(30), condition);
     }
 
     private static Shipper start(RingCollector standby) {

@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -146,19 +145,14 @@ class ShipperPipelineIT {
             List<ChangeRecord> received = standby.awaitRecords(r -> commits(r) >= 1, 30_000);
             long commitLsn = received.stream().filter(r -> r instanceof ChangeRecord.Commit)
                     .map(r -> ((ChangeRecord.Commit) r).commitLsn()).findFirst().orElseThrow();
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1500)); // several Debezium heartbeats and commits
-            assertThat(Long.compareUnsigned(confirmedFlushLsn("acks"), commitLsn))
-                    .as("slot confirmed %s while the standby held nothing durable (tx at %s)",
-                            Lsn.format(confirmedFlushLsn("acks")), Lsn.format(commitLsn))
-                    .isNegative();
+            // no event says "confirmed nothing": watched over several Debezium heartbeats and commits
+            Await.holds("the slot confirming nothing past " + Lsn.format(commitLsn) + " while the standby holds nothing durable",
+                    Duration.ofMillis(1500), () -> Long.compareUnsigned(confirmedFlushLsn("acks"), commitLsn) < 0);
 
             standby.holdDurableAt(-1L);
             primary.execute("INSERT INTO accounts VALUES (11, 'released')");
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (Long.compareUnsigned(confirmedFlushLsn("acks"), commitLsn) < 0 && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-            }
-            assertThat(Long.compareUnsigned(confirmedFlushLsn("acks"), commitLsn)).as("slot advanced once durable").isNotNegative();
+            Await.until("the slot advanced past " + Lsn.format(commitLsn) + " once durable", Duration.ofSeconds(30),
+                    () -> confirmedFlushLsn("acks"), confirmed -> Long.compareUnsigned(confirmed, commitLsn) >= 0);
         }
     }
 
@@ -225,10 +219,7 @@ class ShipperPipelineIT {
             first.awaitRecords(r -> commits(r) >= 1, 30_000);
             first.close();
             try (RingCollector second = new RingCollector(first.path(), 1 << 20)) {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (shipper.failure() == null && System.nanoTime() < deadline) {
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-                }
+                Await.until("the shipper failed", Duration.ofSeconds(10), () -> shipper.failure() != null);
                 assertThat(shipper.failure()).contains("was replaced or removed by its reader");
                 assertThat(shipper.healthy()).isFalse();
                 assertThat(second.records()).isEmpty();
@@ -337,13 +328,13 @@ class ShipperPipelineIT {
         p.setProperty("capture.engine", engine());
         extra.forEach(p::setProperty);
         Shipper shipper = Shipper.start(ShipperConfig.load(p), new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!slotActive(name)) {
-            if (System.nanoTime() > deadline || shipper.failure() != null) {
-                shipper.close();
-                throw new AssertionError("slot " + name + " not streaming within 60 s: " + shipper.failure());
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        try {
+            Await.until("slot " + name + " streaming, or the shipper failed", Duration.ofSeconds(60),
+                    () -> shipper.failure() != null || slotActive(name));
+            assertThat(shipper.failure()).as("the shipper failed before slot %s streamed", name).isNull();
+        } catch (AssertionError e) {
+            shipper.close();
+            throw e;
         }
         return shipper;
     }

@@ -20,6 +20,7 @@ public final class ShipperProcess {
         System.out.println("STARTED");
         System.out.flush();
         while (shipper.failure() == null) {
+            // this process's main thread idles while the shipper runs, without a deadline: the test kills the process
             Thread.sleep(50);
         }
         System.out.println("FAILED " + shipper.failure());

@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rdmarepl.format.record.ChangeRecord;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.ReplicationSlots;
 import java.io.FileWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
@@ -46,7 +48,7 @@ class ShipperRestartIT {
                     for (int id = 0; writing.get() && id < 100_000; id++) {
                         s.execute("INSERT INTO events VALUES (" + id + ", 'n" + id + "')");
                         committed.set(id + 1);
-                        LockSupport.parkNanos(2_000_000);
+                        LockSupport.parkNanos(2_000_000); // pacing the workload: not a wait for something
                     }
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
@@ -109,17 +111,7 @@ class ShipperRestartIT {
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
-    private static void awaitSlotActive(PostgresServer primary) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            try (Connection c = primary.connect("postgres"); Statement s = c.createStatement();
-                 var rs = s.executeQuery("SELECT active FROM pg_replication_slots WHERE slot_name = 'restart'")) {
-                if (rs.next() && rs.getBoolean(1)) {
-                    return;
-                }
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-        }
-        throw new AssertionError("slot restart not active within 60 s");
+    private static void awaitSlotActive(PostgresServer primary) {
+        ReplicationSlots.awaitActive(primary, "restart", Duration.ofSeconds(60));
     }
 }

@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -157,11 +156,8 @@ class ShipperRoleIT {
     private static List<ChangeRecord> awaitCopied(ShipperRole role, RingCollector standby, Predicate<List<ChangeRecord>> copied)
             throws Exception {
         List<ChangeRecord> records = standby.awaitRecords(copied, 60_000);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (Boolean.TRUE.equals(role.status().get("initial_copy")) || role.status().get("copy_lsn") == null) {
-            assertThat(System.nanoTime()).as("copy finished within 30 s: %s", role.status()).isLessThan(deadline);
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-        }
+        Await.until("the copy finished (initial_copy false, a copy_lsn)", Duration.ofSeconds(30), role::status,
+                status -> !Boolean.TRUE.equals(status.get("initial_copy")) && status.get("copy_lsn") != null);
         assertThat(role.state()).isEqualTo(RoleState.SHIPPING);
         return records;
     }

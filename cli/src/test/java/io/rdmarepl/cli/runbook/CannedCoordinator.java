@@ -40,6 +40,7 @@ final class CannedCoordinator implements AutoCloseable {
             Canned canned = answers.getOrDefault(exchange.getRequestMethod() + " " + path, NOT_FOUND);
             if (canned.delayMs() > 0) {
                 try {
+                    // a slow coordinator, as the test asked: the fake's behaviour under test, not a wait for something
                     Thread.sleep(canned.delayMs());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

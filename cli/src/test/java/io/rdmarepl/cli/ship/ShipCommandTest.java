@@ -3,10 +3,12 @@ package io.rdmarepl.cli.ship;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmarepl.cli.RdmareplCommand;
+import io.rdmarepl.testsupport.Await;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -50,10 +52,8 @@ class ShipCommandTest {
         commandLine.setErr(new PrintWriter(err, true));
         java.util.concurrent.CompletableFuture<Integer> exit = java.util.concurrent.CompletableFuture.supplyAsync(
                 () -> commandLine.execute("ship", "--config", config.toString()));
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        while (!out.toString().contains("/status") && !exit.isDone() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Await.until("the shipper printed its admin address, or exited", Duration.ofSeconds(10),
+                () -> out.toString().contains("/status") || exit.isDone());
         assertThat(out.toString()).contains("rdmarepl ship: primary slot rdmarepl waits for the coordinator to activate it (POST /activate)");
         java.util.regex.Matcher port = java.util.regex.Pattern.compile("127\\.0\\.0\\.1:(\\d+)/status").matcher(out.toString());
         assertThat(port.find()).isTrue();

@@ -192,7 +192,8 @@ class ShipperEndpointTest {
         public Map<String, Object> primary(Duration wait) throws InterruptedException {
             lastPrimaryWait = wait;
             primaryWaits.add(wait);
-            Thread.sleep(wait.toMillis()); // held as long as asked: the postmaster never exits here
+            // the fake shipper's long poll, held as long as asked (the postmaster never exits here): not a wait for something
+            Thread.sleep(wait.toMillis());
             Map<String, Object> primary = new LinkedHashMap<>();
             primary.put("alive", true);
             primary.put("postmaster_exited", false);

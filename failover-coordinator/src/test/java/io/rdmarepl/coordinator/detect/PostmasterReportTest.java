@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import io.rdmarepl.coordinator.roles.HttpRoleClient;
+import io.rdmarepl.testsupport.Await;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -12,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -87,11 +87,12 @@ class PostmasterReportTest {
     }
 
     @Test
-    void shouldReportAnExitOnlyWhileTheShipperOfTheCurrentPrimarySaysSo() throws InterruptedException {
+    void shouldReportAnExitOnlyWhileTheShipperOfTheCurrentPrimarySaysSo() {
         assertThat(report.postmasterExited()).as("no target: nothing known").isFalse();
         answer = EXITED;
-        Thread.sleep(30);
-        assertThat(report.postmasterExited()).as("no target: the shipper is not asked").isFalse();
+        // nothing to wait for: with no target nothing may happen, watched over 20 of the report's 5 ms intervals
+        Await.holds("no target: the shipper is not asked and nothing is reported", Duration.ofMillis(100),
+                () -> requests.get() == 0 && !report.postmasterExited());
 
         report.target(admin);
         await("the exit reported", report::postmasterExited);
@@ -108,15 +109,14 @@ class PostmasterReportTest {
     }
 
     @Test
-    void shouldHoldARequestUntilThePostmasterExitsAndReportTheExitAtOnce() throws InterruptedException {
+    void shouldHoldARequestUntilThePostmasterExitsAndReportTheExitAtOnce() {
         holds = true;
         report.target(admin);
         await("a first request", () -> requests.get() > 0);
-        Thread.sleep(1_000);
         assertThat(lastQuery).isEqualTo("wait_ms=" + PostmasterReport.LONG_POLL.toMillis());
-        // polled every 5 ms it would be about 200
-        assertThat(requests.get()).as("requests in a second to a shipper holding them").isLessThanOrEqualTo(4);
-        assertThat(exitsReported.get()).isZero();
+        // a rate, so a window: polled every 5 ms it would be about 200 requests in the second
+        Await.holds("at most 4 requests in a second to a shipper holding them, and no exit reported", Duration.ofSeconds(1),
+                () -> requests.get() <= 4 && exitsReported.get() == 0);
 
         long exitNs = System.nanoTime();
         synchronized (changed) {
@@ -127,12 +127,13 @@ class PostmasterReportTest {
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - exitNs)).as("heard when the held answer came, not at its wait's end")
                 .isLessThan(PostmasterReport.LONG_POLL.toMillis());
         assertThat(report.postmasterExited()).isTrue();
-        Thread.sleep(50);
+        int confirming = requests.get() + 5;
+        await("five more reads confirming the exit", () -> requests.get() >= confirming);
         assertThat(exitsReported.get()).as("the news runs onExit once, not at every confirming read").isEqualTo(1);
     }
 
     @Test
-    void shouldLetAnExitReportAgeOutWhenTheShipperStopsAnswering() throws InterruptedException {
+    void shouldLetAnExitReportAgeOutWhenTheShipperStopsAnswering() {
         answer = EXITED_WATCH_ONLY;
         report.target(admin);
         await("the exit reported", report::postmasterExited);
@@ -146,35 +147,31 @@ class PostmasterReportTest {
     }
 
     @Test
-    void shouldTakeAShipperWithoutTheEndpointForOneThatSawNothing() throws InterruptedException {
+    void shouldTakeAShipperWithoutTheEndpointForOneThatSawNothing() {
         status = 404;
         answer = "{\"error\":\"no such path\"}";
         report.target(admin);
-        Thread.sleep(50);
+        // the second request follows the first answer (the 404): that answer was read
+        await("a second request, after the 404", () -> requests.get() >= 2);
         assertThat(report.postmasterExited()).isFalse();
         assertThat(report.exit()).isNull();
     }
 
     @Test
-    void shouldAskAShipperThatWatchesNoPostmasterOnlyNowAndThen() throws InterruptedException {
+    void shouldAskAShipperThatWatchesNoPostmasterOnlyNowAndThen() {
         answer = NOT_WATCHING;
         report.target(admin);
         await("a first answer", () -> requests.get() > 0);
-        Thread.sleep(300);
-        // every 5 ms it would be about 60
-        assertThat(requests.get()).as("requests in 300 ms to a shipper that cannot watch").isLessThanOrEqualTo(2);
-        assertThat(report.postmasterExited()).isFalse();
+        // a rate, so a window: every 5 ms it would be about 60
+        Await.holds("at most 2 requests in 300 ms to a shipper that cannot watch, and no exit reported", Duration.ofMillis(300),
+                () -> requests.get() <= 2 && !report.postmasterExited());
 
         answer = RUNNING;
         report.target(URI.create(admin + "/"));
         await("read at the interval again once a shipper watches", () -> requests.get() > 10);
     }
 
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("%s within 10 s", what).isNegative();
-            Thread.sleep(1);
-        }
+    private static void await(String what, Await.Condition condition) {
+        Await.until(what, Duration.ofSeconds(10), condition);
     }
 }

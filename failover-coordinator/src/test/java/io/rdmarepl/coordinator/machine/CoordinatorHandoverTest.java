@@ -74,7 +74,7 @@ class CoordinatorHandoverTest {
         assertThat(switchover).isNotDone();
 
         world.standbys.get("b").applied(FakeMarker.LSN);
-        Await.until("the switchover is done", TIMEOUT, switchover::isDone, done -> done);
+        Await.until("the switchover is done", TIMEOUT, switchover::isDone);
         assertThat(switchover.join()).containsEntry("result", "switched");
         assertThat(world.transitions()).contains("HEALTHY -> SWITCHOVER", "SWITCHOVER -> PROMOTING", "PROMOTING -> PROMOTED");
         assertThat(world.roles.posted(applier("b"), "/promote")).containsExactly(PROMOTE_TO_EPOCH_2);

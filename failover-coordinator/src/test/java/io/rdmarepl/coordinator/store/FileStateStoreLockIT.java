@@ -4,6 +4,7 @@ import static io.rdmarepl.coordinator.store.StateStore.NOTHING_STORED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rdmarepl.testsupport.Await;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmarepl.coordinator.state.ClusterState;
+import io.rdmarepl.testsupport.Await;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -115,11 +117,7 @@ class FileStateStoreTest {
 
             assertThat(store.compareAndSet(0, promoted, Durability.LAZY)).isEqualTo(1);
             // the failed replace removes its temp file: gone means tried
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (Files.exists(temp)) {
-                assertThat(System.nanoTime() - deadline).as("the lazy write tried within 5 s").isNegative();
-                Thread.sleep(1);
-            }
+            Await.until("the lazy write tried (its temp file gone)", Duration.ofSeconds(5), () -> !Files.exists(temp));
             assertThat(follower.read()).as("the file still holds version 0").isEqualTo(new Versioned<>(initial, 0));
             assertThat(store.read()).as("the leader goes on from what it stored").isEqualTo(new Versioned<>(promoted, 1));
 
@@ -141,12 +139,8 @@ class FileStateStoreTest {
     }
 
     /** Until {@code reader} (not the leader) finds {@code version} in the file: lazy writes land a little later. */
-    private static void awaitFile(FileStateStore reader, long version) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (reader.read().version() != version) {
-            assertThat(System.nanoTime() - deadline).as("version %d in the file within 5 s", version).isNegative();
-            Thread.sleep(1);
-        }
+    private static void awaitFile(FileStateStore reader, long version) {
+        Await.until("version " + version + " in the file", Duration.ofSeconds(5), () -> reader.read().version(), v -> v == version);
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmarepl.coordinator.state.ClusterState;
 import io.rdmarepl.coordinator.state.HistoryEntry;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.ZooKeeperTestServers;
 import java.time.Duration;
 import java.util.ArrayList;

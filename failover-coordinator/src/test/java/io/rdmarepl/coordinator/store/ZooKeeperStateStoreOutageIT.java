@@ -4,6 +4,7 @@ import static io.rdmarepl.coordinator.store.StateStore.NOTHING_STORED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.ZooKeeperTestServers;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

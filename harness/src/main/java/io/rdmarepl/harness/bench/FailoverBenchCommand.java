@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.channel.shm.ShmPaths;
-import io.rdmarepl.harness.rig.AcknowledgingClient;
 import io.rdmarepl.harness.rig.FailoverOutcome;
 import io.rdmarepl.harness.rig.FailoverTrial;
 import io.rdmarepl.harness.rig.InProcessCoordinator;
@@ -12,6 +11,7 @@ import io.rdmarepl.harness.rig.ReplicationRoles;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresPair;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.history.ClientWriter;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.HashSet;
@@ -111,7 +111,7 @@ public final class FailoverBenchCommand implements Callable<Integer> {
             FailoverBenchReport.Trial trial;
             try {
                 trial = trial(i);
-            } catch (Exception e) {
+            } catch (Exception | AssertionError e) { // an AssertionError: something awaited did not come in time
                 trial = new FailoverBenchReport.Trial(null, -1, -1, e.getClass().getSimpleName() + ": " + e.getMessage());
             }
             done.add(trial);
@@ -144,8 +144,8 @@ public final class FailoverBenchCommand implements Callable<Integer> {
         try (PostgresPair servers = pair) {
             PostgresServer primary = servers.primary();
             PostgresServer replica = servers.replica();
-            primary.execute(AcknowledgingClient.SCHEMA);
-            replica.execute(AcknowledgingClient.SCHEMA);
+            primary.execute(ClientWriter.SCHEMA);
+            replica.execute(ClientWriter.SCHEMA);
             if (referenceUnavailable == null) {
                 referenceUnavailable = PhysicalStandby.unavailable(primary).orElse(null);
             }
@@ -169,9 +169,9 @@ public final class FailoverBenchCommand implements Callable<Integer> {
                 if (reference == null) {
                     return new FailoverBenchReport.Trial(outcome, -1, -1, failed);
                 }
-                long promoteUs = reference.promoteToFirstWriteUs(AcknowledgingClient.TABLE);
+                long promoteUs = reference.promoteToFirstWriteUs(ClientWriter.TABLE);
                 Set<Long> lost = new HashSet<>(outcome.acknowledgedByOldIds());
-                lost.removeAll(reference.ids(AcknowledgingClient.TABLE));
+                lost.removeAll(reference.ids(ClientWriter.TABLE));
                 return new FailoverBenchReport.Trial(outcome, promoteUs, lost.size(), failed);
             } finally {
                 startNextPair(index); // everything measured: the next pair starts while these servers stop

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.applier.apply.Applier;
-import io.rdmarepl.harness.rig.AcknowledgingClient;
 import io.rdmarepl.harness.rig.ReplicationRoles;
 import io.rdmarepl.shipper.Shipper;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresPair;
 import io.rdmarepl.testsupport.PostgresServer;
@@ -15,18 +15,19 @@ import io.rdmarepl.testsupport.compare.ComparisonReport;
 import io.rdmarepl.testsupport.compare.Difference;
 import io.rdmarepl.testsupport.compare.ReplicaComparison;
 import io.rdmarepl.testsupport.compare.TableResult;
+import io.rdmarepl.testsupport.history.ClientWriter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -94,10 +95,10 @@ public final class DemoCommand implements Callable<Integer> {
             PostgresServer replica = servers.replica();
             primary.execute(DemoSchema.primary());
             primary.execute(DemoSchema.seed());
-            primary.execute(AcknowledgingClient.SCHEMA);
+            primary.execute(ClientWriter.SCHEMA);
             replica.execute(DemoSchema.replica());
             replica.execute(DemoSchema.seed());
-            replica.execute(AcknowledgingClient.SCHEMA);
+            replica.execute(ClientWriter.SCHEMA);
             say(progress, "starting the applier (" + ringUri + ") and the shipper, each with its admin endpoint");
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             try (ReplicationRoles roles = ReplicationRoles.start("demo", primary, replica, ring, ROLES_TOKEN, registry)) {
@@ -167,23 +168,16 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /** @return milliseconds it took the replica to hold the last probe */
-    private static long awaitProbe(PostgresServer replica, long id, Applier applier, Shipper shipper) throws Exception {
-        long start = System.nanoTime();
-        long deadline = start + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < deadline) {
+    private static long awaitProbe(PostgresServer replica, long id, Applier applier, Shipper shipper) {
+        return Await.until("the replica caught up (probe " + id + " on it)", Duration.ofSeconds(120), () -> {
+            if (shipper.failure() != null) {
+                throw new AssertionError("shipper failed: " + shipper.failure());
+            }
             try (Connection c = replica.connect("postgres"); Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT 1 FROM probe WHERE id = " + id)) {
-                if (rs.next()) {
-                    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-                }
+                return rs.next();
             }
-            if (shipper.failure() != null) {
-                throw new IllegalStateException("shipper failed: " + shipper.failure());
-            }
-            Thread.sleep(20);
-        }
-        throw new IllegalStateException("replica did not catch up within 120 s: applier " + applier.status().toMap()
-                + ", shipper " + shipper.status());
+        }, () -> "applier " + applier.status().toMap() + ", shipper " + shipper.status());
     }
 
     private Map<String, Object> report(DemoWorkload workload, ComparisonReport tables, LagReport lag, long caughtUpMs,

@@ -4,18 +4,20 @@ import io.rdmarepl.client.FailoverDataSource;
 import io.rdmarepl.client.FailoverDataSourceConfig;
 import io.rdmarepl.coordinator.state.HistoryEntry;
 import io.rdmarepl.format.Lsn;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.history.Ack;
+import io.rdmarepl.testsupport.history.ClientWriter;
+import io.rdmarepl.testsupport.history.HistoryCheck;
+import io.rdmarepl.testsupport.history.WriteHistory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -43,6 +45,8 @@ import java.util.stream.Stream;
 public final class FailoverTrial {
     private static final Duration PROMOTED_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration NEW_PRIMARY_WRITES_TIMEOUT = Duration.ofSeconds(30);
+    /** One client call may span a whole failover: it returns at the first commit on whichever server is primary then. */
+    private static final Duration CLIENT_BUDGET = Duration.ofSeconds(15);
 
     private final PostgresServer primary;
     private final PostgresServer replica;
@@ -90,14 +94,15 @@ public final class FailoverTrial {
                 }
             });
             long clientStartNs = System.nanoTime();
-            AcknowledgingClient client = new AcknowledgingClient(dataSource, rate, writers);
+            ClientWriter client = ClientWriter.to(work -> dataSource.inTransaction(work::run, CLIENT_BUDGET)).name("rdmarepl-failover-client")
+                    .writers(writers).ratePerSecond(rate).start();
             List<Path> leftovers = List.of();
             try {
                 // the warmup counts from the first commit: opening the pool's connections may take a while
-                awaitAcks(client, primary.port(), 1, Duration.ofSeconds(30), "the primary");
-                long firstAckMs = TimeUnit.NANOSECONDS.toMillis(client.firstAckNs(primary.port(), clientStartNs) - clientStartNs);
-                Thread.sleep(warmup.toMillis());
-                progress.accept("client acknowledged " + client.acknowledgedCount() + " transactions; SIGKILL to the primary's postmaster (pid "
+                awaitAcks(client, primary, Duration.ofSeconds(30), "the primary");
+                long firstAckMs = TimeUnit.NANOSECONDS.toMillis(firstAckNs(client, primary, clientStartNs) - clientStartNs);
+                Thread.sleep(warmup.toMillis()); // the workload before the fault, as long as asked: not a wait for something
+                progress.accept("client acknowledged " + client.acknowledged() + " transactions; SIGKILL to the primary's postmaster (pid "
                         + primary.pid() + ")");
                 ProcessHandle postmaster = ProcessHandle.of(primary.pid())
                         .orElseThrow(() -> new IllegalStateException("the primary's postmaster (pid " + primary.pid() + ") is not running"));
@@ -113,8 +118,8 @@ public final class FailoverTrial {
                 Map<String, Object> promoted = coordinator.awaitLastFailover(Duration.ofSeconds(5));
                 progress.accept("coordinator: PROMOTED " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killNs)
                         + " ms after the kill; client writes on");
-                awaitAcks(client, replica.port(), 1, NEW_PRIMARY_WRITES_TIMEOUT, "the new primary");
-                Thread.sleep(after.toMillis());
+                awaitAcks(client, replica, NEW_PRIMARY_WRITES_TIMEOUT, "the new primary");
+                Thread.sleep(after.toMillis()); // the workload after the failover, as long as asked: not a wait for something
                 client.close();
                 return outcome(client, promoted, killNs, killWallMs, switchedNs.get(), sync ? "sync" : "async", writers, syncAtKill,
                         inFlightAtKill, firstAckMs);
@@ -125,39 +130,37 @@ public final class FailoverTrial {
         }
     }
 
-    private FailoverOutcome outcome(AcknowledgingClient client, Map<String, Object> promoted, long killNs, long killWallMs,
+    private FailoverOutcome outcome(ClientWriter client, Map<String, Object> promoted, long killNs, long killWallMs,
                                     long switchedNs, String mode, int writers, Map<String, Object> syncAtKill, int inFlightAtKill,
                                     long firstAckMs)
             throws SQLException {
         @SuppressWarnings("unchecked")
         Map<String, Object> report = (Map<String, Object>) promoted.get("last_failover");
         Set<Long> onNew = ids(replica);
-        Set<Long> byOld = client.acknowledgedBy(primary.port());
-        Set<Long> byNew = client.acknowledgedBy(replica.port());
-        Set<Long> lost = new HashSet<>(byOld);
-        lost.removeAll(onNew);
-        Set<Long> missing = new HashSet<>(byNew);
-        missing.removeAll(onNew);
-        long firstOnNew = client.firstAckNs(replica.port(), killNs);
+        WriteHistory history = client.history();
+        Set<Long> byOld = history.ids(ClientWriter.member(primary));
+        Set<Long> byNew = history.ids(ClientWriter.member(replica));
+        Set<Long> lost = HistoryCheck.lost(byOld, onNew);
+        Set<Long> missing = HistoryCheck.lost(byNew, onNew);
+        long firstOnNew = firstAckNs(client, replica, killNs);
         int writable = WritablePrimaries.count(primary, replica);
-        Map<Long, AcknowledgingClient.Ack> acks = client.acknowledged();
+        Map<Long, Ack> acks = new HashMap<>();
+        history.acks().forEach(ack -> acks.put(ack.id(), ack));
         int last100Ms = 0;
         int oldAfterKill = 0;
-        for (AcknowledgingClient.Ack ack : acks.values()) {
-            if (ack.port() == primary.port()) {
-                long sinceKillNs = ack.atNs() - killNs;
-                if (sinceKillNs >= 0) {
-                    oldAfterKill++;
-                } else if (sinceKillNs > -TimeUnit.MILLISECONDS.toNanos(100)) {
-                    last100Ms++;
-                }
+        for (Ack ack : history.acksBy(ClientWriter.member(primary))) {
+            long sinceKillNs = ack.acknowledgedNs() - killNs;
+            if (sinceKillNs >= 0) {
+                oldAfterKill++;
+            } else if (sinceKillNs > -TimeUnit.MILLISECONDS.toNanos(100)) {
+                last100Ms++;
             }
         }
         List<String> lostDetail = lost.stream().sorted().limit(20).map(id -> {
-            AcknowledgingClient.Ack ack = acks.get(id);
-            double ms = (ack.atNs() - killNs) / 1e6;
+            Ack ack = acks.get(id);
+            double ms = (ack.acknowledgedNs() - killNs) / 1e6;
             return String.format("id %d acknowledged %.1f ms %s the kill after %.1f ms", id, Math.abs(ms), ms < 0 ? "before" : "after",
-                    ack.latencyNs() / 1e6);
+                    (ack.acknowledgedNs() - ack.invokedNs()) / 1e6);
         }).toList();
         Map<String, Object> coordinatorSays = new LinkedHashMap<>();
         if (report != null) {
@@ -182,7 +185,7 @@ public final class FailoverTrial {
                 byNew.size(),
                 lost.size(),
                 missing.size(),
-                client.acknowledgedCount() - byOld.size() - byNew.size(),
+                history.size() - byOld.size() - byNew.size(),
                 client.failures(),
                 writable,
                 report == null ? null : String.valueOf(report.get("message")),
@@ -197,7 +200,7 @@ public final class FailoverTrial {
                 firstAckMs,
                 last100Ms,
                 oldAfterKill,
-                latency(client.latenciesUs(primary.port(), killNs)),
+                latency(latenciesUs(history.acksBy(ClientWriter.member(primary)), killNs)),
                 coordinatorSays,
                 lostDetail,
                 killWallMs,
@@ -285,16 +288,22 @@ public final class FailoverTrial {
         return value instanceof Number n ? n.longValue() : -1;
     }
 
-    private static void awaitAcks(AcknowledgingClient client, int port, int count, Duration timeout, String server)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (client.countBy(port) < count) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("the client had no write acknowledged by " + server + " within " + timeout.toSeconds()
-                        + " s (" + client.failures() + " failed transactions; last: " + client.lastFailure() + ")");
-            }
-            Thread.sleep(1);
-        }
+    private static void awaitAcks(ClientWriter client, PostgresServer server, Duration timeout, String which) {
+        String member = ClientWriter.member(server);
+        Await.until("a write of the client acknowledged by " + which, timeout, () -> client.history().count(member) > 0,
+                () -> client.failures() + " failed transactions; last: " + client.lastFailure());
+    }
+
+    /** The earliest acknowledgement by {@code server} at or after {@code sinceNs}, or -1. */
+    private static long firstAckNs(ClientWriter client, PostgresServer server, long sinceNs) {
+        return client.history().acksBy(ClientWriter.member(server)).stream().mapToLong(Ack::acknowledgedNs)
+                .filter(ns -> ns - sinceNs >= 0).findFirst().orElse(-1);
+    }
+
+    /** How long each transaction of {@code acks} acknowledged before {@code beforeNs} took, in µs, in no order. */
+    private static List<Long> latenciesUs(List<Ack> acks, long beforeNs) {
+        return acks.stream().filter(ack -> ack.acknowledgedNs() - beforeNs < 0)
+                .map(ack -> (ack.acknowledgedNs() - ack.invokedNs()) / 1000).toList();
     }
 
     /**
@@ -327,15 +336,8 @@ public final class FailoverTrial {
         }
     }
 
-    /** Every id in {@link AcknowledgingClient#TABLE} on {@code server}. */
+    /** Every id in {@link ClientWriter#TABLE} on {@code server}. */
     public static Set<Long> ids(PostgresServer server) throws SQLException {
-        Set<Long> ids = new HashSet<>();
-        try (Connection c = server.connect("postgres"); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT id FROM " + AcknowledgingClient.TABLE)) {
-            while (rs.next()) {
-                ids.add(rs.getLong(1));
-            }
-        }
-        return ids;
+        return ClientWriter.ids(server);
     }
 }

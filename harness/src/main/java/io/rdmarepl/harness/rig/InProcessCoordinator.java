@@ -8,6 +8,7 @@ import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.machine.Coordinator;
 import io.rdmarepl.coordinator.state.HistoryEntry;
 import io.rdmarepl.coordinator.store.StateStore;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -121,36 +122,21 @@ public final class InProcessCoordinator implements AutoCloseable {
     /**
      * Waits until the coordinator is in {@code phase}.
      *
-     * @throws IllegalStateException with the last status when it is not there within {@code timeout}
+     * @throws AssertionError with the last status when it is not there within {@code timeout}
      */
-    public Map<String, Object> awaitPhase(String phase, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            Map<String, Object> status = coordinator.status();
-            if (phase.equals(status.get("phase"))) {
-                return status;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("the coordinator is not " + phase + " after " + timeout.toSeconds() + " s: phase "
-                        + status.get("phase") + ", last decision: " + status.get("last_decision") + ", last error: "
-                        + status.get("last_error"));
-            }
-            Thread.sleep(1);
-        }
+    public Map<String, Object> awaitPhase(String phase, Duration timeout) {
+        return Await.until("the coordinator " + phase, timeout, coordinator::status, status -> phase.equals(status.get("phase")));
     }
 
     /**
      * Waits until {@code /status} carries the {@code last_failover} report. The coordinator publishes PROMOTED a
      * moment before it sets the report, so a status read right at PROMOTED may not have it yet.
+     *
+     * @throws AssertionError with the last status when it has none within {@code timeout}
      */
-    public Map<String, Object> awaitLastFailover(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Map<String, Object> status = coordinator.status();
-        while (status.get("last_failover") == null && System.nanoTime() - deadline < 0) {
-            Thread.sleep(1);
-            status = coordinator.status();
-        }
-        return status;
+    public Map<String, Object> awaitLastFailover(Duration timeout) {
+        return Await.until("the coordinator's last_failover report", timeout, coordinator::status,
+                status -> status.get("last_failover") != null);
     }
 
     @Override

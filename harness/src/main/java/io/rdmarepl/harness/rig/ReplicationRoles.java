@@ -124,12 +124,12 @@ public final class ReplicationRoles implements AutoCloseable {
                 if (sync) {
                     roles.awaitSyncOn(primary, SYNC_TIMEOUT);
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | AssertionError e) { // an AssertionError: the slot did not stream in time
                 roles.close();
                 throw e;
             }
             return roles;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | AssertionError e) {
             if (shipper != null) {
                 shipper.close();
             }

@@ -1,6 +1,7 @@
 package io.rdmarepl.harness.rig;
 
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.history.ClientWriter;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -23,7 +24,7 @@ public final class WritablePrimaries {
     }
 
     /**
-     * True when the server takes an insert into {@link AcknowledgingClient#TABLE} (rolled back: nothing stays); false
+     * True when the server takes an insert into {@link ClientWriter#TABLE} (rolled back: nothing stays); false
      * when it cannot be reached or refuses (read-only, fenced, in recovery).
      */
     public static boolean acceptsWrite(PostgresServer server) {
@@ -33,7 +34,7 @@ public final class WritablePrimaries {
         try (Connection c = DriverManager.getConnection(server.jdbcUrl("postgres"), properties)) {
             c.setAutoCommit(false);
             try (Statement s = c.createStatement()) {
-                s.execute("INSERT INTO " + AcknowledgingClient.TABLE + " (id) VALUES (-1) ON CONFLICT (id) DO NOTHING");
+                s.execute("INSERT INTO " + ClientWriter.TABLE + " (id) VALUES (-1) ON CONFLICT (id) DO NOTHING");
             } finally {
                 c.rollback();
             }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.channel.shm.ShmPaths;
-import io.rdmarepl.harness.rig.AcknowledgingClient;
 import io.rdmarepl.harness.rig.FailoverOutcome;
 import io.rdmarepl.harness.rig.FailoverTrial;
 import io.rdmarepl.harness.rig.InProcessCoordinator;
@@ -14,6 +13,7 @@ import io.rdmarepl.harness.rig.WritablePrimaries;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresPair;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.history.ClientWriter;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -127,8 +127,8 @@ class SyncFailoverIT {
     private static Trial trial(int index, PostgresPair pair) throws Exception {
         PostgresServer primary = pair.primary();
         PostgresServer replica = pair.replica();
-        primary.execute(AcknowledgingClient.SCHEMA);
-        replica.execute(AcknowledgingClient.SCHEMA);
+        primary.execute(ClientWriter.SCHEMA);
+        replica.execute(ClientWriter.SCHEMA);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (ReplicationRoles roles = ReplicationRoles.start("syncit", primary, replica,
                 ShmPaths.ring("rdmarepl-sync-failover-it-" + ProcessHandle.current().pid() + "-" + index), ROLES_TOKEN, registry, true, "on");

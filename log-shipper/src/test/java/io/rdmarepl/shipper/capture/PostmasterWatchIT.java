@@ -2,10 +2,11 @@ package io.rdmarepl.shipper.capture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.sql.Connection;
-import java.sql.Statement;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,10 +28,7 @@ class PostmasterWatchIT {
             assertThat(watch.exit()).isNull();
 
             ProcessHandle.of(primary.pid()).orElseThrow().destroyForcibly();
-            long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!watch.check() && System.nanoTime() < deadlineNs) {
-                Thread.onSpinWait();
-            }
+            Await.until("the SIGKILLed postmaster seen to exit", Duration.ofSeconds(10), watch::check);
             assertThat(watch.exited()).as("the SIGKILLed postmaster is seen to exit").isTrue();
             assertThat(watch.exit()).startsWith("process " + primary.pid() + " ");
             assertThat(watch.check()).as("sticky").isTrue();

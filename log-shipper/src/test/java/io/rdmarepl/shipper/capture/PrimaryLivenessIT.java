@@ -3,6 +3,7 @@ package io.rdmarepl.shipper.capture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.time.Duration;
@@ -23,10 +24,7 @@ class PrimaryLivenessIT {
     void theWaitEndsAtTheTimeWhileThePrimaryRunsAndAtItsPostmastersExit() throws Exception {
         try (PostgresServer primary = PostgresServer.primary(Durability.FAST);
              PrimaryLiveness liveness = new PrimaryLiveness(config(primary), Duration.ofMillis(5))) {
-            long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (liveness.postmasterStatus().get("pid") == null && System.nanoTime() < deadlineNs) {
-                Thread.sleep(5);
-            }
+            Await.until("the postmaster watched", Duration.ofSeconds(30), () -> liveness.postmasterStatus().get("pid") != null);
             assertThat(liveness.postmasterStatus()).containsEntry("pid", primary.pid()).containsEntry("exited", false);
 
             long startNs = System.nanoTime();
@@ -34,16 +32,20 @@ class PrimaryLivenessIT {
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs)).as("held for its wait").isGreaterThanOrEqualTo(300);
             assertThat(liveness.postmasterExited()).isFalse();
 
-            CompletableFuture<Long> heldForMs = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<Long> heldForMs = new CompletableFuture<>();
+            Thread held = new Thread(() -> {
                 long heldNs = System.nanoTime();
                 try {
                     liveness.awaitPostmasterExit(Duration.ofSeconds(20));
+                    heldForMs.complete(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - heldNs));
                 } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
+                    heldForMs.completeExceptionally(e);
                 }
-                return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - heldNs);
-            });
-            Thread.sleep(200);
+            }, "held-request");
+            held.setDaemon(true);
+            held.start();
+            Await.until("the request held (its thread waiting for the exit), or answered", Duration.ofSeconds(10),
+                    () -> held.getState() == Thread.State.TIMED_WAITING || heldForMs.isDone());
             assertThat(heldForMs).as("still held while the primary runs").isNotDone();
             ProcessHandle.of(primary.pid()).orElseThrow().destroyForcibly();
             assertThat(heldForMs.get(10, TimeUnit.SECONDS)).as("answered at the exit, not at the 20 s wait").isLessThan(10_000);

@@ -5,6 +5,7 @@ import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.format.ChangeEventFormat;
 import io.rdmarepl.shipper.capture.DebeziumConnectionFactory;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,19 +83,15 @@ final class DebeziumCapture implements AutoCloseable {
     }
 
     /** Waits until the replication slot streams (the engine's slot is active). */
-    DebeziumCapture awaitStreaming(PostgresServer server, String slot) throws Exception {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        while (System.nanoTime() < deadline) {
-            checkFailure();
+    DebeziumCapture awaitStreaming(PostgresServer server, String slot) {
+        Await.until("slot " + slot + " active", DEADLINE, () -> {
+            checkFailure(); // an AssertionError: not retried
             try (var c = server.connect("postgres"); var s = c.createStatement();
                  var rs = s.executeQuery("SELECT active FROM pg_replication_slots WHERE slot_name = '" + slot + "'")) {
-                if (rs.next() && rs.getBoolean(1)) {
-                    return this;
-                }
+                return rs.next() && rs.getBoolean(1);
             }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("slot " + slot + " not active within " + DEADLINE);
+        });
+        return this;
     }
 
     /** The next data-change record (op present) matching {@code filter}; transaction and heartbeat records skipped. */

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.SequenceBarrier;
 import com.lmax.disruptor.TimeoutException;
+import io.rdmarepl.testsupport.Await;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,8 +25,7 @@ class FeedbackWaitStrategyTest {
 
     @Test
     void shouldLeaveAHandlerBlockedUntilTheHeartbeatAsSoonAsAnAcknowledgementIsAwaited() throws Exception {
-        CompletableFuture<String> waiting = CompletableFuture.supplyAsync(this::waitForFirstRecord);
-        Thread.sleep(100); // the handler is blocked now, for up to the 20 s heartbeat interval
+        CompletableFuture<String> waiting = blockedHandler(); // for up to the 20 s heartbeat interval
         assertThat(waiting).isNotDone();
 
         awaited.set(true);
@@ -44,10 +45,21 @@ class FeedbackWaitStrategyTest {
 
     @Test
     void shouldWakeABlockedHandlerForAPublishedRecord() throws Exception {
-        CompletableFuture<String> waiting = CompletableFuture.supplyAsync(this::waitForFirstRecord);
-        Thread.sleep(100);
+        CompletableFuture<String> waiting = blockedHandler();
         ring.publish(ring.next());
         assertThat(waiting.get(10, TimeUnit.SECONDS)).isEqualTo("available 0");
+    }
+
+    /** A handler waiting for the first record on a thread of its own, once it is blocked in the strategy. */
+    private CompletableFuture<String> blockedHandler() {
+        CompletableFuture<String> waiting = new CompletableFuture<>();
+        Thread handler = new Thread(() -> waiting.complete(waitForFirstRecord()), "standby-handler");
+        handler.setDaemon(true);
+        handler.start();
+        // the strategy's only timed wait is the block on its mutex (no acknowledgement is awaited yet)
+        Await.until("the handler blocked in the strategy, or returned", Duration.ofSeconds(10),
+                () -> handler.getState() == Thread.State.TIMED_WAITING || waiting.isDone());
+        return waiting;
     }
 
     private String waitForFirstRecord() {

@@ -31,7 +31,7 @@ class BackPressureTest {
                         failure.compareAndSet(null, problem);
                     }
                 }, 3);
-                LockSupport.parkNanos(20_000);
+                LockSupport.parkNanos(20_000); // a slow reader, the test's subject: not a wait for something
             }
         }, "slow-reader");
         slowReader.start();

@@ -3,7 +3,9 @@ package io.rdmarepl.channel.ring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rdmarepl.testsupport.Await;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -236,11 +238,9 @@ class RingWriterReaderTest {
         assertThat(feedback.heartbeatTimeUs()).as("released: it moves again").isGreaterThan(held);
     }
 
-    /** Heartbeats are wall-clock milliseconds in µs: spins until the clock shows a later one than {@code us}. */
+    /** Heartbeats are wall-clock milliseconds in µs: until the clock shows a later one than {@code us}. */
     private static void awaitWallClockPast(long us) {
-        while (System.currentTimeMillis() * 1000L <= us) {
-            Thread.onSpinWait();
-        }
+        Await.until("the wall clock past " + us + " µs", Duration.ofSeconds(5), () -> System.currentTimeMillis() * 1000L > us);
     }
 
     @Test

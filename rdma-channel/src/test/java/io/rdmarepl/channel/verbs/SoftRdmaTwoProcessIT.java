@@ -10,6 +10,7 @@ import io.rdmarepl.channel.RingSettings;
 import io.rdmarepl.channel.ring.FramesFromProcess;
 import io.rdmarepl.channel.ring.RingReader;
 import io.rdmarepl.channel.ring.RingWriter;
+import io.rdmarepl.testsupport.Await;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
@@ -58,12 +59,9 @@ class SoftRdmaTwoProcessIT {
             Process writer = java(SoftRdmaWriterProcess.class, end.uri(), "1000000", "64")
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.PIPE).start();
             try {
-                long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (reader.producerPosition() < capacity / 2 && System.nanoTime() < deadlineNs) {
-                    Thread.sleep(1);
-                }
-                assertThat(reader.producerPosition()).as("the writer filled the ring").isGreaterThanOrEqualTo(capacity / 2);
+                Await.until("the writer filled half the ring", Duration.ofSeconds(30), () -> reader.producerPosition() >= capacity / 2);
                 signal("STOP", writer);
+                long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 int reports = 0;
                 while (end.hasWriter() && System.nanoTime() < deadlineNs) {
                     reports += reader.poll((t, f, b, o, l) -> { }, 1);

@@ -95,8 +95,8 @@ class PromotionIT {
     }
 
     /** Refreshes the shipper's copy of the feedback until {@code condition} holds; 10 s at most. */
-    private static void awaitFeedback(io.rdmarepl.channel.ring.FeedbackSnapshot feedback, java.util.function.BooleanSupplier condition) {
-        Await.until("the feedback condition holds", Duration.ofSeconds(10), () -> feedback.refresh() && condition.getAsBoolean(), done -> done);
+    private static void awaitFeedback(io.rdmarepl.channel.ring.FeedbackSnapshot feedback, Await.Condition condition) {
+        Await.until("the feedback condition holds", Duration.ofSeconds(10), () -> feedback.refresh() && condition.holds());
     }
 
     @Test

@@ -57,7 +57,7 @@ public final class RingFeeder implements AutoCloseable {
                 if (System.nanoTime() > deadlineNs) {
                     throw new IllegalStateException("ring stayed full for 30 s: the applier is not reading");
                 }
-                LockSupport.parkNanos(50_000);
+                LockSupport.parkNanos(50_000); // a writer's back-off on a full ring, as the shipper's: not a wait for something
             }
         }
         writer.publish();
@@ -75,7 +75,7 @@ public final class RingFeeder implements AutoCloseable {
                 io.rdmarepl.format.codec.TransactionDescriptor.BEGIN_SNAPSHOT_CHUNK_FLAG);
         while (!messages.tryWrite(ChangeStream.RECORD_FRAME_TYPE, scratch, 0, length)) {
             writer.publish();
-            LockSupport.parkNanos(50_000);
+            LockSupport.parkNanos(50_000); // a writer's back-off on a full ring: not a wait for something
         }
         return send(records.subList(1, records.size()));
     }

@@ -2,8 +2,11 @@ package io.rdmarepl.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmarepl.testsupport.Await;
 import java.time.Duration;
 import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,9 +23,11 @@ class ApplierKillIT extends FaultInjectionTest {
     void shouldLoseNothingAndApplyNothingTwiceWhenTheApplierIsKilledAndRestarted() throws Exception {
         replicateThrough(() -> {
             RoleProcess shipper = replication.shipper();
+            long shippedAtKill = shipped(shipper);
             replication.applier().kill();
             // the shipper writes on into the killed applier's ring for a while: nothing may be lost from it
-            Thread.sleep(300);
+            Await.until("the shipper wrote 10 more transactions into the killed applier's ring", NOTICE_TIMEOUT,
+                    () -> shipped(shipper) >= shippedAtKill + 10, replication::tails);
             replication.startApplier();
 
             OptionalInt exit = shipper.awaitExit(NOTICE_TIMEOUT);
@@ -33,5 +38,14 @@ class ApplierKillIT extends FaultInjectionTest {
             replication.startShipper();
             replication.awaitSlotActive();
         });
+    }
+
+    /** The shipper's {@code transactions_shipped}, from its /status. */
+    private static long shipped(RoleProcess shipper) {
+        Matcher shipped = Pattern.compile("\"transactions_shipped\":(\\d+)").matcher(RoleProcess.statusLine(shipper));
+        if (!shipped.find()) {
+            throw new IllegalStateException("no transactions_shipped in the shipper's /status: " + RoleProcess.statusLine(shipper));
+        }
+        return Long.parseLong(shipped.group(1));
     }
 }

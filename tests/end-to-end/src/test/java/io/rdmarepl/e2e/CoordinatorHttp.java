@@ -2,6 +2,8 @@ package io.rdmarepl.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmarepl.testsupport.Await;
+import io.rdmarepl.testsupport.history.ClientWriter;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,6 +29,14 @@ final class CoordinatorHttp {
     io.rdmarepl.client.FailoverDataSource dataSource() {
         return new io.rdmarepl.client.FailoverDataSource(io.rdmarepl.client.FailoverDataSourceConfig.builder().coordinatorUrl(base)
                 .user(io.rdmarepl.testsupport.PostgresServer.SUPERUSER).password("").connectionTimeout(Duration.ofSeconds(10)).build());
+    }
+
+    /**
+     * An application writing through {@code dataSource} (each write's {@code inTransaction} with a 200 ms budget): the
+     * client whose acknowledged writes a failover test checks.
+     */
+    static ClientWriter.Builder writerThrough(io.rdmarepl.client.FailoverDataSource dataSource) {
+        return ClientWriter.to(work -> dataSource.inTransaction(work::run, Duration.ofMillis(200))).name("application");
     }
 
     /** A data source that uses a topology at most {@code topologyMaxAge} without the coordinator confirming it. */
@@ -59,15 +69,6 @@ final class CoordinatorHttp {
 
     /** Waits until /status has {@code phase}; fails with the last status after {@code timeout}. */
     JsonNode awaitPhase(String phase, Duration timeout) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        JsonNode status = status();
-        while (!phase.equals(status.path("phase").asText())) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("coordinator not in phase " + phase + " within " + timeout.toSeconds() + " s: " + status);
-            }
-            Thread.sleep(5);
-            status = status();
-        }
-        return status;
+        return Await.until("the coordinator in phase " + phase, timeout, this::status, status -> phase.equals(status.path("phase").asText()));
     }
 }

@@ -4,6 +4,7 @@ import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.ExampleConfigs;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.history.ClientWriter;
 import io.rdmarepl.testsupport.net.NetHost;
 import io.rdmarepl.testsupport.net.Network;
 import java.io.IOException;

@@ -2,9 +2,11 @@ package io.rdmarepl.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.compare.ComparisonReport;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -86,17 +88,17 @@ class InitialCopyIT {
 
     /** Waits until the first copy has put some, not all, seeded rows on the replica; returns how many. */
     private long awaitCopyPartWayThrough() throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (System.nanoTime() - deadline < 0) {
-            long copied = Replication.queryLong(replication.replica(), "SELECT count(*) FROM history WHERE tx < 0 AND tx > -999999999");
-            assertThat(copied).as("the copy finished before the test could cut it short; seed more rows")
+        AtomicLong copied = new AtomicLong();
+        Await.until("a seeded row on the replica", Duration.ofSeconds(90), () -> {
+            copied.set(Replication.queryLong(replication.replica(), "SELECT count(*) FROM history WHERE tx < 0 AND tx > -999999999"));
+            assertThat(copied.get()).as("the copy finished before the test could cut it short; seed more rows")
                     .isLessThan(SEEDED_ROWS - 1000);
-            if (copied > 0) {
-                return copied;
+            if (copied.get() > 0) {
+                return true;
             }
             replication.checkAlive();
-            Thread.sleep(5);
-        }
-        throw new AssertionError("no seeded row reached the replica within 90 s\n" + replication.diagnostics());
+            return false;
+        }, replication::diagnostics);
+        return copied.get();
     }
 }

@@ -4,19 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rdmarepl.testsupport.Await;
-import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.history.Ack;
+import io.rdmarepl.testsupport.history.ClientWriter;
+import io.rdmarepl.testsupport.history.WriteHistory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -77,28 +75,30 @@ class LeaseFailoverIT {
     void theStandbyTakesWritesOnlyOnceTheCutOffPrimaryFencedItself() throws Exception {
         JsonNode report;
         long requestedNs;
-        try (DirectWriter old = DirectWriter.insistingOn(replication.primary(), 10_000_000);
-             DirectWriter promoted = DirectWriter.waitingFor(replication.replica(), 20_000_000)) {
-            old.awaitAcknowledged(50);
+        try (ClientWriter old = ClientWriter.insistingOn(replication.primary()).start();
+             ClientWriter promoted = ClientWriter.sessionPerWrite(replication.replica()).interval(Duration.ofMillis(10)).start()) {
+            old.awaitMore(50, Duration.ofSeconds(60));
             primarySql.cut();
             shipperAdmin.cut();
             requestedNs = System.nanoTime();
             HttpResponse<String> answer = coordinator.post("/failover", "{\"force\":true,\"to\":\"pgb\"}", Replication.COORDINATOR_TOKEN);
             assertThat(answer.statusCode()).as("%s\n%s", answer.body(), replication.tails()).isEqualTo(200);
             report = JSON.readTree(answer.body());
-            promoted.awaitAcknowledged(1);
+            promoted.awaitMore(1, Duration.ofSeconds(60));
+            old.close();
+            promoted.close();
+            long oldLastNs = last(old.history()).acknowledgedNs();
+            long promotedFirstNs = promoted.history().acks().get(0).acknowledgedNs();
             LOG.info("failover report: {}", report);
-            LOG.info("old primary: {} acknowledged, last {} ms after the request, {} reconnects; new primary: first write {} ms after it",
-                    old.acknowledged(), ms(old.lastAcknowledgedNs() - requestedNs), old.reconnects(),
-                    ms(promoted.firstAcknowledgedNs() - requestedNs));
+            LOG.info("old primary: {} acknowledged, last {} ms after the request, {} sessions; new primary: first write {} ms after it",
+                    old.acknowledged(), ms(oldLastNs - requestedNs), old.sessionsOpened(), ms(promotedFirstNs - requestedNs));
 
             assertThat(report.path("fence_confirmed").asBoolean(true)).as("the SQL fence could not reach pga: %s", report).isFalse();
             assertThat(report.path("lease_wait_ms").asLong()).as("waited for the lease: %s", report).isGreaterThanOrEqualTo(LEASE_MS);
-            assertThat(promoted.firstAcknowledgedNs() - requestedNs).as("no write on pgb before pga's lease could have run out")
+            assertThat(promotedFirstNs - requestedNs).as("no write on pgb before pga's lease could have run out")
                     .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(LEASE_MS));
-            assertThat(old.lastAcknowledgedNs()).as("pga acknowledged its last write before pgb its first")
-                    .isLessThan(promoted.firstAcknowledgedNs());
-            assertThat(old.reconnects()).as("the session that turned read-only off was ended").isPositive();
+            assertThat(oldLastNs).as("pga acknowledged its last write before pgb its first").isLessThan(promotedFirstNs);
+            assertThat(old.sessionsOpened()).as("the session that turned read-only off was ended: another one opened").isGreaterThan(1);
         }
         assertThat(replication.primary().show("default_transaction_read_only")).as("pga fenced itself").isEqualTo("on");
         JsonNode shipper = shipperStatus();
@@ -117,122 +117,8 @@ class LeaseFailoverIT {
         return TimeUnit.NANOSECONDS.toMillis(ns);
     }
 
-    /**
-     * A client writing straight to one server, one row per transaction, keeping when (System.nanoTime()) its commits
-     * were acknowledged. {@link #insistingOn}: one kept session that turned read-only off, reconnecting when it is
-     * ended; {@link #waitingFor}: a new session per attempt, as a client trying a standby until it takes writes.
-     */
-    private static final class DirectWriter implements AutoCloseable {
-        private final PostgresServer server;
-        private final boolean newSessionEachTime;
-        private final AtomicLong nextId;
-        private final Thread thread;
-        private volatile boolean running = true;
-        private volatile long acknowledged;
-        private volatile long firstAcknowledgedNs;
-        private volatile long lastAcknowledgedNs;
-        private volatile long reconnects;
-        private Connection kept;
-
-        private DirectWriter(PostgresServer server, long firstId, boolean newSessionEachTime) {
-            this.server = server;
-            this.nextId = new AtomicLong(firstId);
-            this.newSessionEachTime = newSessionEachTime;
-            this.thread = new Thread(this::run, "e2e-direct-writer-" + server.port());
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        static DirectWriter insistingOn(PostgresServer server, long firstId) {
-            return new DirectWriter(server, firstId, false);
-        }
-
-        static DirectWriter waitingFor(PostgresServer server, long firstId) {
-            return new DirectWriter(server, firstId, true);
-        }
-
-        private void run() {
-            while (running) {
-                try {
-                    Connection connection = newSessionEachTime ? server.connect("postgres") : kept();
-                    try (Statement insert = connection.createStatement()) {
-                        insert.execute("INSERT INTO client_writes (id) VALUES (" + nextId.getAndIncrement() + ")");
-                        long now = System.nanoTime();
-                        if (firstAcknowledgedNs == 0) {
-                            firstAcknowledgedNs = now;
-                        }
-                        lastAcknowledgedNs = now;
-                        acknowledged++;
-                    } finally {
-                        if (newSessionEachTime) {
-                            connection.close();
-                        }
-                    }
-                } catch (SQLException refused) {
-                    dropIfEnded();
-                }
-                pace();
-            }
-            dropIfEnded();
-        }
-
-        private Connection kept() throws SQLException {
-            if (kept == null) {
-                kept = server.connect("postgres");
-                if (reconnects++ == 0) {
-                    try (Statement set = kept.createStatement()) {
-                        set.execute("SET default_transaction_read_only = off"); // only the first session insists
-                    }
-                }
-            }
-            return kept;
-        }
-
-        private void dropIfEnded() {
-            try {
-                if (kept != null && (!running || !kept.isValid(1))) {
-                    kept.close();
-                    kept = null;
-                }
-            } catch (SQLException e) {
-                kept = null;
-            }
-        }
-
-        private void pace() {
-            try {
-                Thread.sleep(newSessionEachTime ? 10 : 2);
-            } catch (InterruptedException e) {
-                running = false;
-            }
-        }
-
-        void awaitAcknowledged(long count) {
-            Await.until(count + " write(s) acknowledged by port " + server.port(), Duration.ofSeconds(60), () -> acknowledged,
-                    n -> n >= count);
-        }
-
-        long acknowledged() {
-            return acknowledged;
-        }
-
-        long firstAcknowledgedNs() {
-            return firstAcknowledgedNs;
-        }
-
-        long lastAcknowledgedNs() {
-            return lastAcknowledgedNs;
-        }
-
-        /** Sessions it opened after its first. */
-        long reconnects() {
-            return Math.max(0, reconnects - 1);
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            running = false;
-            thread.join(10_000);
-        }
+    private static Ack last(WriteHistory history) {
+        List<Ack> acks = history.acks();
+        return acks.get(acks.size() - 1);
     }
 }

@@ -8,16 +8,15 @@ import io.rdmarepl.testsupport.SmallDisk;
 import io.rdmarepl.testsupport.compare.ComparisonReport;
 import io.rdmarepl.testsupport.compare.ReplicaComparison;
 import io.rdmarepl.testsupport.history.Ack;
+import io.rdmarepl.testsupport.history.ClientWriter;
 import io.rdmarepl.testsupport.history.HistoryCheck;
 import io.rdmarepl.testsupport.history.WriteHistory;
 import io.rdmarepl.testsupport.net.Impairments;
 import io.rdmarepl.testsupport.net.Partitions;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -79,8 +78,8 @@ final class PartitionTrials {
         long cutNs;
         JsonNode failover;
         try (FailoverDataSource dataSource = cluster.coordinator().dataSource();
-             HistoryWriter application = HistoryWriter.following(dataSource, history, cluster::member);
-             HistoryWriter insisting = HistoryWriter.insistingOn(cluster.server(primary), history, cluster::member)) {
+             ClientWriter application = following(dataSource, history);
+             ClientWriter insisting = insistingOn(cluster.server(primary), history)) {
             application.awaitMore(50, Duration.ofSeconds(30));
             insisting.awaitMore(20, Duration.ofSeconds(30));
             cutNs = System.nanoTime();
@@ -92,7 +91,7 @@ final class PartitionTrials {
                 RoleProcess shipper = cluster.shipper(primary);
                 shipper.kill();
                 LOG.info("scenario 1 trial {}: {}'s shipper killed during the cut ({}); its supervisor starts it again", trial, primary, shipper);
-                Await.until(primary + "'s shipper started again", FAILOVER_TIMEOUT, () -> cluster.shipper(primary) != shipper, again -> again);
+                Await.until(primary + "'s shipper started again", FAILOVER_TIMEOUT, () -> cluster.shipper(primary) != shipper);
             }
             LOG.info("scenario 1 trial {}: {}; {}; failover {}", trial, application, insisting, failover);
         }
@@ -119,7 +118,7 @@ final class PartitionTrials {
     private void crashShipperOfStandby(String member) {
         RoleProcess shipper = cluster.shipper(member);
         shipper.kill();
-        Await.until(member + "'s shipper started again", FAILOVER_TIMEOUT, () -> cluster.shipper(member) != shipper, again -> again);
+        Await.until(member + "'s shipper started again", FAILOVER_TIMEOUT, () -> cluster.shipper(member) != shipper);
         String status = Await.until(member + "'s restarted shipper answers", FAILOVER_TIMEOUT, () -> cluster.shipperStatusOrError(member),
                 answer -> answer.startsWith("{"));
         LOG.info("{} is a standby; its shipper, killed and started again: {}", member, status);
@@ -137,7 +136,7 @@ final class PartitionTrials {
         long cutNs;
         String notes;
         try (FailoverDataSource dataSource = cluster.coordinator().dataSource();
-             HistoryWriter application = HistoryWriter.following(dataSource, history, cluster::member)) {
+             ClientWriter application = following(dataSource, history)) {
             application.awaitMore(50, Duration.ofSeconds(30));
             cutNs = System.nanoTime();
             partitions.cut(cluster.coordinatorHost(), cluster.host(primary));
@@ -169,7 +168,7 @@ final class PartitionTrials {
         long afterHeal;
         String notes;
         try (FailoverDataSource dataSource = cluster.coordinator().dataSource();
-             HistoryWriter application = HistoryWriter.following(dataSource, history, cluster::member)) {
+             ClientWriter application = following(dataSource, history)) {
             application.awaitMore(50, Duration.ofSeconds(30));
             cutNs = System.nanoTime();
             partitions.cut(cluster.host(primary), cluster.host(standby));
@@ -228,7 +227,7 @@ final class PartitionTrials {
         long afterFreed;
         String notes;
         try (FailoverDataSource dataSource = cluster.coordinator().dataSource();
-             HistoryWriter application = HistoryWriter.following(dataSource, history, cluster::member)) {
+             ClientWriter application = following(dataSource, history)) {
             application.awaitMore(50, Duration.ofSeconds(30));
             fillNs = System.nanoTime();
             disk.fill();
@@ -237,7 +236,7 @@ final class PartitionTrials {
             while (System.nanoTime() - endNs < 0) {
                 phases.add(cluster.coordinator().status().path("phase").asText());
                 applierSaw.add(applierState(cluster.applierStatusOrError(standby)));
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // sampling the full disk's length: not a wait
             }
             long freeNs = System.nanoTime();
             disk.free();
@@ -320,7 +319,7 @@ final class PartitionTrials {
         long faultNs;
         String notes;
         try (FailoverDataSource dataSource = cluster.coordinator().dataSource();
-             HistoryWriter application = HistoryWriter.following(dataSource, history, cluster::member)) {
+             ClientWriter application = following(dataSource, history)) {
             application.awaitMore(50, Duration.ofSeconds(30));
             faultNs = System.nanoTime();
             impairments.loss(cluster.host(primary), cluster.host(standby), lossPercent);
@@ -363,7 +362,7 @@ final class PartitionTrials {
         String standby = other(survivor);
         awaitReplicated(survivor, standby);
         ComparisonReport tables = ReplicaComparison.between(cluster.server(survivor), cluster.server(standby)).run();
-        Set<Long> held = ids(cluster.server(survivor));
+        Set<Long> held = ClientWriter.ids(cluster.server(survivor));
         Set<Long> lost = new TreeSet<>();
         for (String member : List.of("a", "b")) {
             lost.addAll(HistoryCheck.lost(history.ids(member), held));
@@ -376,6 +375,20 @@ final class PartitionTrials {
                 "healed " + heal + "; roles restarted by their supervisors so far: " + cluster.restarts() + "; " + notes + (tables.equal() ? "" : "; replica differs:\n" + tables));
     }
 
+    /** The application: writing through the failover-aware DataSource, acknowledgements named by member. */
+    private ClientWriter following(FailoverDataSource dataSource, WriteHistory history) {
+        return CoordinatorHttp.writerThrough(dataSource).history(history).members(server -> cluster.member(server.address())).start();
+    }
+
+    /**
+     * A client that reached {@code server} and stays there, in a session that turned read-only off; a statement
+     * unanswered for 2 s (a cut host) ends the session, and it connects again.
+     */
+    private ClientWriter insistingOn(PostgresServer server, WriteHistory history) {
+        return ClientWriter.insistingOn(server).history(history).members(acknowledger -> cluster.member(acknowledger.address()))
+                .socketTimeout(Duration.ofSeconds(2)).start();
+    }
+
     /** Polls the coordinator's phase for {@code length}, keeping every phase seen: a fault that must change nothing. */
     private void observePhases(Duration length, Set<String> phases) {
         long endNs = System.nanoTime() + length.toNanos();
@@ -385,7 +398,7 @@ final class PartitionTrials {
             } catch (Exception e) {
                 phases.add("unanswered: " + e);
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // sampling the window: not a wait for something
         }
     }
 
@@ -430,16 +443,5 @@ final class PartitionTrials {
         cluster.server(from).execute("INSERT INTO marker (id) VALUES (" + marker + ")");
         Await.until("marker " + marker + " committed on " + from + " reaches " + to, Replication.CATCH_UP_TIMEOUT,
                 () -> Replication.queryLong(cluster.server(to), "SELECT count(*) FROM marker WHERE id = " + marker), n -> n == 1);
-    }
-
-    private static Set<Long> ids(PostgresServer server) throws Exception {
-        Set<Long> ids = new HashSet<>();
-        try (Connection c = server.connect("postgres"); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT id FROM client_writes")) {
-            while (rs.next()) {
-                ids.add(rs.getLong(1));
-            }
-        }
-        return ids;
     }
 }

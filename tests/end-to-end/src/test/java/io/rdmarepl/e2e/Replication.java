@@ -1,5 +1,6 @@
 package io.rdmarepl.e2e;
 
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresPair;
 import io.rdmarepl.testsupport.PostgresServer;
@@ -19,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -217,18 +219,14 @@ final class Replication implements AutoCloseable {
 
     /** http://host:port of {@code process}'s admin endpoint, once it printed it (deadline 60 s). */
     String adminBase(RoleProcess process) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() - deadline < 0) {
-            String status = process.statusUrl();
-            if (status != null) {
-                return status.substring(0, status.length() - "/status".length());
-            }
-            if (!process.isAlive()) {
+        Await.until(process.label() + " printed its admin endpoint", Duration.ofSeconds(60), () -> {
+            if (process.statusUrl() == null && !process.isAlive()) {
                 throw new AssertionError(process.label() + " exited before serving its admin endpoint\n" + process.tail());
             }
-            Thread.sleep(20);
-        }
-        throw new AssertionError(process.label() + " did not print its admin endpoint within 60 s\n" + process.tail());
+            return process.statusUrl() != null;
+        }, process::tail);
+        String status = process.statusUrl();
+        return status.substring(0, status.length() - "/status".length());
     }
 
     /**
@@ -281,34 +279,29 @@ final class Replication implements AutoCloseable {
 
     /** Waits until the shipper's replication slot exists and a walsender streams from it. */
     void awaitSlotActive() throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() - deadline < 0) {
+        Await.until("the shipper's replication slot active", Duration.ofSeconds(60), () -> {
             try (Connection c = primary().connect("postgres"); Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT active FROM pg_replication_slots WHERE slot_name = 'rdmarepl'")) {
                 if (rs.next() && rs.getBoolean(1)) {
-                    return;
+                    return true;
                 }
             }
             checkAlive();
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the shipper's replication slot did not become active within 60 s\n" + tails());
+            return false;
+        }, this::tails);
     }
 
     /** Waits until the replica holds at least {@code count} history rows of committed transactions. */
     void awaitReplicaProgress(long transactions, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long seen = 0;
-        while (System.nanoTime() - deadline < 0) {
-            seen = queryLong(replica(), "SELECT count(DISTINCT tx) FROM history");
-            if (seen >= transactions) {
-                return;
+        AtomicLong seen = new AtomicLong();
+        Await.until("the replica applied " + transactions + " transactions", timeout, () -> {
+            seen.set(queryLong(replica(), "SELECT count(DISTINCT tx) FROM history"));
+            if (seen.get() >= transactions) {
+                return true;
             }
             checkAlive();
-            Thread.sleep(20);
-        }
-        throw new AssertionError("the replica applied only " + seen + " of " + transactions + " transactions within "
-                + timeout.toSeconds() + " s\n" + diagnostics());
+            return false;
+        }, () -> seen + " transactions\n" + diagnostics());
     }
 
     /**
@@ -318,16 +311,13 @@ final class Replication implements AutoCloseable {
     void awaitCaughtUp() throws Exception {
         long marker = nextMarker++;
         Workload.mark(primary(), marker);
-        long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
-        while (System.nanoTime() - deadline < 0) {
+        Await.until("the replica holds marker " + marker + ", committed on the primary", CATCH_UP_TIMEOUT, () -> {
             if (queryLong(replica(), "SELECT count(*) FROM marker WHERE id = " + marker) == 1) {
-                return;
+                return true;
             }
             checkAlive();
-            Thread.sleep(20);
-        }
-        throw new AssertionError("the replica did not hold marker " + marker + " within " + CATCH_UP_TIMEOUT.toSeconds()
-                + " s after it committed on the primary\n" + diagnostics());
+            return false;
+        }, this::diagnostics);
     }
 
     /** Fails with the process's log when the shipper or the applier is not running. */

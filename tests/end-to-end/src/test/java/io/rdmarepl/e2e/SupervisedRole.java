@@ -84,6 +84,7 @@ final class SupervisedRole {
                 return;
             }
             try {
+                // the supervisor's back-off before a restart, as systemd's RestartSec: not a wait for something
                 Thread.sleep(("ship".equals(role) ? SHIPPER_RESTART_DELAY : RESTART_DELAY).toMillis());
             } catch (InterruptedException e) {
                 return;

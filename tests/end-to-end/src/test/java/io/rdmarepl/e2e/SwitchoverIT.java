@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmarepl.client.FailoverDataSource;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.PostgresServer;
 import io.rdmarepl.testsupport.compare.ComparisonReport;
+import io.rdmarepl.testsupport.history.ClientWriter;
+import io.rdmarepl.testsupport.history.HistoryCheck;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -14,7 +17,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,6 +41,7 @@ class SwitchoverIT {
     private static final Logger LOG = LoggerFactory.getLogger(SwitchoverIT.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration REJOIN_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration WRITES_TIMEOUT = Duration.ofSeconds(60);
 
     private Replication replication;
     private CoordinatorHttp coordinator;
@@ -72,27 +75,25 @@ class SwitchoverIT {
         PostgresServer pga = replication.primary();
         PostgresServer pgb = replication.replica();
         List<String> outages = new ArrayList<>();
-        try (ClientWriter writer = new ClientWriter(dataSource)) {
-            awaitMoreWrites(writer, 200);
+        try (ClientWriter writer = CoordinatorHttp.writerThrough(dataSource).start()) {
+            writer.awaitMore(200, WRITES_TIMEOUT);
 
             JsonNode there = switchover("pgb", 2);
             outages.add(there.path("catch_up_ms").asText() + " ms catch-up, promotion " + there.path("promotion_ms").asText() + " ms");
-            awaitMoreWrites(writer, 200);
-            assertThat(writer.acknowledgedBy(pgb.port())).as("the client writes to pgb after the switchover").isNotEmpty();
+            writer.awaitMore(200, WRITES_TIMEOUT);
+            assertThat(writer.history().ids(ClientWriter.member(pgb))).as("the client writes to pgb after the switchover").isNotEmpty();
             awaitRejoined("pga");
             assertThat(readOnlyForClients(pga)).as("pga follows pgb: read-only for clients").isTrue();
             awaitReplicated(pgb, pga);
 
             switchover("pga", 3);
-            awaitMoreWrites(writer, 200);
+            writer.awaitMore(200, WRITES_TIMEOUT);
             awaitRejoined("pgb");
             LOG.info("client through two switchovers: {} acknowledged, {} failed attempts, longest outage {} ms; {}",
-                    writer.acknowledged().size(), writer.failures(), writer.longestOutageMs(), outages);
+                    writer.acknowledged(), writer.failures(), writer.longestOutageMs(), outages);
             writer.close();
 
-            Set<Long> onFinalPrimary = ids(pga);
-            Set<Long> lost = new HashSet<>(writer.acknowledged());
-            lost.removeAll(onFinalPrimary);
+            Set<Long> lost = HistoryCheck.lost(writer.history().ids(), ClientWriter.ids(pga));
             assertThat(lost).as("every write a client was told committed, on whichever member, survives both switchovers").isEmpty();
         }
         awaitReplicated(pga, pgb);
@@ -124,40 +125,12 @@ class SwitchoverIT {
         LOG.info("{} rejoined: {}", member, status.path("last_decision"));
     }
 
-    private static void awaitMoreWrites(ClientWriter writer, int more) throws InterruptedException {
-        int target = writer.acknowledged().size() + more;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (writer.acknowledged().size() < target) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the client acknowledged only " + writer.acknowledged().size() + " of " + target
-                        + " writes in 60 s (" + writer.failures() + " failed attempts)");
-            }
-            Thread.sleep(10);
-        }
-    }
-
     /** Commits a marker row on {@code from} and waits until {@code to} holds it (commit order: and all before). */
     private void awaitReplicated(PostgresServer from, PostgresServer to) throws Exception {
         long marker = nextMarker++;
         Workload.mark(from, marker);
-        long deadline = System.nanoTime() + Replication.CATCH_UP_TIMEOUT.toNanos();
-        while (Replication.queryLong(to, "SELECT count(*) FROM marker WHERE id = " + marker) == 0) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("marker " + marker + " did not reach port " + to.port() + "\n" + replication.diagnostics());
-            }
-            Thread.sleep(20);
-        }
-    }
-
-    private static Set<Long> ids(PostgresServer server) throws SQLException {
-        Set<Long> ids = new HashSet<>();
-        try (Connection c = server.connect("postgres"); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT id FROM client_writes")) {
-            while (rs.next()) {
-                ids.add(rs.getLong(1));
-            }
-        }
-        return ids;
+        Await.until("marker " + marker + " on port " + to.port(), Replication.CATCH_UP_TIMEOUT,
+                () -> Replication.queryLong(to, "SELECT count(*) FROM marker WHERE id = " + marker) > 0, replication::diagnostics);
     }
 
     private static boolean readOnlyForClients(PostgresServer server) throws SQLException {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.PostgresServer;
 import io.rdmarepl.testsupport.Stall;
 import java.net.URI;
@@ -114,7 +115,7 @@ class SyncModeIT {
                     throw new IllegalStateException(e);
                 }
             });
-            Thread.sleep(200);
+            Await.until("the applier stopped (SIGSTOP)", Duration.ofSeconds(10), () -> Stall.stopped(replication.applier().pid()));
             startNs = System.nanoTime();
             insert(replication.primary(), id);
             long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
@@ -145,16 +146,9 @@ class SyncModeIT {
         }
     }
 
-    private void awaitSyncState(String state) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        JsonNode status = shipperStatus();
-        while (!state.equals(status.path("sync").path("state").asText())) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("shipper sync state not " + state + " within 60 s: " + status + "\n" + replication.tails());
-            }
-            Thread.sleep(50);
-            status = shipperStatus();
-        }
+    private void awaitSyncState(String state) {
+        Await.until("the shipper's sync state " + state, Duration.ofSeconds(60),
+                () -> state.equals(shipperStatus().path("sync").path("state").asText()), replication::tails);
     }
 
     private JsonNode shipperStatus() throws Exception {

@@ -3,6 +3,7 @@ package io.rdmarepl.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.ZooKeeperTestServers;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -101,13 +102,8 @@ class TwoCoordinatorsIT {
         throw new AssertionError("the leading coordinator did not start a failover within 30 s: " + leader.status());
     }
 
-    private static void awaitLeader(CoordinatorHttp coordinator, boolean leader) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (coordinator.status().path("leader").asBoolean() != leader) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("coordinator leader=" + !leader + " after 30 s: " + coordinator.status());
-            }
-            Thread.sleep(20);
-        }
+    private static void awaitLeader(CoordinatorHttp coordinator, boolean leader) {
+        Await.until("the coordinator's leader=" + leader, Duration.ofSeconds(30), coordinator::status,
+                status -> status.path("leader").asBoolean() == leader);
     }
 }

@@ -1,5 +1,6 @@
 package io.rdmarepl.e2e;
 
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -82,16 +83,10 @@ final class Workload {
 
     /** Waits until at least {@code count} transactions committed (while the clients run). */
     void awaitCommitted(long count, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (committed.get() < count) {
-            if (failure != null) {
-                throw failure;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("the workload committed only " + committed.get() + " of " + count
-                        + " transactions within " + timeout.toSeconds() + " s");
-            }
-            Thread.sleep(10);
+        Await.until("the workload committed " + count + " transactions, or failed", timeout,
+                () -> committed.get() >= count || failure != null, () -> committed.get() + " committed");
+        if (committed.get() < count) {
+            throw failure;
         }
     }
 
@@ -130,7 +125,7 @@ final class Workload {
                     c.commit();
                     committed.incrementAndGet();
                 }
-                TimeUnit.MICROSECONDS.sleep(pauseMicros);
+                TimeUnit.MICROSECONDS.sleep(pauseMicros); // the workload's rate: not a wait for something
             }
         } catch (Exception e) {
             failure = e;

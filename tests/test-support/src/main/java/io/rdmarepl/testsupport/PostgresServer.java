@@ -273,7 +273,7 @@ public final class PostgresServer implements AutoCloseable {
                 " s after pg_ctl stop; see " + logFile() + "\n" + tail(logFile()));
         }
         try {
-            Thread.sleep(downtime.toMillis());
+            Thread.sleep(downtime.toMillis()); // down as long as asked, the restart's subject: not a wait for something
             postgres = startAgain();
         } catch (final InterruptedException ex) {
             Thread.currentThread().interrupt();

@@ -170,12 +170,22 @@ final class StaleServers {
             return false;
         }
         try {
-            final String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
-            final int afterName = stat.lastIndexOf(')');
-            return afterName < 0 || afterName + 2 >= stat.length() || stat.charAt(afterName + 2) != 'Z';
+            return processState(pid) != 'Z';
         } catch (final IOException ex) {
             return !Files.isDirectory(Path.of("/proc")) && ProcessHandle.of(pid).isPresent();
         }
+    }
+
+    /**
+     * The state letter of {@code /proc/<pid>/stat} ({@code R}, {@code S}, {@code T} stopped, {@code Z} zombie...); '?'
+     * when the line has none. After "pid (comm) ": comm may hold spaces and parentheses, so the last ')' ends it.
+     *
+     * @throws IOException when there is no such process (or no /proc)
+     */
+    static char processState(final long pid) throws IOException {
+        final String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
+        final int afterName = stat.lastIndexOf(')');
+        return afterName < 0 || afterName + 2 >= stat.length() ? '?' : stat.charAt(afterName + 2);
     }
 
     static void deleteRecursively(final Path dir) {

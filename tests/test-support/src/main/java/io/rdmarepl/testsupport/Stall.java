@@ -27,7 +27,7 @@ public final class Stall implements AutoCloseable {
     public long freeze(List<Long> pids, Duration length) throws IOException, InterruptedException {
         long start = System.nanoTime();
         stop(pids);
-        TimeUnit.NANOSECONDS.sleep(length.toNanos());
+        TimeUnit.NANOSECONDS.sleep(length.toNanos()); // the stall itself, as long as asked: not a wait for something
         resume(pids);
         return TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - start);
     }
@@ -44,6 +44,18 @@ public final class Stall implements AutoCloseable {
 
     private static String list(List<Long> pids) {
         return String.join(" ", pids.stream().map(String::valueOf).toList());
+    }
+
+    /**
+     * Whether {@code pid} is stopped (state {@code T} in {@code /proc/<pid>/stat}): a {@link #stop} or {@link #freeze}
+     * took effect. False when there is no such process.
+     */
+    public static boolean stopped(long pid) {
+        try {
+            return StaleServers.processState(pid) == 'T';
+        } catch (IOException gone) {
+            return false;
+        }
     }
 
     /** The postmaster and every backend it started. */

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
 /** Servers, slots and waits shared by the replication connection ITs. Every wait has a deadline. */
 final class Fixtures {
@@ -57,8 +56,8 @@ final class Fixtures {
     }
 
     /** Waits until {@code condition} holds (test-support's {@link io.rdmarepl.testsupport.Await}). */
-    static void await(String what, Duration timeout, BooleanSupplier condition) {
-        io.rdmarepl.testsupport.Await.until(what, timeout, condition::getAsBoolean, ok -> ok);
+    static void await(String what, Duration timeout, io.rdmarepl.testsupport.Await.Condition condition) {
+        io.rdmarepl.testsupport.Await.until(what, timeout, condition);
     }
 
     /** The slot's confirmed_flush_lsn, 0 when unset. */

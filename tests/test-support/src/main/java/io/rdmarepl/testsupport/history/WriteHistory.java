@@ -33,6 +33,11 @@ public final class WriteHistory {
         return acks.stream().filter(a -> a.member().equals(member)).count();
     }
 
+    /** Every acknowledged id, whoever acknowledged it. */
+    public Set<Long> ids() {
+        return acks.stream().map(Ack::id).collect(Collectors.toSet());
+    }
+
     /** The ids {@code member} acknowledged. */
     public Set<Long> ids(String member) {
         return acks.stream().filter(a -> a.member().equals(member)).map(Ack::id).collect(Collectors.toSet());

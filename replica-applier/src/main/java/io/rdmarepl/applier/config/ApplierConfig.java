@@ -32,6 +32,7 @@ public record ApplierConfig(
         boolean replicaReadOnlyForClients,
         String sessionReplicationRole,
         String synchronousCommit,
+        int applyWorkers,
         int batchMaxRows,
         int groupMaxTransactions,
         long groupMaxBytes,
@@ -104,6 +105,12 @@ public record ApplierConfig(
         boolean readOnly = r.bool(REPLICA_READ_ONLY_FOR_CLIENTS);
         String role = r.oneOf(REPLICA_SESSION_REPLICATION_ROLE, REPLICATION_ROLES);
         String syncCommit = r.oneOf(APPLY_SYNCHRONOUS_COMMIT, SYNCHRONOUS_COMMIT);
+        int workers = r.intValue(APPLY_WORKERS, 1, 64);
+        if (workers > 1 && !role.equals("replica")) {
+            r.problem(APPLY_WORKERS, String.valueOf(workers), "needs " + REPLICA_SESSION_REPLICATION_ROLE.name()
+                    + "=replica (with origin, triggers and foreign keys fire and may read rows another connection is"
+                    + " still writing)");
+        }
         int batchRows = r.intValue(APPLY_BATCH_MAX_ROWS, 1, 100_000);
         int groupTx = r.intValue(APPLY_GROUP_MAX_TRANSACTIONS, 1, 1_000_000);
         long groupBytes = r.longValue(APPLY_GROUP_MAX_BYTES, 1024, 1L << 30);
@@ -126,7 +133,7 @@ public record ApplierConfig(
         r.checkUnknownKeys();
         r.throwIfInvalid();
         return new ApplierConfig(source, activation, ringUri, capacity, epoch, url, user, password, poolSize, connectTimeoutMs,
-                readOnly, role, syncCommit, batchRows, groupTx, groupBytes, groupMs, pollFrames, parkUs, retryInitial,
+                readOnly, role, syncCommit, workers, batchRows, groupTx, groupBytes, groupMs, pollFrames, parkUs, retryInitial,
                 retryMax, durablePoll, feedbackMs, pauseOnDivergence, headroom, sequenceSyncMs, adminBind, adminPort, adminToken,
                 r.resolved());
     }
@@ -143,7 +150,7 @@ public record ApplierConfig(
         shown.put(RING_EPOCH.name(), Integer.toString(epoch));
         return new ApplierConfig(sourceName, activation, ringUri, ringCapacityBytes, epoch, replicaJdbcUrl, replicaUser,
                 replicaPassword, replicaPoolSize, replicaConnectTimeoutMs, replicaReadOnlyForClients, sessionReplicationRole,
-                synchronousCommit, batchMaxRows, groupMaxTransactions, groupMaxBytes, groupMaxMs, pollMaxFrames, idleMaxParkUs,
+                synchronousCommit, applyWorkers, batchMaxRows, groupMaxTransactions, groupMaxBytes, groupMaxMs, pollMaxFrames, idleMaxParkUs,
                 retryInitialMs, retryMaxMs, durablePollMs, feedbackIntervalMs, pauseOnDivergence, sequenceHeadroom,
                 sequenceSyncIntervalMs, adminBind, adminPort,
                 adminToken, Map.copyOf(shown));

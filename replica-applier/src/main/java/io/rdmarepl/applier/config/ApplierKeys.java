@@ -33,6 +33,8 @@ public final class ApplierKeys {
             "session_replication_role of the applier's sessions: replica (ordinary triggers and FK checks do not fire, as in PostgreSQL's own apply) or origin");
     public static final ConfigKey APPLY_SYNCHRONOUS_COMMIT = key("apply.synchronous.commit", "off",
             "synchronous_commit of the applier's sessions; with off, durable LSN follows the replica's WAL flush, not its commits");
+    public static final ConfigKey APPLY_WORKERS = key("apply.workers", "1",
+            "Replica connections applying groups at once (1..64). Groups whose write sets do not meet apply side by side and commit in source order; with 1 every group waits for the one before it. Needs replica.session.replication.role=replica. Pays on a backlog of independent rows with cores to spare; see docs/benchmarks.md for the measured scaling");
     public static final ConfigKey APPLY_BATCH_MAX_ROWS = key("apply.batch.max.rows", "500",
             "Most rows sent in one JDBC batch of one statement shape");
     public static final ConfigKey APPLY_GROUP_MAX_TRANSACTIONS = key("apply.group.max.transactions", "1000",
@@ -69,7 +71,7 @@ public final class ApplierKeys {
     public static final List<ConfigKey> ALL = List.of(SOURCE_NAME, ACTIVATION, RING_URI, RING_CAPACITY_BYTES, RING_EPOCH,
             REPLICA_JDBC_URL, REPLICA_USER, REPLICA_PASSWORD, REPLICA_POOL_SIZE, REPLICA_CONNECT_TIMEOUT_MS,
             REPLICA_READ_ONLY_FOR_CLIENTS, REPLICA_SESSION_REPLICATION_ROLE, APPLY_SYNCHRONOUS_COMMIT,
-            APPLY_BATCH_MAX_ROWS, APPLY_GROUP_MAX_TRANSACTIONS, APPLY_GROUP_MAX_BYTES, APPLY_GROUP_MAX_MS,
+            APPLY_WORKERS, APPLY_BATCH_MAX_ROWS, APPLY_GROUP_MAX_TRANSACTIONS, APPLY_GROUP_MAX_BYTES, APPLY_GROUP_MAX_MS,
             APPLY_POLL_MAX_FRAMES, APPLY_IDLE_MAX_PARK_US, APPLY_RETRY_INITIAL_MS, APPLY_RETRY_MAX_MS,
             APPLY_DURABLE_POLL_MS, APPLY_FEEDBACK_INTERVAL_MS, APPLY_ON_DIVERGENCE, PROMOTE_SEQUENCE_HEADROOM,
             PROMOTE_SEQUENCE_SYNC_INTERVAL_MS, ADMIN_BIND, ADMIN_PORT,

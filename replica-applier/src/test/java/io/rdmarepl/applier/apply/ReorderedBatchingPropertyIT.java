@@ -45,11 +45,11 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 class ReorderedBatchingPropertyIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     private static final int KEYS = 12;
-    private static PostgresServer replica;
+    protected static PostgresServer replica;
     private static ApplierFixture fixture;
     private static int fixtures;
-    private static long txId;
-    private static long lsn = 1_000;
+    protected static long txId;
+    protected static long lsn = 1_000;
 
     /** One step of the workload; {@code a}, {@code b} pick rows and values, {@link Model} makes it valid. */
     record Step(int kind, int a, int b) {
@@ -75,14 +75,19 @@ class ReorderedBatchingPropertyIT {
                 + " CREATE TRIGGER po_counts BEFORE UPDATE ON po FOR EACH ROW EXECUTE FUNCTION po_counts()");
     }
 
+    /** Settings of the applier every try runs against, beyond {@link ApplierFixture}'s. */
+    protected String[] applierSettings() {
+        return new String[0];
+    }
+
     /** A streaming applier: a new one (new source, new ring) after a try that paused the last, so shrinking works. */
-    private static ApplierFixture applier() {
+    protected ApplierFixture applier() {
         if (fixture != null && fixture.status().state().paused()) {
             fixture.close();
             fixture = null;
         }
         if (fixture == null) {
-            fixture = ApplierFixture.start(replica, "reorder-property-" + ++fixtures);
+            fixture = ApplierFixture.start(replica, "reorder-property-" + ++fixtures, applierSettings());
             fixture.feeder().send(relation(1, "pa", 'd', "id*:23", "v:23"), relation(2, "pb", 'd', "id*:23", "w:25"),
                     relation(3, "pu", 'd', "id*:23", "u:23", "v:23"), relation(4, "pf", 'f', "v*:23", "w*:25"),
                     relation(5, "pt", 'd', "id*:23", "v:23"));
@@ -97,6 +102,7 @@ class ReorderedBatchingPropertyIT {
                 fixture.close();
             }
         } finally {
+            fixture = null; // a subclass's container starts its own
             if (replica != null) {
                 replica.close();
             }

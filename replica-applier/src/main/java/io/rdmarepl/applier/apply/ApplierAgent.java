@@ -278,6 +278,7 @@ final class ApplierAgent {
                 LOG.debug("segment {} did not commit ({}); applying from it on the apply thread",
                         done.segmentNo(), outcome.failure().reason());
                 parallel.releaseAllAfterFailure();
+                aloneWaiting = false; // whatever waited to run alone is in the log, applied here now
                 metrics.segmentRetried();
                 return work + applyGroup(nowNs, false, log.transactions());
             }
@@ -388,6 +389,7 @@ final class ApplierAgent {
         }
         retries++;
         metrics.retry();
+        aloneWaiting = false; // the retry applies the whole log here
         relations.invalidateMappings();
         if (corruptStream) {
             corruptStream = false;

@@ -54,6 +54,11 @@ final class ApplierAgent {
     private final ParallelApply parallel;
     /** A segment must run alone: it waits until nothing is in flight, and no more frames are read meanwhile. */
     private boolean aloneWaiting;
+    /**
+     * A segment holds at most a group's transactions shared among twice the workers: small enough that several are in
+     * flight and two of them seldom meet, large enough that its commit and applied position cost little per transaction.
+     */
+    private final int segmentMaxTransactions;
     private int aloneTransactions;
     private final DurabilityTracker durability;
     private final ApplierMetrics metrics;
@@ -100,6 +105,7 @@ final class ApplierAgent {
         this.relations = new RelationCache(sequences);
         this.applier = new GroupApplier(relations, session, metrics, new ShippedSequences(readings), config.batchMaxRows(),
                 config.pauseOnDivergence(), config.sessionReplicationRole().equals("replica"));
+        this.segmentMaxTransactions = Math.max(1, config.groupMaxTransactions() / (2 * config.applyWorkers()));
         if (config.applyWorkers() > 1) {
             CommitOrder order = new CommitOrder();
             Path spill = Path.of(System.getProperty("java.io.tmpdir"));
@@ -230,7 +236,8 @@ final class ApplierAgent {
             int first = parallel.dispatchedTransactions();
             int pending = log.transactions() - first;
             long waitingSinceNs = Math.max(log.firstCompleteNs(), parallel.lastDispatchNs());
-            if (pending == 0 || !(polled == 0 || groupFull() || nowNs - waitingSinceNs >= groupMaxNs)) {
+            if (pending == 0 || !(polled == 0 || pending >= segmentMaxTransactions || groupFull()
+                    || nowNs - waitingSinceNs >= groupMaxNs)) {
                 break;
             }
             int count = segmentLength(first, pending);
@@ -252,10 +259,10 @@ final class ApplierAgent {
         return work;
     }
 
-    /** How many of the {@code pending} transactions from {@code first} on make one segment: at most a group. */
+    /** How many of the {@code pending} transactions from {@code first} on make one segment. */
     private int segmentLength(int first, int pending) {
         int count = 1;
-        int most = Math.min(pending, config.groupMaxTransactions());
+        int most = Math.min(pending, segmentMaxTransactions);
         while (count < most && log.bytesOf(first, count + 1) <= config.groupMaxBytes()) {
             count++;
         }

@@ -34,7 +34,7 @@ public final class ApplierKeys {
     public static final ConfigKey APPLY_SYNCHRONOUS_COMMIT = key("apply.synchronous.commit", "off",
             "synchronous_commit of the applier's sessions; with off, durable LSN follows the replica's WAL flush, not its commits");
     public static final ConfigKey APPLY_WORKERS = key("apply.workers", "1",
-            "Replica connections applying groups at once (1..64). Groups whose write sets do not meet apply side by side and commit in source order; with 1 every group waits for the one before it. Needs replica.session.replication.role=replica. Pays on a backlog of independent rows with cores to spare; see docs/benchmarks.md for the measured scaling");
+            "Replica connections applying at once (1..64). The transactions read are cut into segments of at most apply.group.max.transactions / (2 x apply.workers); segments whose write sets do not meet apply side by side, and all commit in source order. Needs replica.session.replication.role=replica. Pays on a backlog of independent rows with cores to spare; docs/benchmarks.md has the measured scaling");
     public static final ConfigKey APPLY_BATCH_MAX_ROWS = key("apply.batch.max.rows", "500",
             "Most rows sent in one JDBC batch of one statement shape");
     public static final ConfigKey APPLY_GROUP_MAX_TRANSACTIONS = key("apply.group.max.transactions", "1000",

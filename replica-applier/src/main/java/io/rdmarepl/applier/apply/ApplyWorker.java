@@ -152,7 +152,15 @@ final class ApplyWorker implements Runnable {
 
     private void publish(GroupApplier.Outcome result) {
         if (result.ok()) {
-            order.committed(segmentNo);
+            try {
+                order.committed(segmentNo);
+            } catch (IllegalStateException outOfOrder) {
+                // a commit out of source order is a bug here: stop the stream at it rather than hang the apply thread
+                LOG.error("apply worker {}: {}", index, outOfOrder.getMessage());
+                order.abandonFrom(segmentNo + 1);
+                result = new GroupApplier.Outcome(0, 0, 0, new ApplyFailure(FailureCategory.PERMANENT, 0, 0, null, null, null,
+                        "parallel apply committed out of source order (" + outOfOrder.getMessage() + "); set apply.workers=1"));
+            }
         } else {
             order.abandonFrom(segmentNo);
         }

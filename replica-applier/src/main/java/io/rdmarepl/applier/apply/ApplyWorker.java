@@ -1,11 +1,12 @@
 package io.rdmarepl.applier.apply;
 
 import java.nio.file.Path;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.postgresql.PGConnection;
@@ -18,23 +19,27 @@ import org.slf4j.LoggerFactory;
  * position and committing only in its turn ({@link CommitOrder}).
  *
  * <pre>
- *  apply thread: assign(segment n, after segment d) --> worker: wait until d committed (no locks held yet)
- *                                                         send every row of the segment
- *                                                         wait until n - 1 committed   (rows locked, not visible)
+ *  apply thread: assign(segment n, after c committed, after s sent) --> worker: wait for c, then for s (no locks held)
+ *                                                         send every row of the segment; blocks inside the replica
+ *                                                           on a row s locked until s commits
+ *                                                         "sent"; wait until n - 1 committed (rows locked, not visible)
  *                                                         position + COMMIT
- *  apply thread: finished()? -> outcome, in segment order <-- done
+ *  apply thread: oldestFinished()? -> outcome, in segment order <-- done
  * </pre>
  *
- * While it waits for its turn it holds the locks of its rows. If a segment before it waits for one of them (a
- * conflict no write set shows), neither could ever go on, and the replica does not see that deadlock: the worker
- * asks the replica every {@link #BLOCKING_CHECK_NS} whether its backend blocks an earlier worker's, and then gives
- * up its turn. The apply thread applies that segment again alone.
+ * While it waits for its turn it holds the locks of its rows. If an earlier segment waits inside the replica for a
+ * later one (a conflict no write set shows, or a later one that blocks on this one's rows while an earlier one waits
+ * for it), the chain could never go on, and the replica does not see that deadlock: every {@link #BLOCKING_CHECK_NS}
+ * of waiting the worker asks the replica whether an earlier worker's backend is blocked by this one's or a later
+ * one's, and then gives up its turn, which releases its rows. The apply thread applies from the first segment that did
+ * not commit again, alone.
  */
 final class ApplyWorker implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ApplyWorker.class);
     static final long BLOCKING_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(20);
-    private static final String BLOCKS_ANY = "SELECT coalesce(bool_or(pg_catalog.pg_backend_pid() = ANY("
-            + "pg_catalog.pg_blocking_pids(p))), false) FROM unnest(?::int[]) AS p";
+    /** Whether any of the backends in $1 (earlier workers) is blocked by one in $2 (this and later workers). */
+    private static final String EARLIER_BLOCKED_BY_LATER = "SELECT EXISTS (SELECT 1 FROM unnest(?::int[]) AS e(pid),"
+            + " unnest(pg_catalog.pg_blocking_pids(e.pid)) AS b(pid) WHERE b.pid = ANY(?::int[]))";
 
     private final int index;
     private final ReplicaSession session;
@@ -51,7 +56,8 @@ final class ApplyWorker implements Runnable {
     private volatile boolean done;
     private volatile long segmentNo;
     private volatile int backendPid;
-    private long after;
+    private long afterCommit;
+    private long afterSent;
     private int transactions;
     private int ringEpoch;
     private long startNs;
@@ -87,12 +93,14 @@ final class ApplyWorker implements Runnable {
 
     /**
      * Hands the worker transactions {@code first .. first + count - 1} of {@code log} as segment {@code number}, to
-     * start once segment {@code after} committed (0: at once). Apply thread only; the worker must be {@link #idle}.
+     * start once segment {@code afterCommit} committed and segment {@code afterSent} sent its rows (0: no such wait).
+     * Apply thread only; the worker must be {@link #idle}.
      */
-    void assign(GroupLog log, int first, int count, long number, long after, int epoch) {
+    void assign(GroupLog log, int first, int count, long number, long afterCommit, long afterSent, int epoch) {
         segment.copyOf(log, first, count);
         this.transactions = count;
-        this.after = after;
+        this.afterCommit = afterCommit;
+        this.afterSent = afterSent;
         this.ringEpoch = epoch;
         this.startNs = System.nanoTime();
         this.segmentNo = number;
@@ -171,14 +179,13 @@ final class ApplyWorker implements Runnable {
 
     private GroupApplier.Outcome applySegment() {
         long number = segmentNo;
-        if (after > 0) {
-            try {
-                if (waitFor(after, number) != CommitOrder.Wait.DONE) {
-                    return abandoned("a segment before it did not commit");
-                }
-            } catch (InterruptedException e) {
-                return abandoned("stopped");
+        try {
+            if (afterCommit > 0 && waitFor(afterCommit, number, false) != CommitOrder.Wait.DONE
+                    || afterSent > afterCommit && waitFor(afterSent, number, true) != CommitOrder.Wait.DONE) {
+                return abandoned("a segment before it did not commit");
             }
+        } catch (InterruptedException e) {
+            return abandoned("stopped");
         }
         try {
             Connection connection = session.connection();
@@ -190,17 +197,20 @@ final class ApplyWorker implements Runnable {
         return applier.apply(segment, transactions, false, ringEpoch, turn);
     }
 
-    private CommitOrder.Wait waitFor(long upTo, long self) throws InterruptedException {
+    private CommitOrder.Wait waitFor(long segment, long self, boolean sentEnough) throws InterruptedException {
         CommitOrder.Wait wait;
         do {
-            wait = order.await(upTo, self, BLOCKING_CHECK_NS);
+            wait = sentEnough ? order.awaitSent(segment, self, BLOCKING_CHECK_NS) : order.await(segment, self, BLOCKING_CHECK_NS);
         } while (wait == CommitOrder.Wait.STILL_WAITING && running);
         return wait;
     }
 
-    /** {@link CommitTurn}: rows sent, waits for the segment before this one, watching for a hidden deadlock. */
-    private void awaitTurn(ReplicaSession replica) throws SQLException {
+    /** {@link CommitTurn}: waits for the segment before this one to commit, watching for a hidden deadlock. */
+    private void awaitTurn(ReplicaSession replica, boolean rowsSent) throws SQLException {
         long number = segmentNo;
+        if (rowsSent) {
+            order.sent(number); // later segments that only update or delete rows of this one may start now
+        }
         try {
             while (running) {
                 switch (order.await(number - 1, number, BLOCKING_CHECK_NS)) {
@@ -209,9 +219,10 @@ final class ApplyWorker implements Runnable {
                     case ABANDONED:
                         throw new CommitTurn.Abandoned("segment " + number + ": a segment before it did not commit");
                     default:
-                        if (blocksAnEarlierWorker(replica.connection(), number)) {
-                            LOG.debug("segment {} holds a row an earlier segment waits for: giving up its turn", number);
-                            throw new CommitTurn.Abandoned("segment " + number + " holds a row an earlier segment waits for");
+                        if (anEarlierWorkerWaitsForALaterOne(replica.connection(), number)) {
+                            LOG.debug("segment {}: an earlier segment waits for this or a later one: giving up its turn", number);
+                            throw new CommitTurn.Abandoned("segment " + number
+                                    + ": an earlier segment waits inside the replica for this or a later one");
                         }
                 }
             }
@@ -221,21 +232,22 @@ final class ApplyWorker implements Runnable {
         }
     }
 
-    private boolean blocksAnEarlierWorker(Connection connection, long number) throws SQLException {
-        int n = 0;
-        Integer[] pids = new Integer[team.length];
+    /** Only while waiting, every {@link #BLOCKING_CHECK_NS}: allocation and a query are fine here. */
+    private boolean anEarlierWorkerWaitsForALaterOne(Connection connection, long number) throws SQLException {
+        List<Integer> earlier = new ArrayList<>();
+        List<Integer> laterOrThis = new ArrayList<>();
         for (ApplyWorker other : team) {
-            if (other != this && other.assigned && other.segmentNo < number && other.backendPid != 0) {
-                pids[n++] = other.backendPid;
+            if (other.assigned && other.backendPid != 0) {
+                (other.segmentNo < number ? earlier : laterOrThis).add(other.backendPid);
             }
         }
-        if (n == 0) {
+        if (earlier.isEmpty()) {
             return false;
         }
-        Array array = connection.createArrayOf("int4", java.util.Arrays.copyOf(pids, n));
-        try (PreparedStatement blocks = connection.prepareStatement(BLOCKS_ANY)) {
-            blocks.setArray(1, array);
-            try (ResultSet rows = blocks.executeQuery()) {
+        try (PreparedStatement blocked = connection.prepareStatement(EARLIER_BLOCKED_BY_LATER)) {
+            blocked.setArray(1, connection.createArrayOf("int4", earlier.toArray()));
+            blocked.setArray(2, connection.createArrayOf("int4", laterOrThis.toArray()));
+            try (ResultSet rows = blocked.executeQuery()) {
                 return rows.next() && rows.getBoolean(1);
             }
         }

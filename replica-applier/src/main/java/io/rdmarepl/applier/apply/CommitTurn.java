@@ -10,15 +10,16 @@ import java.sql.SQLException;
  */
 interface CommitTurn {
     /** A serial applier's turn: always now. */
-    CommitTurn NOW = session -> { };
+    CommitTurn NOW = (session, rowsSent) -> { };
 
     /**
      * Returns once this group may commit.
      *
+     * @param rowsSent every row of the group ran already (false: a lone row goes with the commit, after the turn)
      * @throws Abandoned when it must not commit at all (a group before it failed, or this one blocks a group before
      *                   it inside the replica): the caller rolls back, and the apply thread applies it again alone
      */
-    void await(ReplicaSession session) throws SQLException;
+    void await(ReplicaSession session, boolean rowsSent) throws SQLException;
 
     /** This group gave up its turn; nothing of it was committed. */
     final class Abandoned extends SQLException {

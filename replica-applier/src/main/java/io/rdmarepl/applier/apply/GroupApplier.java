@@ -186,11 +186,11 @@ final class GroupApplier implements RecordHandler {
         BatchingStatement lone = plan.loneRow();
         // a row that must be found commits even when it is not (nothing written): only if nothing came before it
         if (lone != null && !(wroteInTransaction && pauseOnDivergence && lone.shape().findsOneRow())) {
-            turn.await(session);
+            turn.await(session, false);
             sendWithPositionAndCommit(lone, lastTx);
         } else {
             flush();
-            turn.await(session);
+            turn.await(session, true);
             session.writePositionAndCommit(log.commitLsn(lastTx), log.txId(lastTx), ringEpoch);
         }
         wroteInTransaction = false;

@@ -6,7 +6,8 @@ import java.util.function.IntFunction;
  * Parallel apply ({@code apply.workers} above 1), as the apply thread sees it: it cuts its log into segments (runs of
  * complete transactions from the front of what is not yet dispatched), hands each to an idle {@link ApplyWorker}, and
  * takes the outcomes back in segment order. A segment whose write set meets one still in flight starts only once that
- * one committed ({@link SegmentWriteSet#meet}); every segment commits after the one before it ({@link CommitOrder}).
+ * one sent its rows or committed ({@link SegmentWriteSet#meet}); every segment commits after the one before it
+ * ({@link CommitOrder}).
  * A segment stays in the apply thread's log until it committed, so after any failure the apply thread can apply it
  * again itself, alone.
  *
@@ -80,15 +81,18 @@ final class ParallelApply implements AutoCloseable {
         if (alone != null) {
             return alone;
         }
-        long after = 0;
+        long afterCommit = 0;
+        long afterSent = 0;
         for (int k = 0; k < inFlightCount; k++) {
             ApplyWorker earlier = inFlight[(head + k) % inFlight.length];
-            if (SegmentWriteSet.meet(worker.writeSet(), earlier.writeSet())) {
-                after = Math.max(after, earlier.segmentNo());
+            switch (SegmentWriteSet.meet(worker.writeSet(), earlier.writeSet())) {
+                case SegmentWriteSet.AFTER_COMMIT -> afterCommit = Math.max(afterCommit, earlier.segmentNo());
+                case SegmentWriteSet.AFTER_SENT -> afterSent = Math.max(afterSent, earlier.segmentNo());
+                default -> { }
             }
         }
-        worker.assign(log, dispatchedTransactions, count, ++lastSegment, after, ringEpoch);
-        metrics.segmentDispatched(after > 0);
+        worker.assign(log, dispatchedTransactions, count, ++lastSegment, afterCommit, afterSent, ringEpoch);
+        metrics.segmentDispatched(afterCommit > 0 || afterSent > 0);
         inFlight[(head + inFlightCount) % inFlight.length] = worker;
         inFlightCount++;
         dispatchedTransactions += count;

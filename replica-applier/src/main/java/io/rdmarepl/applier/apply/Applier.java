@@ -114,7 +114,8 @@ public final class Applier implements ApplierControl {
             SequenceTracker sequences = new SequenceTracker();
             SequenceReadings readings = new SequenceReadings();
             ApplierMetrics metrics = new ApplierMetrics(registry);
-            ApplierAgent agent = new ApplierAgent(config, reader, session, sequences, readings, metrics, position);
+            ApplierAgent agent = new ApplierAgent(config, reader, session, () -> new ReplicaSession(dataSource, positions),
+                    sequences, readings, metrics, position);
             // spins and yields cover a busy ring; then the reader sleeps on the ring's doorbell, or parks without one
             IdleStrategy idle = BackoffIdleStrategy.forReader(reader, 1_000, 10, TimeUnit.MICROSECONDS.toNanos(config.idleMaxParkUs()));
             Applier applier = new Applier(config, dataSource, ring, session, agent, sequences, readings, metrics, idle);

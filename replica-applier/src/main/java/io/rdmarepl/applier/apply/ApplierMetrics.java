@@ -24,6 +24,10 @@ public final class ApplierMetrics {
     private final Counter rows;
     private final Counter groups;
     private final Counter retries;
+    private final Counter segmentsParallel;
+    private final Counter segmentsAfterConflict;
+    private final Counter segmentsAlone;
+    private final Counter segmentsRetried;
     private final DistributionSummary batchRows;
     private final DistributionSummary groupTransactions;
     private final Timer applyLatency;
@@ -38,6 +42,12 @@ public final class ApplierMetrics {
         groups = Counter.builder("rdmarepl.applier.groups").description("Replica transactions committed").register(registry);
         retries = Counter.builder("rdmarepl.applier.retries").description("Groups retried after a failure or pause")
                 .register(registry);
+        segmentsParallel = segments(registry, "parallel", "Segments a worker took with nothing in flight to wait for");
+        segmentsAfterConflict = segments(registry, "after_conflict",
+                "Segments a worker took that start only once an earlier segment they meet committed");
+        segmentsAlone = segments(registry, "alone", "Segments applied alone on the apply thread (a barrier record, a firing trigger, larger than memory)");
+        segmentsRetried = segments(registry, "retried",
+                "Times a segment did not commit (a failure, or it held a row an earlier one waited for) and the apply thread applied from it");
         batchRows = DistributionSummary.builder("rdmarepl.applier.batch.rows").description("Rows per JDBC batch")
                 .publishPercentileHistogram().maximumExpectedValue(100_000.0).register(registry);
         groupTransactions = DistributionSummary.builder("rdmarepl.applier.group.transactions")
@@ -52,6 +62,23 @@ public final class ApplierMetrics {
                 .description("Commit on the primary to commit on the replica, per source transaction")
                 .publishPercentileHistogram().publishPercentiles(0.5, 0.9, 0.99).minimumExpectedValue(Duration.ofNanos(10_000))
                 .maximumExpectedValue(Duration.ofMinutes(10)).register(registry);
+    }
+
+    private static Counter segments(MeterRegistry registry, String path, String description) {
+        return Counter.builder("rdmarepl.applier.segments").tag("path", path)
+                .description("Parallel apply (apply.workers above 1): " + description).register(registry);
+    }
+
+    void segmentDispatched(boolean afterConflict) {
+        (afterConflict ? segmentsAfterConflict : segmentsParallel).increment();
+    }
+
+    void segmentAlone() {
+        segmentsAlone.increment();
+    }
+
+    void segmentRetried() {
+        segmentsRetried.increment();
     }
 
     void batch(int rowCount) {

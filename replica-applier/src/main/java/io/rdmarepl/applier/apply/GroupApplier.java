@@ -54,6 +54,7 @@ final class GroupApplier implements RecordHandler {
 
     private GroupLog log;
     private boolean commitEach;
+    private CommitTurn turn = CommitTurn.NOW;
     private BatchingStatement open;
     private long statementsGeneration = -1;
     private long txId;
@@ -88,6 +89,15 @@ final class GroupApplier implements RecordHandler {
      * @param ringEpoch  stored with the position
      */
     Outcome apply(GroupLog log, int count, boolean commitEach, int ringEpoch) {
+        return apply(log, count, commitEach, ringEpoch, CommitTurn.NOW);
+    }
+
+    /**
+     * As {@link #apply(GroupLog, int, boolean, int)}, writing the position and committing only once {@code turn}
+     * allows (parallel apply: every row is sent before, so they run while earlier groups commit).
+     */
+    Outcome apply(GroupLog log, int count, boolean commitEach, int ringEpoch, CommitTurn turn) {
+        this.turn = turn;
         this.log = log;
         this.commitEach = commitEach;
         this.ringEpoch = ringEpoch;
@@ -153,7 +163,7 @@ final class GroupApplier implements RecordHandler {
             failure = new ApplyFailure(FailureCategory.PERMANENT, failedTx, failedLsn, table, null, null,
                     String.valueOf(cause.getMessage()));
         }
-        if (failure.category() == FailureCategory.RETRIABLE) {
+        if (failure.category() == FailureCategory.RETRIABLE && !(cause instanceof CommitTurn.Abandoned)) {
             session.discard();
         } else {
             session.rollback();
@@ -176,9 +186,11 @@ final class GroupApplier implements RecordHandler {
         BatchingStatement lone = plan.loneRow();
         // a row that must be found commits even when it is not (nothing written): only if nothing came before it
         if (lone != null && !(wroteInTransaction && pauseOnDivergence && lone.shape().findsOneRow())) {
+            turn.await(session, false);
             sendWithPositionAndCommit(lone, lastTx);
         } else {
             flush();
+            turn.await(session, true);
             session.writePositionAndCommit(log.commitLsn(lastTx), log.txId(lastTx), ringEpoch);
         }
         wroteInTransaction = false;

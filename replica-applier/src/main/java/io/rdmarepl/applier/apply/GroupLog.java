@@ -133,6 +133,35 @@ final class GroupLog {
         openTxStart = -1;
     }
 
+    /**
+     * Makes this log hold exactly complete transactions {@code first .. first + count - 1} of {@code source}, bytes and
+     * boundaries: an apply worker's own copy of its segment, which the apply thread may then append to and consume
+     * from its log meanwhile.
+     */
+    void copyOf(GroupLog source, int first, int count) {
+        int from = first == 0 ? 0 : source.txEnd[first - 1];
+        size = 0;
+        txCount = 0;
+        openTxStart = -1;
+        append(source.data, from, source.txEnd[first + count - 1] - from);
+        for (int k = 0; k < count; k++) {
+            int at = first + k;
+            complete(source.txCommitLsn[at], source.txId[at], source.txCommitTimeUs[at], source.firstCompleteNs,
+                    source.txSequencesOnly[at]);
+            txEnd[k] = source.txEnd[at] - from;
+        }
+    }
+
+    /** Bytes of complete transactions {@code first .. first + count - 1}. */
+    int bytesOf(int first, int count) {
+        return txEnd[first + count - 1] - (first == 0 ? 0 : txEnd[first - 1]);
+    }
+
+    /** Start offset of complete transaction {@code k} (its first record, which may be a Relation before its Begin). */
+    int transactionStart(int k) {
+        return k == 0 ? 0 : txEnd[k - 1];
+    }
+
     /** Drops the open transaction's bytes (its writer started over before its Commit). */
     void discardOpenTransaction() {
         if (openTxStart >= 0) {

@@ -21,7 +21,8 @@ public final class ReplicaDataSource {
         if (!config.replicaPassword().isEmpty()) {
             hikari.setPassword(config.replicaPassword());
         }
-        hikari.setMaximumPoolSize(config.replicaPoolSize());
+        // every apply worker holds a connection for as long as it runs; one more serves promotion and status
+        hikari.setMaximumPoolSize(Math.max(config.replicaPoolSize(), config.applyWorkers() + 1));
         hikari.setMinimumIdle(1);
         hikari.setConnectionTimeout(config.replicaConnectTimeoutMs());
         hikari.setAutoCommit(true);

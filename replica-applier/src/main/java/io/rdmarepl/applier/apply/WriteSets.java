@@ -148,7 +148,7 @@ final class WriteSets {
         }
     }
 
-    private static long mix(long h) {
+    static long mix(long h) {
         h ^= h >>> 33;
         h *= 0xFF51AFD7ED558CCDL;
         h ^= h >>> 33;

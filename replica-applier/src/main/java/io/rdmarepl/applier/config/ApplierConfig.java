@@ -29,6 +29,7 @@ public record ApplierConfig(
         boolean replicaReadOnlyForClients,
         String sessionReplicationRole,
         String synchronousCommit,
+        int applyWorkers,
         int batchMaxRows,
         int groupMaxTransactions,
         long groupMaxBytes,
@@ -87,6 +88,12 @@ public record ApplierConfig(
         boolean readOnly = r.get(REPLICA_READ_ONLY_FOR_CLIENTS);
         String role = r.get(REPLICA_SESSION_REPLICATION_ROLE);
         String syncCommit = r.get(APPLY_SYNCHRONOUS_COMMIT);
+        int workers = r.get(APPLY_WORKERS);
+        if (workers > 1 && !role.equals("replica")) {
+            r.problem(APPLY_WORKERS, String.valueOf(workers), "needs " + REPLICA_SESSION_REPLICATION_ROLE.name()
+                    + "=replica (with origin, triggers and foreign keys fire and may read rows another connection is"
+                    + " still writing)");
+        }
         int batchRows = r.get(APPLY_BATCH_MAX_ROWS);
         int groupTx = r.get(APPLY_GROUP_MAX_TRANSACTIONS);
         long groupBytes = r.get(APPLY_GROUP_MAX_BYTES);
@@ -109,7 +116,7 @@ public record ApplierConfig(
         r.rejectUnknownKeys();
         r.throwIfInvalid();
         return new ApplierConfig(sourceName, activation, ringUri, capacity, epoch, url, user, password, poolSize, connectTimeoutMs,
-                readOnly, role, syncCommit, batchRows, groupTx, groupBytes, groupMs, pollFrames, parkUs, retryInitial,
+                readOnly, role, syncCommit, workers, batchRows, groupTx, groupBytes, groupMs, pollFrames, parkUs, retryInitial,
                 retryMax, durablePoll, feedbackMs, pauseOnDivergence, headroom, sequenceSyncMs, adminBind, adminPort, adminToken,
                 r.resolved());
     }
@@ -126,7 +133,7 @@ public record ApplierConfig(
         shown.put(RING_EPOCH.name(), Integer.toString(epoch));
         return new ApplierConfig(sourceName, activation, ringUri, ringCapacityBytes, epoch, replicaJdbcUrl, replicaUser,
                 replicaPassword, replicaPoolSize, replicaConnectTimeoutMs, replicaReadOnlyForClients, sessionReplicationRole,
-                synchronousCommit, batchMaxRows, groupMaxTransactions, groupMaxBytes, groupMaxMs, pollMaxFrames, idleMaxParkUs,
+                synchronousCommit, applyWorkers, batchMaxRows, groupMaxTransactions, groupMaxBytes, groupMaxMs, pollMaxFrames, idleMaxParkUs,
                 retryInitialMs, retryMaxMs, durablePollMs, feedbackIntervalMs, pauseOnDivergence, sequenceHeadroom,
                 sequenceSyncIntervalMs, adminBind, adminPort,
                 adminToken, Map.copyOf(shown));

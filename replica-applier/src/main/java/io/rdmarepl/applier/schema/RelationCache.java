@@ -51,6 +51,12 @@ public final class RelationCache {
         return entry.mapping;
     }
 
+    /** The mapping of {@code relationId} if it was already read from the catalog, else null (nothing is read). */
+    public TableMapping resolvedMapping(int relationId) {
+        Entry entry = entries.get(relationId);
+        return entry == null ? null : entry.mapping;
+    }
+
     public SourceRelation source(int relationId) {
         Entry entry = entries.get(relationId);
         return entry == null ? null : entry.source;

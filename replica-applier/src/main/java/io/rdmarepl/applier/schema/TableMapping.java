@@ -22,6 +22,7 @@ public final class TableMapping {
     private final boolean overridingSystemValue;
     private final long[][] sequenceHolders;
     private final int[] conflictKey;
+    private final boolean insertsNeverCollide;
 
     private TableMapping(SourceRelation source, ReplicaTable replica, ReplicaColumn[] target, int[] sourceKey,
                          int[] replicaKey, boolean overridingSystemValue, long[][] sequenceHolders) {
@@ -33,6 +34,7 @@ public final class TableMapping {
         this.overridingSystemValue = overridingSystemValue;
         this.sequenceHolders = sequenceHolders;
         this.conflictKey = conflictKey(source, replica, sourceKey, replicaKey);
+        this.insertsNeverCollide = replica.keyDecidesConflicts() && replica.primaryKey().isEmpty() && !replica.firesForApplier();
     }
 
     /**
@@ -133,6 +135,15 @@ public final class TableMapping {
      */
     public int[] conflictKey() {
         return conflictKey;
+    }
+
+    /**
+     * Two inserts into this table can never collide: it has no unique or exclusion index at all (not even a primary
+     * key), is not partitioned and fires nothing for the applier. Such inserts may run in any order against each
+     * other; an update or delete of the table still orders against them.
+     */
+    public boolean insertsNeverCollide() {
+        return insertsNeverCollide;
     }
 
     /** A change of this table must run after every change before it and before every change after it. */

@@ -38,6 +38,19 @@ class ApplierConfigTest {
     }
 
     @Test
+    void shouldRefuseParallelApplyWhereTriggersFire() {
+        assertThat(ApplierConfig.of("apply.workers", "4").applyWorkers()).isEqualTo(4);
+        assertThat(ApplierConfig.of().applyWorkers()).isEqualTo(1);
+        assertThatThrownBy(() -> ApplierConfig.of("apply.workers", "4", "replica.session.replication.role", "origin"))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
+                        "apply.workers=4: needs replica.session.replication.role=replica (with origin, triggers and"
+                                + " foreign keys fire and may read rows another connection is still writing)"));
+        assertThatThrownBy(() -> ApplierConfig.of("apply.workers", "65"))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
+                        "apply.workers=65: must be between 1 and 64"));
+    }
+
+    @Test
     void shouldReportEveryBadKeyAtOnceWithValueAndRule() {
         Properties p = new Properties();
         p.setProperty("apply.batch.max.rows", "0");

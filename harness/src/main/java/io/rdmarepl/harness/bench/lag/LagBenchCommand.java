@@ -141,8 +141,8 @@ public final class LagBenchCommand implements Callable<Integer> {
     @Option(names = "--apply-workers", split = ",", paramLabel = "N",
             description = {"With --catch-up: rdmarepl runs once per value with the applier's apply.workers=N. Default: 1.",
                     "Until the applier has an apply.workers key (it refuses unknown keys) only 1 runs (nothing is set: today's"
-                            + " applier applies on one connection) and other values are listed as not run; once the key exists every"
-                            + " value is passed, 1 included."})
+                            + " applier applied on one connection) and other values are listed as not run; every value is"
+                            + " passed, 1 included."})
     List<String> applyWorkers;
 
     @Option(names = "--scale", paramLabel = "N",
@@ -150,6 +150,12 @@ public final class LagBenchCommand implements Callable<Integer> {
                     + " least --clients: at scale 1 every transaction updates the one branch row, so none is independent of"
                     + " another. Default: " + CatchUpOptions.DEFAULT_SCALE + ".")
     Integer scale;
+
+    @Option(names = "--script", paramLabel = "NAME",
+            description = "With --catch-up: pgbench's built-in script the load runs: " + CatchUpOptions.TPCB_LIKE + " (account,"
+                    + " teller, branch, history) or " + CatchUpOptions.SIMPLE_UPDATE + " (account and history, pgbench -N: no row"
+                    + " that every transaction contends for). Default: " + CatchUpOptions.TPCB_LIKE + ".")
+    String script;
 
     @Option(names = "--json", paramLabel = "FILE|-", description = "Write the figures as one JSON object to FILE, or to stdout (-) instead of the table.")
     String json;

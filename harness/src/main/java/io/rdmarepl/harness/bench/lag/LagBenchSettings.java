@@ -67,7 +67,8 @@ record LagBenchSettings(int seconds, int warmupSeconds, int rounds, int probeRat
         range(problems, "--rows-per-tx", o.rowsPerTx, 1, 1000);
         range(problems, "--row-bytes", o.rowBytes, 0, 1 << 20);
         range(problems, "--capture-poll-ms", o.capturePollMs, 1, 1000);
-        CatchUpOptions catchUp = CatchUpOptions.parse(o.catchUp, o.applyWorkers, o.scale, o.given(), o.applierSettings, problems);
+        CatchUpOptions catchUp = CatchUpOptions.parse(o.catchUp, o.applyWorkers, o.scale, o.script, o.given(), o.applierSettings,
+                problems);
         Load load = null;
         try {
             load = Load.parse(o.load);

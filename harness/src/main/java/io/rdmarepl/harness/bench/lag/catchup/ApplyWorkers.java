@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Properties;
 
 /**
- * The applier's {@code apply.workers} key (how many transactions it applies at once), as far as the applier on the class
- * path knows it. The applier refuses unknown keys, so until its configuration lists this one, rdmarepl runs only with one
- * worker (today's applier: one connection, nothing set) and any other value is reported as not run. Once the key exists,
- * every value is passed, 1 included, so a changed default cannot slip into the figures.
+ * The applier's {@code apply.workers} key (how many connections apply segments at once), as far as the applier on the
+ * class path knows it. The applier refuses unknown keys, so with an applier that lacks it rdmarepl runs only with one
+ * worker (nothing set) and any other value is reported as not run. With the key, every value is passed, 1 included, so a
+ * changed default cannot slip into the figures.
  */
 final class ApplyWorkers {
     static final String KEY = "apply.workers";

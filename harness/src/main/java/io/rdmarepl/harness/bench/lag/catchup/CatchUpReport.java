@@ -130,9 +130,9 @@ final class CatchUpReport {
         StringBuilder out = new StringBuilder();
         Map<String, Object> settings = (Map<String, Object>) report.get("settings");
         Map<String, Object> machine = (Map<String, Object>) report.get("machine");
-        out.append(String.format(Locale.ROOT, "bench lag --catch-up %s: pgbench tpcb-like, scale %s, %s clients flat out, %s round(s);"
+        out.append(String.format(Locale.ROOT, "bench lag --catch-up %s: pgbench %s, scale %s, %s clients flat out, %s round(s);"
                         + " PostgreSQL %s (%s, fsync %s), replica-side synchronous_commit %s; %s cores, load average %s -> %s%n",
-                settings.get("catch_up_seconds"), settings.get("scale"), settings.get("clients"), settings.get("rounds"),
+                settings.get("catch_up_seconds"), settings.getOrDefault("script", CatchUpOptions.TPCB_LIKE), settings.get("scale"), settings.get("clients"), settings.get("rounds"),
                 machine.get("postgresql"), settings.get("servers"), machine.get("fsync"), settings.get("native_sync"), machine.get("cores"),
                 machine.get("load_avg_start"), machine.get("load_avg_end")));
         for (Map<String, Object> b : (List<Map<String, Object>>) report.get("backlogs")) {

@@ -168,14 +168,16 @@ final class CatchUpRun {
         }
         checkpoint();
         String startLsn = primary.query(BENCH_DATABASE, "SELECT pg_current_wal_lsn()::text");
-        say(round, String.format(Locale.ROOT, "every system paused; %d clients running pgbench's tpcb-like flat out for %d s",
-                settings.clients(), seconds));
-        TpcbLoad.Result load = new TpcbLoad(primary, BENCH_DATABASE, settings.clients(), scale).run(seconds);
+        say(round, String.format(Locale.ROOT, "every system paused; %d clients running pgbench's %s flat out for %d s",
+                settings.clients(), settings.options().script(), seconds));
+        TpcbLoad.Result load = new TpcbLoad(primary, BENCH_DATABASE, settings.clients(), scale,
+                settings.options().script().equals(CatchUpOptions.SIMPLE_UPDATE)).run(seconds);
         primary.execute(BENCH_DATABASE, TpcbTables.marker(round));
         String endLsn = primary.query(BENCH_DATABASE, "SELECT pg_current_wal_lsn()::text");
         long walBytes = Long.parseLong(primary.query(BENCH_DATABASE, "SELECT pg_wal_lsn_diff('" + endLsn + "', '" + startLsn + "')::bigint"));
         TableFigures figures = TableFigures.read(primary, BENCH_DATABASE);
-        Backlog backlog = new Backlog(round, load, startLsn, endLsn, walBytes, figures, figures.inconsistencies(load.transactions(), 1));
+        Backlog backlog = new Backlog(round, load, startLsn, endLsn, walBytes, figures, figures.inconsistencies(load.transactions(), 1,
+                settings.options().script().equals(CatchUpOptions.SIMPLE_UPDATE)));
         say(round, String.format(Locale.ROOT, "backlog %,d transactions (%,.0f tx/s on the primary, %d retried), %.1f MB of WAL (%s .. %s)%s",
                 load.transactions(), load.transactionsPerSecond(), load.retries(), walBytes / 1048576.0, startLsn, endLsn,
                 backlog.inconsistencies().isEmpty() ? "" : "; PRIMARY INCONSISTENT: " + String.join("; ", backlog.inconsistencies())));

@@ -32,6 +32,7 @@ public record CatchUpSettings(CatchUpOptions options, int rounds, int clients, L
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("mode", "catch-up");
         m.put("catch_up_seconds", options.seconds());
+        m.put("script", options.script());
         m.put("scale", options.scale());
         m.put("clients", clients);
         m.put("rounds", rounds);

@@ -44,6 +44,7 @@ final class RdmareplCatchUp implements CatchUpSystem {
     private final Endpoint replica;
     private final CatchUpSettings settings;
     private Applier applier;
+    private PrometheusMeterRegistry applierMetrics;
     private Shipper shipper;
     private Path shmRing;
     private int round;
@@ -108,7 +109,8 @@ final class RdmareplCatchUp implements CatchUpSystem {
     private void start() {
         String ringUri = ringUri();
         try {
-            applier = Applier.start(applierConfig(ringUri), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+            applierMetrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            applier = Applier.start(applierConfig(ringUri), applierMetrics);
             shipper = Shipper.start(shipperConfig(ringUri), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         } catch (RuntimeException e) {
             stop();
@@ -142,7 +144,8 @@ final class RdmareplCatchUp implements CatchUpSystem {
 
     /**
      * {@code back_pressure_seconds}: how long the shipper waited for room in the ring (the applier was the bottleneck that
-     * long); {@code transactions_applied} and {@code rows_applied} by the applier since it resumed.
+     * long); {@code transactions_applied} and {@code rows_applied} by the applier since it resumed; {@code apply_segments}, with
+     * {@code apply.workers} above 1, the applier's segments by path since it started.
      */
     @Override
     public Map<String, Object> details() {
@@ -163,6 +166,12 @@ final class RdmareplCatchUp implements CatchUpSystem {
         m.put("back_pressure_seconds", Math.round(waited * 1000) / 1000.0);
         m.put("transactions_applied", a.status().transactionsApplied());
         m.put("rows_applied", a.status().rowsApplied());
+        Map<String, Object> segments = new LinkedHashMap<>();
+        applierMetrics.find("rdmarepl.applier.segments").counters()
+                .forEach(c -> segments.put(c.getId().getTag("path"), (long) c.count()));
+        if (!segments.isEmpty()) {
+            m.put("apply_segments", segments); // since this applier started: parallel, after_conflict, alone, retried
+        }
         return m;
     }
 

@@ -32,6 +32,21 @@ class CatchUpOptionsTest {
     }
 
     @Test
+    void shouldRunEitherOfTwoPgbenchScripts() {
+        List<String> problems = new ArrayList<>();
+
+        assertThat(CatchUpOptions.parse(5, null, null, null, Set.of(), null, problems).script()).isEqualTo("tpcb-like");
+        assertThat(CatchUpOptions.parse(5, null, null, "simple-update", Set.of(), null, problems).script())
+                .isEqualTo("simple-update");
+        assertThat(problems).isEmpty();
+
+        assertThat(CatchUpOptions.parse(5, null, null, "select-only", Set.of(), null, problems)).isNull();
+        assertThat(CatchUpOptions.parse(null, null, null, "simple-update", Set.of(), null, problems)).isNull();
+        assertThat(problems).containsExactly("--script select-only: must be tpcb-like or simple-update",
+                "--script: only with --catch-up");
+    }
+
+    @Test
     void shouldMeasureNoCatchUpAndRefuseItsOptionsWithoutCatchUp() {
         List<String> problems = new ArrayList<>();
 
@@ -53,8 +68,8 @@ class CatchUpOptionsTest {
         assertThat(problems).containsExactly(
                 "--catch-up 0: must be 1..3600 seconds",
                 "--scale 0: must be 1.." + CatchUpOptions.MAX_SCALE,
-                "--probe-rate: not with --catch-up (it measures lag; the catch-up load is pgbench's tpcb-like, flat out)",
-                "--load: not with --catch-up (it measures lag; the catch-up load is pgbench's tpcb-like, flat out)",
+                "--probe-rate: not with --catch-up (it measures lag; the catch-up load is one of pgbench's built-in scripts, flat out)",
+                "--load: not with --catch-up (it measures lag; the catch-up load is one of pgbench's built-in scripts, flat out)",
                 "--applier apply.workers: with --catch-up use --apply-workers",
                 "--apply-workers two: must be whole numbers, comma-separated (1,2,4)",
                 "--apply-workers 2: named twice",

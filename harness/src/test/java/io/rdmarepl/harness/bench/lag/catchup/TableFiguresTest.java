@@ -10,25 +10,32 @@ class TableFiguresTest {
 
     @Test
     void shouldFindNothingWhenEveryDeltaIsInEveryTableAndEveryCommitInTheHistory() {
-        assertThat(figures(1000, 42, 42, 42, 42, 1).inconsistencies(1000, 1)).isEmpty();
+        assertThat(figures(1000, 42, 42, 42, 42, 1).inconsistencies(1000, 1, false)).isEmpty();
     }
 
     @Test
     void shouldNameAHistoryRowTheClientsCommittedButThePrimaryLacks() {
-        assertThat(figures(999, 42, 42, 42, 42, 1).inconsistencies(1000, 1))
+        assertThat(figures(999, 42, 42, 42, 42, 1).inconsistencies(1000, 1, false))
                 .containsExactly("pgbench_history holds 999 rows, the clients committed 1000 transactions");
     }
 
     @Test
     void shouldNameEveryBalanceThatDoesNotAddUpToTheDeltas() {
-        assertThat(figures(1000, 41, 42, 43, 42, 1).inconsistencies(1000, 1)).containsExactly(
+        assertThat(figures(1000, 41, 42, 43, 42, 1).inconsistencies(1000, 1, false)).containsExactly(
                 "pgbench_accounts sum(abalance) is 41, the history's deltas add up to 42",
                 "pgbench_branches sum(bbalance) is 43, the history's deltas add up to 42");
     }
 
     @Test
+    void shouldExpectTellersAndBranchesUntouchedBySimpleUpdate() {
+        assertThat(figures(1000, 42, 0, 0, 42, 1).inconsistencies(1000, 1, true)).isEmpty();
+        assertThat(figures(1000, 42, 42, 0, 42, 1).inconsistencies(1000, 1, true)).containsExactly(
+                "pgbench_tellers sum(tbalance) is 42, simple-update leaves it at 0");
+    }
+
+    @Test
     void shouldNameAMissingMarker() {
-        assertThat(figures(1000, 42, 42, 42, 42, 0).inconsistencies(1000, 1)).containsExactly("catchup_marker holds 0 rows, 1 committed");
+        assertThat(figures(1000, 42, 42, 42, 42, 0).inconsistencies(1000, 1, false)).containsExactly("catchup_marker holds 0 rows, 1 committed");
     }
 
     private static TableFigures figures(long history, long accounts, long tellers, long branches, long deltas, long markers) {

@@ -1,8 +1,10 @@
 package io.rdmarepl.shipper;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rdmarepl.shipper.capture.PrimaryPreflight;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;
@@ -69,6 +71,33 @@ class ShipperPreflightIT {
     }
 
     @Test
+    void shouldWaitForTheWalsenderOfAShipperThatIsStopping() throws Exception {
+        primary.execute("CREATE PUBLICATION leaving_pub FOR ALL TABLES");
+        primary.execute("SELECT pg_create_logical_replication_slot('leaving', 'pgoutput')");
+        Connection replication = primary.connectForReplication("postgres");
+        PGReplicationStream stream = replication.unwrap(PGConnection.class).getReplicationAPI().replicationStream().logical()
+                .withSlotName("leaving").withSlotOption("proto_version", "1").withSlotOption("publication_names", "leaving_pub")
+                .start();
+        assertThat(slotActive("leaving")).as("streamed from when the new shipper starts").isTrue();
+        Thread predecessor = new Thread(() -> {
+            try {
+                Thread.sleep(1000); // the subject: the old shipper's walsender leaves a moment after the new one starts
+                stream.close();
+                replication.close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, "stopping-shipper");
+        predecessor.start();
+        try {
+            PrimaryPreflight.check(ShipperConfig.load(settings(Map.of("slot.name", "leaving"))));
+        } finally {
+            predecessor.join();
+        }
+        assertThat(slotActive("leaving")).as("left by the old walsender when the check returned").isFalse();
+    }
+
+    @Test
     void shouldNameASlotOfAnotherPlugin() {
         primary.execute("SELECT pg_create_logical_replication_slot('wrong_plugin', 'test_decoding')");
         assertThatThrownBy(() -> start(Map.of("slot.name", "wrong_plugin")))
@@ -84,6 +113,17 @@ class ShipperPreflightIT {
     }
 
     private static void start(Map<String, String> overrides) {
+        Shipper.start(ShipperConfig.load(settings(overrides)), new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry()).close();
+    }
+
+    private static boolean slotActive(String slot) throws Exception {
+        try (Connection c = primary.connect("postgres"); java.sql.Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT active FROM pg_replication_slots WHERE slot_name = '" + slot + "'")) {
+            return rs.next() && rs.getBoolean(1);
+        }
+    }
+
+    private static Properties settings(Map<String, String> overrides) {
         Properties p = new Properties();
         p.setProperty("database.host", PostgresServer.HOST);
         p.setProperty("database.port", Integer.toString(primary.port()));
@@ -92,6 +132,6 @@ class ShipperPreflightIT {
         p.setProperty("standby.connect.timeout.ms", "200");
         p.setProperty("admin.address", "127.0.0.1:0");
         overrides.forEach(p::setProperty);
-        Shipper.start(ShipperConfig.load(p), new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry()).close();
+        return p;
     }
 }

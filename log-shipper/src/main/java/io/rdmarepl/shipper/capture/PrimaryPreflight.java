@@ -8,6 +8,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Checks the primary before Debezium starts, so the usual mistakes get a one-line error naming
@@ -41,6 +43,10 @@ public final class PrimaryPreflight {
         return props;
     }
 
+    /** How long a start waits for another walsender to leave the slot before it gives up. */
+    static final long SLOT_RELEASE_WAIT_NS = TimeUnit.SECONDS.toNanos(5);
+    private static final long SLOT_POLL_NS = TimeUnit.MILLISECONDS.toNanos(50);
+
     /**
      * @throws IllegalStateException naming the problem and its fix
      */
@@ -60,18 +66,28 @@ public final class PrimaryPreflight {
             try (PreparedStatement slot = connection.prepareStatement(
                     "SELECT active_pid, plugin FROM pg_replication_slots WHERE slot_name = ?")) {
                 slot.setString(1, config.slotName());
-                try (ResultSet rs = slot.executeQuery()) {
-                    if (rs.next()) {
-                        if (rs.getObject(1) != null) {
-                            throw new IllegalStateException("replication slot " + config.slotName() + " on " + where
-                                    + " is in use by backend pid " + rs.getLong(1)
-                                    + ": another shipper is running, or stop it with pg_terminate_backend(" + rs.getLong(1) + ")");
+                // a shipper restarted at once finds its predecessor's walsender still exiting: give it a moment
+                long deadline = System.nanoTime() + SLOT_RELEASE_WAIT_NS;
+                while (true) {
+                    try (ResultSet rs = slot.executeQuery()) {
+                        if (!rs.next()) {
+                            break;
                         }
                         if (!"pgoutput".equals(rs.getString(2))) {
                             throw new IllegalStateException("replication slot " + config.slotName() + " on " + where
                                     + " uses plugin " + rs.getString(2) + ", not pgoutput: choose another slot.name or drop it");
                         }
+                        if (rs.getObject(1) == null) {
+                            break;
+                        }
+                        if (System.nanoTime() - deadline >= 0) {
+                            throw new IllegalStateException("replication slot " + config.slotName() + " on " + where
+                                    + " is in use by backend pid " + rs.getLong(1) + " (still after "
+                                    + TimeUnit.NANOSECONDS.toSeconds(SLOT_RELEASE_WAIT_NS) + " s): another shipper is running,"
+                                    + " or stop it with pg_terminate_backend(" + rs.getLong(1) + ")");
+                        }
                     }
+                    LockSupport.parkNanos(SLOT_POLL_NS);
                 }
             }
         } catch (SQLException e) {

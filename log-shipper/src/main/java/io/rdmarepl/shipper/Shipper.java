@@ -1,6 +1,9 @@
 package io.rdmarepl.shipper;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.rdmarepl.control.Guarantee;
+import io.rdmarepl.control.LeaseTerms;
+import io.rdmarepl.control.PrimaryAnswer;
 import io.rdmarepl.format.Lsn;
 import io.rdmarepl.shipper.capture.Capture;
 import io.rdmarepl.shipper.capture.DebeziumCapture;
@@ -259,12 +262,8 @@ public final class Shipper implements AutoCloseable {
      * (0 = no lease), {@code lease_check_ms} and {@code self_fence_timeout_ms}. At most lease + check + self-fence
      * after its last renewal a reachable primary refuses writes.
      */
-    public static Map<String, Object> leaseTerms(ShipperConfig config) {
-        Map<String, Object> terms = new LinkedHashMap<>();
-        terms.put("lease_ms", config.fenceLeaseMs());
-        terms.put("lease_check_ms", ShipperConfig.LEASE_CHECK_MS);
-        terms.put("self_fence_timeout_ms", ShipperConfig.SELF_FENCE_TIMEOUT_MS);
-        return terms;
+    public static LeaseTerms leaseTerms(ShipperConfig config) {
+        return new LeaseTerms(config.fenceLeaseMs(), ShipperConfig.LEASE_CHECK_MS, ShipperConfig.SELF_FENCE_TIMEOUT_MS);
     }
 
     /**
@@ -273,13 +272,10 @@ public final class Shipper implements AutoCloseable {
      * {@code sync_policy} (strict, or degrade after N ms) and
      * {@code acknowledged_lsn}, up to which every commit is held by the standbys.
      */
-    public Map<String, Object> guarantee() {
-        Map<String, Object> guarantee = new LinkedHashMap<>();
-        guarantee.put("replication_mode", config.sync().enabled() ? "sync" : "async");
-        guarantee.put("sync_state", config.sync().enabled() ? sync.state().text() : null);
-        guarantee.put("sync_policy", config.sync().enabled() ? config.sync().policy() : null);
-        guarantee.put("acknowledged_lsn", Lsn.format(pipeline.acks().acknowledged()));
-        return guarantee;
+    public Guarantee guarantee() {
+        boolean syncMode = config.sync().enabled();
+        return new Guarantee(syncMode ? Guarantee.SYNC : Guarantee.ASYNC, syncMode ? sync.state().text() : null,
+                syncMode ? config.sync().policy() : null, Lsn.format(pipeline.acks().acknowledged()));
     }
 
     /**
@@ -307,16 +303,12 @@ public final class Shipper implements AutoCloseable {
      * What {@code GET /primary} answers, cheap enough to poll every few milliseconds (no SQL): whether the primary
      * answers its liveness checks and whether its postmaster exited. The coordinator reads it while detecting.
      */
-    public Map<String, Object> primary() {
-        Map<String, Object> primary = new LinkedHashMap<>();
-        primary.put("alive", liveness.alive());
-        primary.put("postmaster_exited", liveness.postmasterExited());
-        primary.put("postmaster", liveness.postmasterStatus());
-        return primary;
+    public PrimaryAnswer primary() {
+        return PrimaryAnswer.shipping(liveness.alive(), liveness.postmasterExited(), liveness.postmasterStatus());
     }
 
     /** {@link #primary()} once the watched postmaster has exited or {@code wait} has passed, whichever is first. */
-    public Map<String, Object> primary(Duration wait) throws InterruptedException {
+    public PrimaryAnswer primary(Duration wait) throws InterruptedException {
         liveness.awaitPostmasterExit(wait);
         return primary();
     }

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rdmarepl.control.FenceAnswer;
+import io.rdmarepl.control.RetireAnswer;
+import io.rdmarepl.control.ShipperActivateAnswer;
 import io.rdmarepl.format.Lsn;
 import io.rdmarepl.format.record.ChangeRecord;
 import io.rdmarepl.shipper.config.ShipperConfig;
@@ -70,8 +73,7 @@ class ShipperRoleIT {
                     .containsEntry("initial_copy", false);
             assertThat(role.healthy()).isTrue();
 
-            assertThat(role.activate(7)).containsEntry("state", "shipping").containsEntry("slot", slot)
-                    .containsEntry("snapshot", "initial").containsEntry("slot_dropped", true);
+            assertThat(role.activate(7)).isEqualTo(new ShipperActivateAnswer("shipping", slot, "initial", true));
             ReplicationSlots.awaitActive(primary, slot, Duration.ofSeconds(60));
             assertThat(Lsn.compare(confirmedLsn(slot), staleLsn)).as("a fresh slot, at a later consistent point").isPositive();
 
@@ -92,18 +94,18 @@ class ShipperRoleIT {
             assertThat(streamed).noneMatch(r -> r instanceof ChangeRecord.Update);
 
             // fenced and activated again at once: the fenced engine lets go of the slot, then it is dropped
-            assertThat(role.fence("switchover")).containsEntry("state", "fenced");
+            assertThat(role.fence("switchover")).isEqualTo(new FenceAnswer("fenced"));
             int before = standby.records().size();
-            assertThat(role.activate(8)).containsEntry("state", "shipping").containsEntry("slot_dropped", true);
+            assertThat(role.activate(8)).isEqualTo(new ShipperActivateAnswer("shipping", slot, "initial", true));
             List<ChangeRecord> second = awaitCopied(role, standby,
                     r -> r.size() > before && inserted(r.subList(before, r.size()), "accounts").size() >= 5);
             assertThat(inserted(second.subList(before, second.size()), "accounts")).containsExactlyInAnyOrder("1", "2", "3", "4", "5");
 
-            assertThat(role.fence("switchover")).containsEntry("state", "fenced");
-            assertThat(role.retire()).containsEntry("state", "retired").containsEntry("slot_dropped", true);
+            assertThat(role.fence("switchover")).isEqualTo(new FenceAnswer("fenced"));
+            assertThat(role.retire()).isEqualTo(new RetireAnswer("retired", true, false));
             assertThat(slotExists(slot)).isFalse();
             assertThat(role.status()).containsEntry("role_state", "retired").containsEntry("initial_copy", false);
-            assertThat(role.retire()).as("retiring again finds no slot").containsEntry("slot_dropped", false);
+            assertThat(role.retire().slotDropped()).as("retiring again finds no slot").isFalse();
         }
     }
 
@@ -142,7 +144,8 @@ class ShipperRoleIT {
             Properties p = properties(slot, "public.nothing_yet", standby);
             p.setProperty("replication.mode", "sync");
             try (ShipperRole role = role(ShipperConfig.load(p))) {
-                assertThat(role.retire()).containsEntry("state", "retired").containsEntry("synchronous_standby_names_cleared", true);
+                assertThat(role.retire()).extracting(RetireAnswer::state, RetireAnswer::synchronousStandbyNamesCleared)
+                        .containsExactly("retired", true);
             }
             Await.until("the primary reloaded synchronous_standby_names", Duration.ofSeconds(10),
                     () -> primary.show("synchronous_standby_names"), String::isEmpty);

@@ -5,9 +5,12 @@ package io.rdmarepl.control;
  * need the roles' bearer token.
  */
 public final class ApplierRoutes {
-    /** {@code GET}: state, positions, ring and heartbeat age. */
+    /** {@code GET}: state, positions, ring and heartbeat age (a document, not a record: see the package's description). */
     public static final String STATUS = "/status";
-    /** {@code POST} {@link EpochRequest}: start following a fresh ring (created at the epoch when given). */
+    /**
+     * {@code POST} {@link EpochRequest}, answered with an {@link ApplierActivateAnswer}: start following a fresh ring
+     * (created at the epoch when given).
+     */
     public static final String ACTIVATE = "/activate";
     /**
      * {@code POST}, no body, answered with a {@link DrainAnswer}: apply everything in the ring; from then on this

@@ -6,8 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * The contract's one JSON mapping. Readers ignore fields they do not know, so either side may add a field without
- * breaking the other (a coordinator and its roles are not always upgraded together).
+ * The contract's one JSON mapping: the roles' admin endpoints write their answers with it, the coordinator reads them
+ * with it. Readers ignore fields they do not know, so either side may add a field without breaking the other (a
+ * coordinator and its roles are not always upgraded together).
  */
 public final class ControlJson {
     private static final ObjectMapper JSON = new ObjectMapper()
@@ -24,6 +25,14 @@ public final class ControlJson {
             // only a record of this package is written: one that cannot be is a bug here, not bad input
             throw new IllegalStateException("cannot write " + value.getClass().getSimpleName() + " as JSON: " + e.getOriginalMessage(), e);
         }
+    }
+
+    /**
+     * An admin endpoint's answer as UTF-8 JSON: a record of this package, or a document (a map) such as
+     * {@code /status}.
+     */
+    public static byte[] writeBytes(Object value) throws JsonProcessingException {
+        return JSON.writeValueAsBytes(value);
     }
 
     /**

@@ -5,22 +5,28 @@ package io.rdmarepl.control;
  * need the roles' bearer token; {@code GET} ones do not.
  */
 public final class ShipperRoutes {
-    /** {@code GET}: the shipper's whole status document. */
+    /** {@code GET}: the shipper's whole status document (a document, not a record: see the package's description). */
     public static final String STATUS = "/status";
     /**
-     * {@code GET}: is the primary alive, did its postmaster exit; held for up to {@value #WAIT_MS} ms (the
-     * coordinator's long poll) until the postmaster exits.
+     * {@code GET}, answered with a {@link PrimaryAnswer}: is the primary alive, did its postmaster exit; with
+     * {@code ?}{@value #WAIT_MS}{@code =N} held until the postmaster exits or N ms pass (the coordinator's long poll).
      */
     public static final String PRIMARY = "/primary";
     /** The query parameter of {@link #PRIMARY} that asks the shipper to hold the request, in ms. */
     public static final String WAIT_MS = "wait_ms";
-    /** {@code POST} {@link EpochRequest}: start shipping from a fresh slot with an initial copy. */
+    /**
+     * {@code POST} {@link EpochRequest}, answered with a {@link ShipperActivateAnswer}: start shipping from a fresh slot
+     * with an initial copy.
+     */
     public static final String ACTIVATE = "/activate";
-    /** {@code POST} {@link FenceRequest}: stop shipping and heartbeats. */
+    /** {@code POST} {@link FenceRequest}, answered with a {@link FenceAnswer}: stop shipping and heartbeats. */
     public static final String FENCE = "/fence";
     /** {@code POST}, no body, answered with a {@link RetireAnswer}: this member is a standby now, drop the slot. */
     public static final String RETIRE = "/retire";
-    /** {@code POST}, no body: renew the lease; answered with the shipper's guarantee and its lease's terms. */
+    /**
+     * {@code POST}, no body, answered with a {@link LeaseAnswer}: renew the lease; the answer carries the shipper's
+     * guarantee, its lease's terms and a running copy's progress.
+     */
     public static final String LEASE = "/lease";
 
     private ShipperRoutes() {

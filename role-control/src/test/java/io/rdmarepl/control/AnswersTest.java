@@ -41,6 +41,33 @@ class AnswersTest {
     }
 
     @Test
+    void shouldWriteAndReadTheShippersActivateAndFenceAnswers() throws Exception {
+        String activated = "{\"state\":\"shipping\",\"slot\":\"rdmarepl\",\"snapshot\":\"initial\",\"slot_dropped\":true}";
+        ShipperActivateAnswer answer = new ShipperActivateAnswer("shipping", "rdmarepl", "initial", true);
+        assertThat(PLAIN.readTree(ControlJson.write(answer))).isEqualTo(PLAIN.readTree(activated));
+        assertThat(ControlJson.read(PLAIN.readTree(activated), ShipperActivateAnswer.class)).isEqualTo(answer);
+
+        assertThat(ControlJson.write(new FenceAnswer("fenced"))).isEqualTo("{\"state\":\"fenced\"}");
+        assertThat(ControlJson.read(PLAIN.readTree("{\"state\":\"retired\"}"), FenceAnswer.class)).isEqualTo(new FenceAnswer("retired"));
+    }
+
+    @Test
+    void shouldWriteAndReadTheAppliersActivateAnswer() throws Exception {
+        String activated = "{\"state\":\"streaming\",\"ring\":\"shm:///dev/shm/a\",\"epoch\":3}";
+        ApplierActivateAnswer answer = new ApplierActivateAnswer("streaming", "shm:///dev/shm/a", 3);
+        assertThat(PLAIN.readTree(ControlJson.write(answer))).isEqualTo(PLAIN.readTree(activated));
+        assertThat(ControlJson.read(PLAIN.readTree(activated), ApplierActivateAnswer.class)).isEqualTo(answer);
+    }
+
+    @Test
+    void shouldWriteTheRetireAnswersFields() throws Exception {
+        RetireAnswer answer = new RetireAnswer("retired", true, false);
+        assertThat(PLAIN.readTree(ControlJson.write(answer))).isEqualTo(PLAIN.readTree(
+                "{\"state\":\"retired\",\"slot_dropped\":true,\"synchronous_standby_names_cleared\":false}"));
+        assertThat(ControlJson.read(PLAIN.readTree(ControlJson.write(answer)), RetireAnswer.class)).isEqualTo(answer);
+    }
+
+    @Test
     void shouldBuildTheLongPollRoute() {
         assertThat(ShipperRoutes.primary(2000)).isEqualTo("/primary?wait_ms=2000");
     }

@@ -1,9 +1,9 @@
 package io.rdmarepl.cli.admin;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.rdmarepl.control.ControlJson;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -23,7 +23,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class AdminServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** The JDK server's switch for TCP_NODELAY on accepted connections; read once, when the first server starts. */
     static final String NO_DELAY_PROPERTY = "sun.net.httpserver.nodelay";
 
@@ -213,8 +212,9 @@ public final class AdminServer implements AutoCloseable {
         return false;
     }
 
+    /** The contract's mapping for every answer: the roles' are role-control records, read back with the same one. */
     private static byte[] json(Object value) throws IOException {
-        return JSON.writeValueAsBytes(value);
+        return ControlJson.writeBytes(value);
     }
 
     private static void send(HttpExchange exchange, int code, String type, byte[] body) throws IOException {

@@ -8,6 +8,7 @@ import io.rdmarepl.config.Activation;
 import io.rdmarepl.applier.config.ApplierConfig;
 import io.rdmarepl.applier.role.ApplierRole;
 import io.rdmarepl.cli.admin.AdminServer;
+import io.rdmarepl.control.ApplierActivateAnswer;
 import io.rdmarepl.control.ApplierRoutes;
 import io.rdmarepl.control.DeactivateAnswer;
 import io.rdmarepl.control.DrainAnswer;
@@ -18,7 +19,6 @@ import io.rdmarepl.format.Lsn;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
@@ -121,15 +121,11 @@ public final class ApplyCommand implements Callable<Integer> {
 
     /**
      * {@code POST /activate}, body optionally {@code {"epoch": N}}: starts following (a fresh ring at the
-     * configured URI, created at epoch N when given); answers {@code {"state", "ring", "epoch"}}.
+     * configured URI, created at epoch N when given).
      */
-    private static Map<String, Object> activate(ApplierRole role, String body) {
+    private static ApplierActivateAnswer activate(ApplierRole role, String body) {
         ApplierStatus status = role.activate(optional(EpochRequest.parse(body)));
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("state", status.state().displayName());
-        answer.put("ring", status.ringUri());
-        answer.put("epoch", status.ringEpoch());
-        return answer;
+        return new ApplierActivateAnswer(status.state().displayName(), status.ringUri(), status.ringEpoch());
     }
 
     /**

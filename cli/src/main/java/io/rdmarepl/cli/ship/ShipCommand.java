@@ -5,6 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.cli.admin.AdminServer;
 import io.rdmarepl.control.EpochRequest;
 import io.rdmarepl.control.FenceRequest;
+import io.rdmarepl.control.PrimaryAnswer;
 import io.rdmarepl.control.ShipperRoutes;
 import io.rdmarepl.shipper.Shipper;
 import io.rdmarepl.config.Activation;
@@ -17,8 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -117,7 +116,8 @@ public final class ShipCommand implements Callable<Integer> {
      * the token-guarded control actions the coordinator calls: {@code POST /activate} (start shipping from a fresh
      * slot with an initial copy), {@code POST /fence} (stop shipping and heartbeats), {@code POST /retire} (this
      * member is a standby now: drop the slot) and {@code POST /lease} (renew the lease, {@code fence.lease.ms}; answered with the
-     * shipper's guarantee and a running initial copy's {@code copy_progress}).
+     * shipper's guarantee, the lease's terms and a running initial copy's {@code copy_progress}). Every answer but
+     * {@code /status} is a record of role-control ({@link ShipperRoutes} names each).
      * Refusals answer 409 with the reason, malformed bodies 400. Address and token: {@code admin.address},
      * {@code admin.token}.
      */
@@ -134,20 +134,14 @@ public final class ShipCommand implements Callable<Integer> {
                 .query(ShipperRoutes.PRIMARY, q -> primary(role,
                         AdminServer.longParameter(q, ShipperRoutes.WAIT_MS, 0, 0, MAX_PRIMARY_WAIT_MS), holds))
                 .control(ShipperRoutes.RETIRE, body -> role.retire())
-                .control(ShipperRoutes.LEASE, body -> {
-                    role.renewLease();
-                    Map<String, Object> answer = new LinkedHashMap<>(role.guarantee());
-                    answer.putAll(Shipper.leaseTerms(settings));
-                    answer.put("copy_progress", role.copyProgress());
-                    return answer;
-                });
+                .control(ShipperRoutes.LEASE, body -> role.renewLease());
     }
 
     /**
      * {@code GET /primary}, held up to {@code waitMs} while fewer than {@link #MAX_HELD_PRIMARY_REQUESTS} are held:
      * the endpoint needs no token, and each held request keeps a thread; past the cap it is answered at once.
      */
-    static Map<String, Object> primary(ShipperRole role, long waitMs, Semaphore holds)
+    static PrimaryAnswer primary(ShipperRole role, long waitMs, Semaphore holds)
             throws InterruptedException {
         if (waitMs == 0 || !holds.tryAcquire()) {
             return role.primary(Duration.ZERO);

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.cli.admin.AdminServer;
+import io.rdmarepl.control.PrimaryAnswer;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.role.RunningShipper;
 import io.rdmarepl.shipper.role.ShipperRole;
@@ -90,6 +91,7 @@ class ShipperEndpointTest {
         assertThat(terms.path("lease_ms").asLong()).as("fence.lease.ms=auto with admin.token set").isEqualTo(2000);
         assertThat(terms.path("lease_check_ms").asLong()).isEqualTo(100);
         assertThat(terms.path("self_fence_timeout_ms").asLong()).isEqualTo(2000);
+        assertThat(terms.has("replication_mode")).as("a retired shipper promises nothing").isFalse();
     }
 
     @Test
@@ -189,15 +191,12 @@ class ShipperEndpointTest {
         }
 
         @Override
-        public Map<String, Object> primary(Duration wait) throws InterruptedException {
+        public PrimaryAnswer primary(Duration wait) throws InterruptedException {
             lastPrimaryWait = wait;
             primaryWaits.add(wait);
             // the fake shipper's long poll, held as long as asked (the postmaster never exits here): not a wait for something
             Thread.sleep(wait.toMillis());
-            Map<String, Object> primary = new LinkedHashMap<>();
-            primary.put("alive", true);
-            primary.put("postmaster_exited", false);
-            return primary;
+            return PrimaryAnswer.shipping(true, false, null);
         }
 
         @Override

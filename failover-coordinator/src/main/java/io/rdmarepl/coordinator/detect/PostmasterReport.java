@@ -1,6 +1,7 @@
 package io.rdmarepl.coordinator.detect;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.control.ControlJson;
+import io.rdmarepl.control.PrimaryAnswer;
 import io.rdmarepl.control.ShipperRoutes;
 import io.rdmarepl.coordinator.roles.RoleClient;
 import io.rdmarepl.coordinator.roles.RoleException;
@@ -31,8 +32,6 @@ public final class PostmasterReport implements AutoCloseable {
      * this bounds how late the new primary's watch starts to count.
      */
     static final Duration LONG_POLL = Duration.ofMillis(500);
-
-    private static final String WATCH_PREFIX = "exited: ";
 
     private final RoleClient roles;
     private final Runnable onExit;
@@ -127,15 +126,16 @@ public final class PostmasterReport implements AutoCloseable {
     /** @return false when the shipper answered that it watches no postmaster */
     private boolean read(URI shipper) {
         try {
-            var answer = roles.get(shipper, ShipperRoutes.primary(LONG_POLL.toMillis()), timeout);
+            PrimaryAnswer answer = ControlJson.read(roles.get(shipper, ShipperRoutes.primary(LONG_POLL.toMillis()), timeout),
+                    PrimaryAnswer.class);
             boolean news = false;
             synchronized (lock) {
                 if (!shipper.equals(target)) {
                     return true; // retargeted meanwhile: this answer is about the old primary
                 }
-                if (answer.path("postmaster_exited").asBoolean(false)) {
+                if (answer.reportsExit()) {
                     news = exitedReportNs == 0;
-                    exit = exitOf(answer.path("postmaster"));
+                    exit = answer.exit();
                     exitedReportNs = System.nanoTime();
                 } else {
                     exitedReportNs = 0;
@@ -144,20 +144,11 @@ public final class PostmasterReport implements AutoCloseable {
             if (news) {
                 onExit.run(); // outside the lock: it reads this report back
             }
-            return answer.path("postmaster").path("pid").canConvertToLong();
-        } catch (RoleException e) {
-            // a shipper that does not answer says nothing; the last "exited" ages out by itself
+            return answer.watching();
+        } catch (RoleException | IllegalArgumentException e) {
+            // a shipper that does not answer, or not with a PrimaryAnswer, says nothing; the last "exited" ages out by itself
             return true;
         }
-    }
-
-    /** The shipper's {@code exit}; from a shipper without it, its {@code watch} ("exited: ...") without the prefix. */
-    private static String exitOf(JsonNode postmaster) {
-        if (postmaster.path("exit").isTextual()) {
-            return postmaster.path("exit").asText();
-        }
-        String watch = postmaster.path("watch").asText("exited");
-        return watch.startsWith(WATCH_PREFIX) ? watch.substring(WATCH_PREFIX.length()) : watch;
     }
 
     @Override

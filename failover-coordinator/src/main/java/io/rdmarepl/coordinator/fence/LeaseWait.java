@@ -1,6 +1,6 @@
 package io.rdmarepl.coordinator.fence;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.control.LeaseTerms;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,16 +35,17 @@ public record LeaseWait(long deadlineNs, long waitMs, String sentence) {
 
     /**
      * @param member            the old primary
-     * @param answer            its shipper's last answer to a lease renewal; null when none since this coordinator leads
+     * @param terms             the lease's terms in its shipper's last answer to a renewal; null when none since this
+     *                          coordinator leads
      * @param configuredLeaseMs this coordinator's {@code fence.lease.ms}
      * @param lastRenewalNs     the latest moment a renewal could have reached the shipper (System.nanoTime())
      * @param force             the operator forces the failover: a missing lease does not refuse it
      * @throws FenceException   when no lease can run out (the shipper runs none, or nothing is known of it), unless forced
      */
-    public static LeaseWait of(String member, JsonNode answer, long configuredLeaseMs, long lastRenewalNs, boolean force) {
+    public static LeaseWait of(String member, LeaseTerms terms, long configuredLeaseMs, long lastRenewalNs, boolean force) {
         long nowNs = System.nanoTime();
-        boolean heard = answer != null && answer.has("lease_ms");
-        long reported = heard ? answer.path("lease_ms").asLong() : -1;
+        boolean heard = terms != null && terms.leaseMs() != null;
+        long reported = heard ? terms.leaseMs() : -1;
         String renewed = "the last renewal it could have had, " + TimeUnit.NANOSECONDS.toMillis(nowNs - lastRenewalNs) + " ms ago";
         if (reported == 0 || !heard && configuredLeaseMs == 0) {
             String why = member + "'s fence is not confirmed and " + (reported == 0 ? "its shipper runs no lease (fence.lease.ms=0)"
@@ -57,11 +58,11 @@ public record LeaseWait(long deadlineNs, long waitMs, String sentence) {
             return new LeaseWait(nowNs, 0, why + "; promoting anyway: the operator forced it");
         }
         long lease = Math.max(reported, configuredLeaseMs);
-        long check = heard ? answer.path("lease_check_ms").asLong(DEFAULT_LEASE_CHECK_MS) : DEFAULT_LEASE_CHECK_MS;
-        long selfFence = heard ? answer.path("self_fence_timeout_ms").asLong(DEFAULT_SELF_FENCE_TIMEOUT_MS) : DEFAULT_SELF_FENCE_TIMEOUT_MS;
-        long terms = lease + check + selfFence;
-        long slack = (long) Math.ceil(terms * CLOCK_RATE_SLACK);
-        long deadlineNs = lastRenewalNs + TimeUnit.MILLISECONDS.toNanos(terms + slack);
+        long check = heard && terms.leaseCheckMs() != null ? terms.leaseCheckMs() : DEFAULT_LEASE_CHECK_MS;
+        long selfFence = heard && terms.selfFenceTimeoutMs() != null ? terms.selfFenceTimeoutMs() : DEFAULT_SELF_FENCE_TIMEOUT_MS;
+        long totalMs = lease + check + selfFence;
+        long slack = (long) Math.ceil(totalMs * CLOCK_RATE_SLACK);
+        long deadlineNs = lastRenewalNs + TimeUnit.MILLISECONDS.toNanos(totalMs + slack);
         long waitMs = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNs - nowNs));
         String leaseSource = !heard ? "fence.lease.ms " + lease + " assumed (this coordinator's: its shipper has not answered since it leads)"
                 : reported < configuredLeaseMs ? "fence.lease.ms " + lease + " (this coordinator's, longer than the shipper's " + reported + ")"

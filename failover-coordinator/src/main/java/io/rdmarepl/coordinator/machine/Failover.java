@@ -1,9 +1,10 @@
 package io.rdmarepl.coordinator.machine;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmarepl.control.ApplierRoutes;
 import io.rdmarepl.control.ControlJson;
 import io.rdmarepl.control.DrainAnswer;
+import io.rdmarepl.control.LeaseAnswer;
+import io.rdmarepl.control.LeaseTerms;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.FailureDetector;
@@ -89,7 +90,7 @@ final class Failover {
         }
         MemberConfig chosen = config.member(target.name()).orElseThrow();
         String walLsn = detector.probeView().walLsn();
-        JsonNode leaseAnswer = lease.lastAnswer();
+        LeaseAnswer leaseAnswer = lease.lastAnswer();
         ShipperPromise promise = ShipperPromise.of(leaseAnswer);
         lease.target(null);
         cluster.transition(Phase.FENCING, reason + ": failing over to " + chosen.name());
@@ -126,7 +127,8 @@ final class Failover {
                     + chosen.name() + " --force` to accept the loss");
         }
         long leaseWaitStartNs = clock.nanoTime();
-        long leaseWaitMs = fenced.confirmed() ? 0 : awaitLeaseRunOut(state, oldPrimary, chosen, leaseAnswer, leaseWaitStartNs, force);
+        long leaseWaitMs = fenced.confirmed() ? 0
+                : awaitLeaseRunOut(state, oldPrimary, chosen, leaseAnswer == null ? null : leaseAnswer.terms(), leaseWaitStartNs, force);
         ClusterState promoting = cluster.value().promote(chosen.name(), Phase.PROMOTING, "epoch " + (state.epoch() + 1)
                 + ": promoting " + chosen.name() + " (drained, applied up to " + appliedLsn + ")", clock.nowMs());
         long drainMs = TimeUnit.NANOSECONDS.toMillis(leaseWaitStartNs - drainStartNs);
@@ -169,11 +171,12 @@ final class Failover {
      * The old primary's fence is not confirmed: every other standby of it is told to stop renewing its lease too
      * ({@code POST /drain}), then this waits until the lease has certainly run out.
      *
+     * @param terms     the old primary's lease, as its shipper last answered; null when it did not since this coordinator leads
      * @param drainedNs when the chosen standby's drain answered
      * @return how long it waited, in ms
      * @throws Refused when the lease cannot be counted on (none, or a standby that may still renew it is unreachable)
      */
-    private long awaitLeaseRunOut(ClusterState state, MemberConfig oldPrimary, MemberConfig chosen, JsonNode answer, long drainedNs,
+    private long awaitLeaseRunOut(ClusterState state, MemberConfig oldPrimary, MemberConfig chosen, LeaseTerms terms, long drainedNs,
                                   boolean force) {
         long standbysStoppedNs = drainedNs;
         for (StandbyView other : targets.views(state)) {
@@ -196,7 +199,7 @@ final class Failover {
         }
         LeaseWait wait;
         try {
-            wait = LeaseWait.of(oldPrimary.name(), answer, config.fenceLease().toMillis(),
+            wait = LeaseWait.of(oldPrimary.name(), terms, config.fenceLease().toMillis(),
                     Math.max(lease.lastRenewalNs(), standbysStoppedNs), force);
         } catch (FenceException e) {
             cluster.transition(Phase.SUSPECT, "not promoting: " + e.getMessage());

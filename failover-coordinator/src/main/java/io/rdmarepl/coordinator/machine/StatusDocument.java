@@ -1,6 +1,8 @@
 package io.rdmarepl.coordinator.machine;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.control.Guarantee;
+import io.rdmarepl.control.LeaseAnswer;
+import io.rdmarepl.control.LeaseTerms;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.config.MemberConfig;
 import io.rdmarepl.coordinator.detect.Candidates;
@@ -20,7 +22,7 @@ final class StatusDocument {
 
     static Map<String, Object> of(CoordinatorConfig config, ClusterState state, boolean leader, String store, String lastDecision,
                                   ProbeView probe, Map<String, StandbyMonitor> watches, Candidates candidates,
-                                  Map<String, Object> lastFailover, String lastError, JsonNode shipperAnswer) {
+                                  Map<String, Object> lastFailover, String lastError, LeaseAnswer shipperAnswer) {
         Map<String, Object> status = new LinkedHashMap<>();
         status.put("role", "coordinator");
         status.put("coordinator", config.coordinatorName());
@@ -31,23 +33,25 @@ final class StatusDocument {
         status.put("phase", state == null ? "uninitialised" : state.phase().name());
         status.put("primary", state == null ? config.initialPrimary() : state.primary());
         status.put("last_decision", lastDecision);
-        if (shipperAnswer != null && shipperAnswer.hasNonNull("replication_mode")) {
+        Guarantee guarantee = shipperAnswer == null ? null : shipperAnswer.guarantee();
+        if (guarantee != null && guarantee.replicationMode() != null) {
             Map<String, Object> replication = new LinkedHashMap<>();
-            replication.put("mode", shipperAnswer.path("replication_mode").asText());
-            replication.put("sync_state", shipperAnswer.hasNonNull("sync_state") ? shipperAnswer.get("sync_state").asText() : null);
-            replication.put("sync_policy", shipperAnswer.hasNonNull("sync_policy") ? shipperAnswer.get("sync_policy").asText() : null);
-            replication.put("acknowledged_lsn", shipperAnswer.path("acknowledged_lsn").asText(null));
+            replication.put("mode", guarantee.replicationMode());
+            replication.put("sync_state", guarantee.syncState());
+            replication.put("sync_policy", guarantee.syncPolicy());
+            replication.put("acknowledged_lsn", guarantee.acknowledgedLsn());
             status.put("replication", replication);
         }
-        if (shipperAnswer != null && shipperAnswer.hasNonNull("copy_progress")) {
-            status.put("initial_copy", shipperAnswer.get("copy_progress")); // the primary's shipper is copying to the standbys
+        if (shipperAnswer != null && shipperAnswer.copyProgress() != null) {
+            status.put("initial_copy", shipperAnswer.copyProgress()); // the primary's shipper is copying to the standbys
         }
         Map<String, Object> lease = new LinkedHashMap<>();
-        boolean heard = shipperAnswer != null && shipperAnswer.has("lease_ms");
-        lease.put("shipper_lease_ms", heard ? shipperAnswer.path("lease_ms").asLong() : null);
+        LeaseTerms terms = shipperAnswer == null ? null : shipperAnswer.terms();
+        Long shipperLeaseMs = terms == null ? null : terms.leaseMs();
+        lease.put("shipper_lease_ms", shipperLeaseMs);
         lease.put("fence_lease_ms", config.fenceLease().toMillis());
         lease.put("fence_command", !config.fenceCommand().isEmpty());
-        lease.put("rule", heard && shipperAnswer.path("lease_ms").asLong() == 0
+        lease.put("rule", shipperLeaseMs != null && shipperLeaseMs == 0
                 ? "the primary's shipper runs no lease: a failover whose fence nothing confirms is refused"
                 : "a failover whose fence nothing confirms promotes only once the old primary's lease certainly ran out");
         status.put("lease", lease);

@@ -1,6 +1,7 @@
 package io.rdmarepl.coordinator.roles;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.control.ControlJson;
+import io.rdmarepl.control.LeaseAnswer;
 import io.rdmarepl.control.ShipperRoutes;
 import java.net.URI;
 import java.time.Duration;
@@ -24,7 +25,7 @@ public final class ShipperLease implements AutoCloseable {
     private final Thread thread;
     private final Object renewal = new Object();
     private volatile URI target;
-    private volatile JsonNode lastAnswer;
+    private volatile LeaseAnswer lastAnswer;
     private volatile boolean running = true;
     /** A renewal is being sent (guarded by {@code renewal}). */
     private boolean inFlight;
@@ -79,11 +80,11 @@ public final class ShipperLease implements AutoCloseable {
     }
 
     /**
-     * The shipper's last answer to a renewal, or null: its {@code replication_mode}, {@code sync_state} and
-     * {@code acknowledged_lsn} (every commit up to it is held by the standbys), at most 100 ms old while it answers,
-     * and its lease's terms ({@code lease_ms}, {@code lease_check_ms}, {@code self_fence_timeout_ms}).
+     * The shipper's last answer to a renewal, or null: its guarantee (the replication mode, and the acknowledged LSN
+     * up to which every commit is held by the standbys), at most 100 ms old while it answers, its lease's terms and a
+     * running copy's progress.
      */
-    public JsonNode lastAnswer() {
+    public LeaseAnswer lastAnswer() {
         return lastAnswer;
     }
 
@@ -96,16 +97,17 @@ public final class ShipperLease implements AutoCloseable {
             }
             if (shipper != null) {
                 try {
-                    lastAnswer = roles.post(shipper, ShipperRoutes.LEASE, "", TIMEOUT);
+                    lastAnswer = ControlJson.read(roles.post(shipper, ShipperRoutes.LEASE, "", TIMEOUT), LeaseAnswer.class);
                     if (lastFailure != null) {
                         LOG.info("shipper lease renewed again at {}", shipper);
                         lastFailure = null;
                     }
                 } catch (RoleException e) {
-                    if (!e.getMessage().equals(lastFailure)) {
-                        LOG.warn("cannot renew the shipper's lease: {}", e.getMessage());
-                        lastFailure = e.getMessage();
-                    }
+                    failed("cannot renew the shipper's lease: " + e.getMessage());
+                } catch (IllegalArgumentException e) {
+                    // renewed, but the answer does not fit: the last one understood stands, its lease terms above all
+                    failed("the shipper at " + shipper + " renewed its lease but answered something else than a lease answer ("
+                            + e.getMessage() + ")");
                 } finally {
                     synchronized (renewal) {
                         inFlight = false;
@@ -115,6 +117,13 @@ public final class ShipperLease implements AutoCloseable {
                 }
             }
             LockSupport.parkNanos(INTERVAL.toNanos());
+        }
+    }
+
+    private void failed(String why) {
+        if (!why.equals(lastFailure)) {
+            LOG.warn("{}", why);
+            lastFailure = why;
         }
     }
 

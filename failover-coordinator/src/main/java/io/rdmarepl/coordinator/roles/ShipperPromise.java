@@ -1,6 +1,7 @@
 package io.rdmarepl.coordinator.roles;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmarepl.control.Guarantee;
+import io.rdmarepl.control.LeaseAnswer;
 import io.rdmarepl.format.Lsn;
 
 /**
@@ -14,18 +15,18 @@ import io.rdmarepl.format.Lsn;
  * @param acknowledgedLsn every commit up to it was held by the standbys; null when unknown
  */
 public record ShipperPromise(String mode, String syncState, String acknowledgedLsn) {
-    public static ShipperPromise of(JsonNode leaseAnswer) {
-        if (leaseAnswer == null || !leaseAnswer.hasNonNull("replication_mode")) {
+    /** @param leaseAnswer the shipper's last answer to a lease renewal; null when it was never heard */
+    public static ShipperPromise of(LeaseAnswer leaseAnswer) {
+        Guarantee guarantee = leaseAnswer == null ? null : leaseAnswer.guarantee();
+        if (guarantee == null || guarantee.replicationMode() == null) {
             return new ShipperPromise("unknown", null, null);
         }
-        return new ShipperPromise(leaseAnswer.path("replication_mode").asText(),
-                leaseAnswer.hasNonNull("sync_state") ? leaseAnswer.get("sync_state").asText() : null,
-                leaseAnswer.hasNonNull("acknowledged_lsn") ? leaseAnswer.get("acknowledged_lsn").asText() : null);
+        return new ShipperPromise(guarantee.replicationMode(), guarantee.syncState(), guarantee.acknowledgedLsn());
     }
 
     /** Clients were told a commit returned only once the standbys held it. */
     public boolean synchronous() {
-        return "sync".equals(mode) && "sync".equals(syncState);
+        return Guarantee.SYNC.equals(mode) && Guarantee.SYNC.equals(syncState);
     }
 
     /** In sync mode, why {@code member} (applied up to {@code appliedLsn}) does not hold every acknowledged commit; else null. */
@@ -46,8 +47,8 @@ public record ShipperPromise(String mode, String syncState, String acknowledgedL
             return "sync mode: every transaction acknowledged to a client is on " + member + " (it applied up to " + appliedLsn
                     + ", at or past the " + acknowledgedLsn + " the shipper had acknowledged when last heard)";
         }
-        String why = "sync".equals(mode) ? "sync mode was " + syncState + " (async) when the shipper was last heard"
-                : "async".equals(mode) ? "async mode" : "replication mode unknown (the shipper was never heard)";
+        String why = Guarantee.SYNC.equals(mode) ? "sync mode was " + syncState + " (async) when the shipper was last heard"
+                : Guarantee.ASYNC.equals(mode) ? "async mode" : "replication mode unknown (the shipper was never heard)";
         return why + ": " + member + " applied up to " + appliedLsn + (oldPrimaryWalLsn == null ? "" : "; the old primary's WAL was at "
                 + oldPrimaryWalLsn + " when last seen") + "; what it committed beyond the applied position is lost";
     }

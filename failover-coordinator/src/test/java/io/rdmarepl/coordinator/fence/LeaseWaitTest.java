@@ -3,8 +3,10 @@ package io.rdmarepl.coordinator.fence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmarepl.control.ControlJson;
+import io.rdmarepl.control.LeaseAnswer;
+import io.rdmarepl.control.LeaseTerms;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -59,8 +61,20 @@ class LeaseWaitTest {
         assertThat(forced.sentence()).endsWith("promoting anyway: the operator forced it");
     }
 
-    private static JsonNode answer(long leaseMs, long checkMs, long selfFenceMs) throws Exception {
-        return JSON.readTree("{\"replication_mode\":\"async\",\"acknowledged_lsn\":\"0/3000100\",\"lease_ms\":" + leaseMs
-                + ",\"lease_check_ms\":" + checkMs + ",\"self_fence_timeout_ms\":" + selfFenceMs + "}");
+    @Test
+    void shouldTakeItsOwnCheckAndSelfFenceWhereTheShipperDoesNotSayThem() throws Exception {
+        long renewedNs = System.nanoTime();
+        LeaseTerms leaseOnly = ControlJson.read(JSON.readTree("{\"lease_ms\":3000}"), LeaseAnswer.class).terms();
+        assertThat(LeaseWait.of("pga", leaseOnly, 2000, renewedNs, false).deadlineNs() - renewedNs)
+                .isEqualTo(TimeUnit.MILLISECONDS.toNanos(3000 + LeaseWait.DEFAULT_LEASE_CHECK_MS + LeaseWait.DEFAULT_SELF_FENCE_TIMEOUT_MS + 51));
+        LeaseTerms none = ControlJson.read(JSON.readTree("{\"replication_mode\":\"async\"}"), LeaseAnswer.class).terms();
+        assertThat(LeaseWait.of("pga", none, 3000, renewedNs, false).sentence()).as("no lease_ms: not heard")
+                .contains("fence.lease.ms 3000 assumed");
+    }
+
+    /** The terms as the coordinator reads them off a shipper's answer. */
+    private static LeaseTerms answer(long leaseMs, long checkMs, long selfFenceMs) throws Exception {
+        return ControlJson.read(JSON.readTree("{\"replication_mode\":\"async\",\"acknowledged_lsn\":\"0/3000100\",\"lease_ms\":" + leaseMs
+                + ",\"lease_check_ms\":" + checkMs + ",\"self_fence_timeout_ms\":" + selfFenceMs + "}"), LeaseAnswer.class).terms();
     }
 }

@@ -65,7 +65,7 @@ class ShipperLeaseTest {
             release.countDown();
             assertThat(last.get(10, TimeUnit.SECONDS)).as("counted from the end of the renewal under way, not from before it")
                     .isGreaterThanOrEqualTo(answeredNs.get());
-            assertThat(lease.lastAnswer().path("lease_ms").asLong()).isEqualTo(2000);
+            assertThat(lease.lastAnswer().terms().leaseMs()).isEqualTo(2000);
         }
     }
 

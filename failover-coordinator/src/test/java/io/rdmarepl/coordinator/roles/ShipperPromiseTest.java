@@ -3,6 +3,8 @@ package io.rdmarepl.coordinator.roles;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmarepl.control.ControlJson;
+import io.rdmarepl.control.LeaseAnswer;
 import org.junit.jupiter.api.Test;
 
 class ShipperPromiseTest {
@@ -10,7 +12,7 @@ class ShipperPromiseTest {
 
     @Test
     void syncModeRefusesAStandbyBehindTheAcknowledgedPosition() throws Exception {
-        ShipperPromise promise = ShipperPromise.of(JSON.readTree(
+        ShipperPromise promise = ShipperPromise.of(answer(
                 "{\"replication_mode\":\"sync\",\"sync_state\":\"sync\",\"acknowledged_lsn\":\"0/3000100\",\"lease_ms\":0}"));
 
         assertThat(promise.synchronous()).isTrue();
@@ -23,10 +25,11 @@ class ShipperPromiseTest {
 
     @Test
     void asyncOrDegradedPromisesNothingBeyondWhatWasApplied() throws Exception {
-        ShipperPromise degraded = ShipperPromise.of(JSON.readTree(
+        ShipperPromise degraded = ShipperPromise.of(answer(
                 "{\"replication_mode\":\"sync\",\"sync_state\":\"degraded\",\"acknowledged_lsn\":\"0/3000100\"}"));
-        ShipperPromise async = ShipperPromise.of(JSON.readTree("{\"replication_mode\":\"async\",\"acknowledged_lsn\":\"0/3000100\"}"));
+        ShipperPromise async = ShipperPromise.of(answer("{\"replication_mode\":\"async\",\"acknowledged_lsn\":\"0/3000100\"}"));
         ShipperPromise unknown = ShipperPromise.of(null);
+        ShipperPromise retired = ShipperPromise.of(answer("{\"lease_ms\":2000,\"copy_progress\":null}"));
 
         assertThat(degraded.shortfall("pgb", "0/1")).isNull();
         assertThat(async.shortfall("pgb", "0/1")).isNull();
@@ -34,5 +37,11 @@ class ShipperPromiseTest {
         assertThat(async.sentence("pgb", "0/1", "0/2")).isEqualTo("async mode: pgb applied up to 0/1; the old primary's WAL was at "
                 + "0/2 when last seen; what it committed beyond the applied position is lost");
         assertThat(unknown.mode()).isEqualTo("unknown");
+        assertThat(retired.mode()).as("a shipper that ships nothing promises nothing").isEqualTo("unknown");
+    }
+
+    /** As the coordinator reads a shipper's answer to a lease renewal. */
+    private static LeaseAnswer answer(String json) throws Exception {
+        return ControlJson.read(JSON.readTree(json), LeaseAnswer.class);
     }
 }

@@ -2,6 +2,7 @@ package io.rdmarepl.harness.rig;
 
 import io.rdmarepl.client.FailoverDataSource;
 import io.rdmarepl.client.FailoverDataSourceConfig;
+import io.rdmarepl.control.Guarantee;
 import io.rdmarepl.coordinator.state.HistoryEntry;
 import io.rdmarepl.format.Lsn;
 import io.rdmarepl.testsupport.Await;
@@ -234,7 +235,12 @@ public final class FailoverTrial {
      */
     private Map<String, Object> syncAtKill() {
         Map<String, Object> streaming = roles.primaryStreaming(primary);
-        Map<String, Object> m = new LinkedHashMap<>(roles.shipper().guarantee());
+        Guarantee guarantee = roles.shipper().guarantee();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("replication_mode", guarantee.replicationMode());
+        m.put("sync_state", guarantee.syncState());
+        m.put("sync_policy", guarantee.syncPolicy());
+        m.put("acknowledged_lsn", guarantee.acknowledgedLsn());
         m.put("primary_sync_state", streaming == null ? null : streaming.get("sync_state"));
         Object flush = streaming == null ? null : streaming.get("flush_lsn");
         m.put("primary_flush_lsn", flush);

@@ -155,7 +155,7 @@ public final class ReplicationRoles implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         long probe = 0;
         while (true) {
-            Object state = shipper.guarantee().get("sync_state");
+            String state = shipper.guarantee().syncState();
             if ("sync".equals(state)) {
                 if ("sync".equals(primarySyncState(primary))) {
                     return;

@@ -1,12 +1,11 @@
 package io.rdmarepl.shipper.capture;
 
+import io.rdmarepl.control.PostmasterStatus;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.PreparedStatement;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -87,14 +86,13 @@ public final class PrimaryLiveness implements AutoCloseable {
     }
 
     /** For /status and /primary: the watched postmaster's pid, whether it exited and how, or why none is watched. */
-    public Map<String, Object> postmasterStatus() {
+    public PostmasterStatus postmasterStatus() {
         PostmasterWatch watch = postmaster;
-        Map<String, Object> status = new LinkedHashMap<>();
-        status.put("pid", watch == null ? null : watch.pid());
-        status.put("exited", watch != null && watch.exited());
-        status.put("watch", watch == null ? "none: " + postmasterWhyNot : watch.exited() ? "exited: " + watch.exit() : "watching");
-        status.put("exit", watch == null ? null : watch.exit());
-        return status;
+        if (watch == null) {
+            return new PostmasterStatus(null, false, "none: " + postmasterWhyNot, null);
+        }
+        boolean exited = watch.exited();
+        return new PostmasterStatus(watch.pid(), exited, exited ? PostmasterStatus.EXITED_PREFIX + watch.exit() : "watching", watch.exit());
     }
 
     private void run() {

@@ -1,5 +1,7 @@
 package io.rdmarepl.shipper.role;
 
+import io.rdmarepl.control.Guarantee;
+import io.rdmarepl.control.PrimaryAnswer;
 import io.rdmarepl.shipper.Shipper;
 import java.time.Duration;
 import java.util.Map;
@@ -12,9 +14,9 @@ public interface RunningShipper {
 
     void renewLease();
 
-    /** {@link Shipper#guarantee()}: the replication mode and what the standbys acknowledged. */
-    default Map<String, Object> guarantee() {
-        return Map.of();
+    /** {@link Shipper#guarantee()}: the replication mode and what the standbys acknowledged; null when it cannot say. */
+    default Guarantee guarantee() {
+        return null;
     }
 
     /** {@link Shipper#copyProgress()}: a running initial copy in brief, or null. */
@@ -24,9 +26,12 @@ public interface RunningShipper {
 
     boolean healthy();
 
-    /** {@link Shipper#primary(Duration)}: is the primary alive, did its postmaster exit (waiting up to {@code wait} for it). */
-    default Map<String, Object> primary(Duration wait) throws InterruptedException {
-        return Map.of();
+    /**
+     * {@link Shipper#primary(Duration)}: is the primary alive, did its postmaster exit (waiting up to {@code wait} for
+     * it); {@code shipping} is true. One that cannot say answers only that.
+     */
+    default PrimaryAnswer primary(Duration wait) throws InterruptedException {
+        return new PrimaryAnswer(true, null, null, null);
     }
 
     /** Why it stopped for a reason a restart would have to fix, or null. */
@@ -63,7 +68,7 @@ public interface RunningShipper {
             }
 
             @Override
-            public Map<String, Object> guarantee() {
+            public Guarantee guarantee() {
                 return shipper.guarantee();
             }
 
@@ -78,7 +83,7 @@ public interface RunningShipper {
             }
 
             @Override
-            public Map<String, Object> primary(Duration wait) throws InterruptedException {
+            public PrimaryAnswer primary(Duration wait) throws InterruptedException {
                 return shipper.primary(wait);
             }
 

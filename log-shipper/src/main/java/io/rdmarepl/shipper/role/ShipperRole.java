@@ -1,6 +1,11 @@
 package io.rdmarepl.shipper.role;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.rdmarepl.control.FenceAnswer;
+import io.rdmarepl.control.LeaseAnswer;
+import io.rdmarepl.control.PrimaryAnswer;
+import io.rdmarepl.control.RetireAnswer;
+import io.rdmarepl.control.ShipperActivateAnswer;
 import io.rdmarepl.shipper.Shipper;
 import io.rdmarepl.config.Activation;
 import io.rdmarepl.shipper.capture.SlotRetention;
@@ -126,11 +131,10 @@ public final class ShipperRole implements AutoCloseable {
      *
      * @param epoch the coordinator's epoch: the shipper ships at it (a standby's ring at a newer one refuses it), and a
      *     later start of this process too ({@link ShipperEpoch}); null when not given (ships at the ring's epoch)
-     * @return {@code state}, {@code slot}, {@code snapshot}, {@code slot_dropped}
      * @throws IllegalStateException when shipping already, during another transition, or when the slot cannot be
      *     dropped or the shipper not started (the role then stays where it was, without a shipper)
      */
-    public Map<String, Object> activate(Integer epoch) {
+    public ShipperActivateAnswer activate(Integer epoch) {
         RunningShipper previous;
         synchronized (this) {
             refresh();
@@ -164,12 +168,7 @@ public final class ShipperRole implements AutoCloseable {
                     state = RoleState.FENCED;
                 }
             }
-            Map<String, Object> answer = new LinkedHashMap<>();
-            answer.put("state", state().label());
-            answer.put("slot", config.slotName());
-            answer.put("snapshot", "initial");
-            answer.put("slot_dropped", dropped);
-            return answer;
+            return new ShipperActivateAnswer(state().label(), config.slotName(), "initial", dropped);
         } catch (RuntimeException e) {
             LOG.warn("activation{} failed: {}", forEpoch, e.getMessage());
             throw e;
@@ -184,21 +183,19 @@ public final class ShipperRole implements AutoCloseable {
     /**
      * Stops shipping: the running shipper stops shipping and heartbeats at once (see {@link Shipper#fence}). Nothing
      * to do when nothing ships: the answer is the state it is in.
-     *
-     * @return {@code state}
      */
-    public synchronized Map<String, Object> fence(String reason) {
+    public synchronized FenceAnswer fence(String reason) {
         refresh();
         if ("an activation".equals(transition)) {
             fenceDuringActivation = reason;
             LOG.warn("fenced during an activation ({}): the shipper it starts is fenced at once", reason);
-            return Map.of("state", RoleState.FENCED.label());
+            return new FenceAnswer(RoleState.FENCED.label());
         }
         if (state == RoleState.SHIPPING) {
             current.fence(reason);
             state = RoleState.FENCED;
         }
-        return Map.of("state", state.label());
+        return new FenceAnswer(state.label());
     }
 
     /**
@@ -207,11 +204,10 @@ public final class ShipperRole implements AutoCloseable {
      * standby every commit at synchronous_commit on (the server default; the applier's own with
      * {@code apply.synchronous.commit=on}) would wait forever for a shipper that no longer ships from here.
      *
-     * @return {@code state}, {@code slot_dropped}, {@code synchronous_standby_names_cleared}
      * @throws IllegalStateException while shipping ("fence it first"), during another transition, or when the slot
      *     cannot be dropped (naming the database)
      */
-    public Map<String, Object> retire() {
+    public RetireAnswer retire() {
         RunningShipper previous;
         synchronized (this) {
             refresh();
@@ -236,11 +232,7 @@ public final class ShipperRole implements AutoCloseable {
             }
             LOG.info("retired: slot {} {}; this shipper waits until it is activated again", config.slotName(),
                     dropped ? "dropped" : "did not exist");
-            Map<String, Object> answer = new LinkedHashMap<>();
-            answer.put("state", RoleState.RETIRED.label());
-            answer.put("slot_dropped", dropped);
-            answer.put("synchronous_standby_names_cleared", namesCleared);
-            return answer;
+            return new RetireAnswer(RoleState.RETIRED.label(), dropped, namesCleared);
         } catch (RuntimeException e) {
             LOG.warn("retirement failed: {}", e.getMessage());
             throw e;
@@ -265,40 +257,30 @@ public final class ShipperRole implements AutoCloseable {
         }
     }
 
-    /** The coordinator is still there: renews the running shipper's lease. */
-    public void renewLease() {
+    /**
+     * The coordinator is still there: renews the running shipper's lease, if one runs.
+     *
+     * @return the running shipper's {@link RunningShipper#guarantee()} (null when none ships), this shipper's lease
+     *     terms ({@link Shipper#leaseTerms}) and a running copy's {@link RunningShipper#copyProgress()}
+     */
+    public LeaseAnswer renewLease() {
         RunningShipper running = running();
-        if (running != null) {
-            running.renewLease();
+        if (running == null) {
+            return new LeaseAnswer(null, Shipper.leaseTerms(config), null);
         }
-    }
-
-    /** The running shipper's {@link RunningShipper#guarantee()}; empty when none ships. */
-    public Map<String, Object> guarantee() {
-        RunningShipper running = running();
-        return running == null ? Map.of() : running.guarantee();
-    }
-
-    /** The running shipper's {@link RunningShipper#copyProgress()}; null when none ships or no copy runs. */
-    public Map<String, Object> copyProgress() {
-        RunningShipper running = running();
-        return running == null ? null : running.copyProgress();
+        running.renewLease();
+        return new LeaseAnswer(running.guarantee(), Shipper.leaseTerms(config), running.copyProgress());
     }
 
     /**
-     * The running shipper's {@link RunningShipper#primary(Duration)}, with {@code shipping} true; without one, only
-     * {@code shipping} false (nothing is known of the primary), at once.
+     * The running shipper's {@link RunningShipper#primary(Duration)}; without one, only {@code shipping} false
+     * (nothing is known of the primary), at once.
      *
      * @param wait how long to hold the answer for the primary's postmaster to exit (a long poll); zero for none
      */
-    public Map<String, Object> primary(Duration wait) throws InterruptedException {
+    public PrimaryAnswer primary(Duration wait) throws InterruptedException {
         RunningShipper running = running();
-        Map<String, Object> primary = new LinkedHashMap<>();
-        primary.put("shipping", running != null);
-        if (running != null) {
-            primary.putAll(running.primary(wait));
-        }
-        return primary;
+        return running == null ? PrimaryAnswer.notShipping() : running.primary(wait);
     }
 
     /** The process is fine: true unless a shipper ships and is not healthy. */

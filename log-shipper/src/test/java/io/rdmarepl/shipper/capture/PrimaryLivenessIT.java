@@ -24,8 +24,10 @@ class PrimaryLivenessIT {
     void theWaitEndsAtTheTimeWhileThePrimaryRunsAndAtItsPostmastersExit() throws Exception {
         try (PostgresServer primary = PostgresServer.primary(Durability.FAST);
              PrimaryLiveness liveness = new PrimaryLiveness(config(primary), Duration.ofMillis(5))) {
-            Await.until("the postmaster watched", Duration.ofSeconds(30), () -> liveness.postmasterStatus().get("pid") != null);
-            assertThat(liveness.postmasterStatus()).containsEntry("pid", primary.pid()).containsEntry("exited", false);
+            Await.until("the postmaster watched", Duration.ofSeconds(30), () -> liveness.postmasterStatus().pid() != null);
+            assertThat(liveness.postmasterStatus().pid()).isEqualTo(primary.pid());
+            assertThat(liveness.postmasterStatus().exited()).isFalse();
+            assertThat(liveness.postmasterStatus().watch()).isEqualTo("watching");
 
             long startNs = System.nanoTime();
             liveness.awaitPostmasterExit(Duration.ofMillis(300));
@@ -51,7 +53,8 @@ class PrimaryLivenessIT {
             assertThat(heldForMs.get(10, TimeUnit.SECONDS)).as("answered at the exit, not at the 20 s wait").isLessThan(10_000);
             assertThat(liveness.postmasterExited()).isTrue();
             assertThat(liveness.alive()).isFalse();
-            assertThat((String) liveness.postmasterStatus().get("exit")).startsWith("process " + primary.pid() + " ");
+            assertThat(liveness.postmasterStatus().exit()).startsWith("process " + primary.pid() + " ");
+            assertThat(liveness.postmasterStatus().watch()).isEqualTo("exited: " + liveness.postmasterStatus().exit());
 
             startNs = System.nanoTime();
             liveness.awaitPostmasterExit(Duration.ofSeconds(20));

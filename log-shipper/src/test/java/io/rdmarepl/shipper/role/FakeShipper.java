@@ -1,11 +1,14 @@
 package io.rdmarepl.shipper.role;
 
+import io.rdmarepl.control.Guarantee;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** A shipper stand-in for the role's transitions: remembers what it was told. */
 final class FakeShipper implements RunningShipper {
+    static final Guarantee GUARANTEE = new Guarantee(Guarantee.ASYNC, null, null, "0/16B3748");
+
     final String snapshotMode;
     volatile String fencedReason;
     volatile boolean closed;
@@ -29,6 +32,11 @@ final class FakeShipper implements RunningShipper {
     @Override
     public void renewLease() {
         leaseRenewals++;
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return GUARANTEE;
     }
 
     @Override

@@ -3,6 +3,11 @@ package io.rdmarepl.shipper.role;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rdmarepl.control.FenceAnswer;
+import io.rdmarepl.control.LeaseAnswer;
+import io.rdmarepl.control.LeaseTerms;
+import io.rdmarepl.control.RetireAnswer;
+import io.rdmarepl.control.ShipperActivateAnswer;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,14 +70,16 @@ class ShipperRoleTest {
     @Test
     void activationDropsTheSlotThenCopiesFromAFreshOne() {
         ShipperRole role = ShipperRole.waiting(config, starter, slot);
-        assertThat(role.activate(7)).containsEntry("state", "shipping").containsEntry("slot", "rdmarepl")
-                .containsEntry("snapshot", "initial").containsEntry("slot_dropped", true);
+        assertThat(role.activate(7)).isEqualTo(new ShipperActivateAnswer("shipping", "rdmarepl", "initial", true));
         assertThat(calls).containsExactly("drop", "start initial");
         assertThat(role.state()).isEqualTo(RoleState.SHIPPING);
         assertThat(role.status()).containsEntry("role_state", "shipping").containsEntry("state", "streaming")
                 .containsEntry("initial_copy", true).containsEntry("copy_lsn", "0/16B3748");
-        role.renewLease();
+        LeaseAnswer lease = role.renewLease();
         assertThat(started.get(0).leaseRenewals).isEqualTo(1);
+        assertThat(lease.terms()).as("fence.lease.ms as configured, the shipper's check and self-fence limit")
+                .isEqualTo(new LeaseTerms(config.fenceLeaseMs(), ShipperConfig.LEASE_CHECK_MS, ShipperConfig.SELF_FENCE_TIMEOUT_MS));
+        assertThat(lease.guarantee()).isEqualTo(FakeShipper.GUARANTEE);
     }
 
     @Test
@@ -88,19 +95,22 @@ class ShipperRoleTest {
     void fencingStopsShippingThenRetiringDropsTheSlot() {
         FakeShipper shipper = new FakeShipper("no_data");
         ShipperRole role = ShipperRole.shipping(config, shipper, starter, slot);
-        assertThat(role.fence("switchover")).containsEntry("state", "fenced");
+        assertThat(role.fence("switchover")).isEqualTo(new FenceAnswer("fenced"));
         assertThat(shipper.fencedReason).isEqualTo("switchover");
-        assertThat(role.fence("again")).containsEntry("state", "fenced");
+        assertThat(role.fence("again")).isEqualTo(new FenceAnswer("fenced"));
         assertThat(shipper.fencedReason).as("fencing is idempotent").isEqualTo("switchover");
         assertThat(role.healthy()).isTrue();
         assertThat(role.status()).containsEntry("role_state", "fenced").containsEntry("state", "fenced");
 
-        assertThat(role.retire()).containsEntry("state", "retired").containsEntry("slot_dropped", true);
+        assertThat(role.retire()).isEqualTo(new RetireAnswer("retired", true, false));
         assertThat(shipper.closed).isTrue();
         assertThat(calls).containsExactly("drop");
         assertThat(role.status()).containsEntry("role_state", "retired").containsEntry("state", "retired")
                 .containsEntry("initial_copy", false);
-        assertThat(role.fence("late")).containsEntry("state", "retired");
+        assertThat(role.fence("late")).isEqualTo(new FenceAnswer("retired"));
+        LeaseAnswer retired = role.renewLease();
+        assertThat(retired.guarantee()).as("nothing ships: nothing is promised").isNull();
+        assertThat(retired.terms().leaseMs()).isEqualTo(config.fenceLeaseMs());
     }
 
     @Test
@@ -114,7 +124,7 @@ class ShipperRoleTest {
 
         role.fence("switchover back");
         role.retire();
-        assertThat(role.activate(3)).containsEntry("state", "shipping");
+        assertThat(role.activate(3).state()).isEqualTo("shipping");
         assertThat(calls).containsExactly("drop", "start initial", "drop", "drop", "start initial");
         assertThat(started).hasSize(2);
         assertThat(started.get(0).closed).isTrue();
@@ -128,7 +138,7 @@ class ShipperRoleTest {
         shipper.fence("self-fenced: no word from a standby or the coordinator");
         assertThat(role.state()).isEqualTo(RoleState.FENCED);
         assertThat(role.healthy()).as("the process is fine, it just does not ship").isTrue();
-        assertThat(role.activate(null)).containsEntry("state", "shipping");
+        assertThat(role.activate(null).state()).isEqualTo("shipping");
     }
 
     @Test
@@ -147,7 +157,7 @@ class ShipperRoleTest {
         assertThatThrownBy(() -> role.activate(4)).isInstanceOf(IllegalStateException.class).hasMessageContaining("ring");
         assertThat(role.state()).isEqualTo(RoleState.WAITING);
         startFailure = null;
-        assertThat(role.activate(4)).containsEntry("state", "shipping");
+        assertThat(role.activate(4).state()).isEqualTo("shipping");
     }
 
     @Test
@@ -161,7 +171,7 @@ class ShipperRoleTest {
         assertThatThrownBy(() -> role.activate(5)).hasMessageContaining("unreachable");
         assertThat(calls).doesNotContain("start initial");
         dropFailure = null;
-        assertThat(role.retire()).containsEntry("state", "retired");
+        assertThat(role.retire().state()).isEqualTo("retired");
     }
 
     @Test
@@ -169,15 +179,15 @@ class ShipperRoleTest {
         ShipperRole role = ShipperRole.waiting(config, starter, slot);
         startGate = new CountDownLatch(1);
         starting = new CountDownLatch(1);
-        CompletableFuture<Map<String, Object>> activation = CompletableFuture.supplyAsync(() -> role.activate(6));
+        CompletableFuture<ShipperActivateAnswer> activation = CompletableFuture.supplyAsync(() -> role.activate(6));
         assertThat(starting.await(5, TimeUnit.SECONDS)).isTrue();
 
         assertThatThrownBy(() -> role.activate(6)).hasMessageContaining("an activation is in progress");
         assertThatThrownBy(role::retire).hasMessageContaining("an activation is in progress");
-        assertThat(role.fence("failover")).containsEntry("state", "fenced");
+        assertThat(role.fence("failover")).isEqualTo(new FenceAnswer("fenced"));
         startGate.countDown();
 
-        assertThat(activation.get(5, TimeUnit.SECONDS)).containsEntry("state", "fenced");
+        assertThat(activation.get(5, TimeUnit.SECONDS).state()).isEqualTo("fenced");
         assertThat(started.get(0).fencedReason).isEqualTo("failover");
         assertThat(role.state()).isEqualTo(RoleState.FENCED);
     }

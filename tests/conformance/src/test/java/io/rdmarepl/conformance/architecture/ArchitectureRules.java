@@ -16,7 +16,8 @@ import com.tngtech.archunit.lang.CompositeArchRule;
  * and a transport chosen by URI") and the module table's ("nothing heavy", "never shipped inside the sidecar"), as
  * ArchUnit rules. A module is known by its package root ({@link ArchitectureTest#eachPackageRootComesFromItsOwnModule}
  * checks that each root comes from its own module only). {@link ArchitectureTest} holds the production classes to
- * them; {@link ArchitectureRulesFailTest} shows each one failing on planted classes.
+ * them; {@link ArchitectureRulesFailTest} shows each one failing on planted classes. What a class file cannot show (a
+ * constant javac copied in from another module), {@link SourceRules} reads off the sources.
  */
 final class ArchitectureRules {
     static final String FORMAT = "io.rdmarepl.format..";

@@ -1,8 +1,8 @@
 package io.rdmarepl.coordinator.planted;
 
 /**
- * Planted for ArchitectureRulesFailTest: the coordinator calling into the hot path, beside the two things it may use
- * (config-support, the format's Lsn and the roles' control contract). Never in production.
+ * Planted for ArchitectureRulesFailTest and SourceRulesFailTest: the coordinator calling into the hot path, beside
+ * the things it may use (config-support, the format's Lsn and the roles' control contract). Never in production.
  */
 public class CoordinatorInTheHotPath {
     io.rdmarepl.channel.ring.RingWriter ring;

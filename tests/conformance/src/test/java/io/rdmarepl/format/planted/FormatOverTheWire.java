@@ -1,6 +1,9 @@
 package io.rdmarepl.format.planted;
 
-/** Planted for ArchitectureRulesFailTest: log-format reaching for transports and databases. Never in production. */
+/**
+ * Planted for ArchitectureRulesFailTest and SourceRulesFailTest: log-format reaching for transports and databases.
+ * Never in production.
+ */
 public class FormatOverTheWire {
     io.rdmarepl.channel.ring.RingWriter ring;
     com.ibm.disni.verbs.IbvMr memoryRegion;

@@ -127,7 +127,8 @@ class BackendReaderTest {
         assertThat(reader.next()).isEqualTo((byte) 'd');
         assertThat(body(reader)).isEqualTo("late");
         int looked = in.availableCalls;
-        assertThat(looked).as("a late stream looks at what waits before reading").isPositive();
+        assertThat(looked).as("a late stream waits up to %d steps for more before each of its %d reads, not forever",
+                BackendReader.MAX_PACES, in.reads).isEqualTo(BackendReader.MAX_PACES * in.reads);
         behind[0] = false;
         assertThat(reader.next()).isEqualTo((byte) 'd');
         assertThat(body(reader)).isEqualTo("on time");
@@ -139,6 +140,7 @@ class BackendReaderTest {
         private final int chunk;
         private int position;
         int availableCalls;
+        int reads;
 
         ChunkedStream(byte[] bytes, int chunk) {
             this.bytes = bytes;
@@ -158,6 +160,7 @@ class BackendReaderTest {
 
         @Override
         public int read(byte[] target, int offset, int length) {
+            reads++;
             if (position >= bytes.length) {
                 return -1;
             }

@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Frames backend messages out of the socket into one reused buffer. Every backend message is
@@ -24,10 +24,16 @@ import java.util.function.BooleanSupplier;
  */
 final class BackendReader {
     static final int INITIAL_CAPACITY = 64 * 1024;
-    /** See {@link #paceWhile}: about 100 pgbench transactions of pgoutput, two milliseconds of them at 50,000/s. */
-    static final int PACED_READ_BYTES = 64 * 1024;
+    /** See {@link #paceBy}: a stream this late is read in larger bites. */
+    static final long LATE_US = 10_000;
+    /** ... and one this late (a backlog) in bites as large as a socket read takes. */
+    static final long BACKLOG_US = 100_000;
+    /** About 25 pgbench transactions of pgoutput, half a millisecond of them at 50,000/s. */
+    static final int LATE_READ_BYTES = 16 * 1024;
+    /** About 100 pgbench transactions of pgoutput, two milliseconds of them at 50,000/s. */
+    static final int BACKLOG_READ_BYTES = 64 * 1024;
     static final long PACE_NS = 500_000;
-    /** A late stream is read at least every {@code MAX_PACES * PACE_NS} (4 ms), however little waits. */
+    /** A backlog is read at least every {@code MAX_PACES * PACE_NS} (4 ms), however little waits. */
     static final int MAX_PACES = 8;
     /** PostgreSQL's own limit on a message (PQ_LARGE_MESSAGE_LIMIT: MaxAllocSize - 1). */
     static final int MAX_MESSAGE_LENGTH = 0x3FFF_FFFE;
@@ -45,7 +51,7 @@ final class BackendReader {
     private byte type;
     private int bodyOffset;
     private int bodyLength;
-    private BooleanSupplier behind;
+    private LongSupplier lateUs;
 
     BackendReader(InputStream in) {
         this(in, INITIAL_CAPACITY);
@@ -122,17 +128,19 @@ final class BackendReader {
     }
 
     /**
-     * While {@code behind} says the stream is late anyway, a read waits until {@link #PACED_READ_BYTES} are there, in
-     * steps of {@link #PACE_NS}, for at most {@link #MAX_PACES} steps. A reader that keeps the socket drained makes the
-     * walsender send every message on its own: on loopback each send also runs the receiving side and wakes the
-     * reader. During a catch-up that was some 57,000 context switches a second for the walsender (PostgreSQL's own
-     * apply worker, busy applying, caused 200), and 116 of 356 of its profile's samples in {@code sendto} against 27 of
-     * 231. One 500 µs step before reading 16 KiB brought its CPU from twice PostgreSQL's to 1.6 times; up to eight
-     * steps before reading 64 KiB bring it level (8.5–9.8 against 7.7–8.7 ms per 1,000 pgbench transactions, same run,
-     * 2026-12-05 11:00 UTC). A stream that is not late is read at once.
+     * While {@code lateUs} says the stream is late anyway, a read first lets the walsender write more: more than
+     * {@link #LATE_US} late, one {@link #PACE_NS} step unless {@link #LATE_READ_BYTES} wait; more than {@link #BACKLOG_US}
+     * (a backlog), steps until {@link #BACKLOG_READ_BYTES} wait, at most {@link #MAX_PACES}. A reader that keeps the
+     * socket drained makes the walsender send every message on its own: on loopback each send also runs the receiving
+     * side and wakes the reader. During a catch-up that was some 57,000 context switches a second for the walsender
+     * (PostgreSQL's own apply worker, busy applying, caused 200), and 116 of 356 of its profile's samples in
+     * {@code sendto} against 27 of 231. One step before reading 16 KiB brought its CPU from twice PostgreSQL's to 1.6
+     * times; up to eight before reading 64 KiB bring it level (8.5–9.8 against 7.7–8.7 ms per 1,000 pgbench
+     * transactions, same run, 2026-12-05 11:00 UTC). The long wait is kept to backlogs: a stream only a little late
+     * (a hiccup) would carry it into its lag's tail. A stream on time is read at once.
      */
-    void paceWhile(BooleanSupplier behind) {
-        this.behind = behind;
+    void paceBy(LongSupplier lateUs) {
+        this.lateUs = lateUs;
     }
 
     private void fill(int needed) throws IOException {
@@ -140,10 +148,13 @@ final class BackendReader {
             if (buffer.length - start < needed) {
                 makeRoom(needed);
             }
-            if (behind != null && behind.getAsBoolean()) {
-                for (int paces = 0; paces < MAX_PACES && in.available() < PACED_READ_BYTES; paces++) {
+            long late = lateUs == null ? 0 : lateUs.getAsLong();
+            if (late > BACKLOG_US) {
+                for (int paces = 0; paces < MAX_PACES && in.available() < BACKLOG_READ_BYTES; paces++) {
                     LockSupport.parkNanos(PACE_NS);
                 }
+            } else if (late > LATE_US && in.available() < LATE_READ_BYTES) {
+                LockSupport.parkNanos(PACE_NS);
             }
             int read = in.read(buffer, end, buffer.length - end);
             if (read < 0) {

@@ -59,7 +59,6 @@ public final class PgOutputCapture implements Capture {
     private volatile boolean draining;
     private volatile boolean copying;
     /** Late by this much, the stream is read in larger bites ({@link ReplicationConnection#paceReadsWhile}). */
-    private static final long BEHIND_US = 10_000;
     private volatile long copyLsn;
     private volatile long lastShippedLsn;
     private volatile long transactionsShipped;
@@ -173,7 +172,7 @@ public final class PgOutputCapture implements Capture {
         }
         long start = slotConfirmedFlush();
         replication.startLogical(config.slotName(), 0, options);
-        replication.paceReadsWhile(this::behind);
+        replication.paceReadsBy(this::lateUs);
         // a walsender counts as a synchronous standby only once it reported a flush position: report where the slot
         // stands now, before any transaction arrives
         confirm(positions.confirmIdle(start));
@@ -199,11 +198,11 @@ public final class PgOutputCapture implements Capture {
     }
 
     /**
-     * Whether the stream is late by more than {@link #BEHIND_US}: the last transaction shipped committed that long
-     * ago (the shipper runs beside its primary, on its clock). A sync-mode commit waits for every read, so never then.
+     * How late the stream is: how long ago the last transaction shipped committed (the shipper runs beside its
+     * primary, on its clock). A sync-mode commit waits for every read, so 0 then.
      */
-    private boolean behind() {
-        return !sync && lastCommitTimeUs != 0 && System.currentTimeMillis() * 1000L - lastCommitTimeUs > BEHIND_US;
+    private long lateUs() {
+        return sync || lastCommitTimeUs == 0 ? 0 : Math.max(0, System.currentTimeMillis() * 1000L - lastCommitTimeUs);
     }
 
     /** A standby handler saw the quorum move: confirm to the slot at once (any thread). */

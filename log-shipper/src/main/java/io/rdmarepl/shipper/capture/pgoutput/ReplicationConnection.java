@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -162,9 +162,9 @@ public final class ReplicationConnection implements AutoCloseable {
         }
     }
 
-    /** Reads of the stream pause briefly while {@code behind} holds (reading thread): see {@link BackendReader#paceWhile}. */
-    public void paceReadsWhile(BooleanSupplier behind) {
-        reader.paceWhile(behind);
+    /** Reads of the stream pause briefly while it is late by {@code lateUs} (reading thread): see {@link BackendReader#paceBy}. */
+    public void paceReadsBy(LongSupplier lateUs) {
+        reader.paceBy(lateUs);
     }
 
     /**

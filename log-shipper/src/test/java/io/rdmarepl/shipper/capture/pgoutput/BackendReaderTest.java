@@ -117,19 +117,26 @@ class BackendReaderTest {
 
     /** Hands out a byte array at most {@code chunk} bytes per read, like a socket under a slow network. */
     @Test
-    void shouldLookAtWhatWaitsBeforeEachReadOnlyWhileBehindAndStillFrameEveryMessage() throws IOException {
-        byte[] stream = concat(message('d', "late"), message('d', "on time"));
+    void shouldWaitForMoreBeforeEachReadOnlyWhileLateAndStillFrameEveryMessage() throws IOException {
+        byte[] stream = concat(message('d', "backlog"), message('d', "late"), message('d', "on time"));
         ChunkedStream in = new ChunkedStream(stream, 4);
         BackendReader reader = new BackendReader(in, 64);
-        boolean[] behind = {true};
-        reader.paceWhile(() -> behind[0]);
+        long[] lateUs = {BackendReader.BACKLOG_US + 1};
+        reader.paceBy(() -> lateUs[0]);
 
         assertThat(reader.next()).isEqualTo((byte) 'd');
-        assertThat(body(reader)).isEqualTo("late");
-        int looked = in.availableCalls;
-        assertThat(looked).as("a late stream waits up to %d steps for more before each of its %d reads, not forever",
+        assertThat(body(reader)).isEqualTo("backlog");
+        assertThat(in.availableCalls).as("a backlog waits up to %d steps for more before each of its %d reads, not forever",
                 BackendReader.MAX_PACES, in.reads).isEqualTo(BackendReader.MAX_PACES * in.reads);
-        behind[0] = false;
+        int looked = in.availableCalls;
+        int reads = in.reads;
+        lateUs[0] = BackendReader.LATE_US + 1;
+        assertThat(reader.next()).isEqualTo((byte) 'd');
+        assertThat(body(reader)).isEqualTo("late");
+        assertThat(in.availableCalls - looked).as("a stream a little late waits one step before each read")
+                .isEqualTo(in.reads - reads);
+        looked = in.availableCalls;
+        lateUs[0] = 0;
         assertThat(reader.next()).isEqualTo((byte) 'd');
         assertThat(body(reader)).isEqualTo("on time");
         assertThat(in.availableCalls).as("a stream on time is read at once").isEqualTo(looked);

@@ -17,14 +17,25 @@ import java.util.Collection;
  * primary cut off from the coordinator alone keeps the standbys' heartbeats fresh while its probe fails for good;
  * without this, the first heartbeat gap over {@code heartbeat} on a busy host (a scheduling hiccup) would complete
  * the rule and fail a healthy primary over (found by the partition tests' scenario 2).
+ *
+ * <p>Unless the silence has lasted {@code longSilence} (the lease, {@code fence.lease.ms}): no hiccup lasts that long,
+ * and a primary that stopped reaching the coordinator first and its standbys later (a partition that grows, or a
+ * primary that dies while cut off from the coordinator) would otherwise never be failed over, the probe's failures
+ * always older than the silence (found by the partition tests' scenario 3: a primary cut off from the coordinator 1 s
+ * before its standby was never failed over, "b received a heartbeat 58847 ms ago, long after the probe began
+ * failing"; once also with both cuts 60 ms apart). Its shipper, hearing no standby all that while, keeps the primary writable only on the
+ * coordinator's renewals, which the failover stops before it waits out the lease.
  */
 public final class Detection {
     private final Duration heartbeat;
     private final int probeFailures;
+    private final Duration longSilence;
 
-    public Detection(Duration heartbeat, int probeFailures) {
+    /** @param longSilence a silence this long fails the primary whenever its probe began failing (0: never) */
+    public Detection(Duration heartbeat, int probeFailures, Duration longSilence) {
         this.heartbeat = heartbeat;
         this.probeFailures = probeFailures;
+        this.longSilence = longSilence;
     }
 
     /**
@@ -36,7 +47,8 @@ public final class Detection {
         String freshest = freshestView == null ? null : freshestView.name();
         boolean silent = heartbeatAge > heartbeat.toMillis();
         boolean silentSinceFailing = heartbeatAge == Long.MAX_VALUE
-                || heartbeatAge + heartbeat.toMillis() >= probe.failingForMs();
+                || heartbeatAge + heartbeat.toMillis() >= probe.failingForMs()
+                || (!longSilence.isZero() && heartbeatAge >= longSilence.toMillis());
         boolean probeFailed = probe.failures() >= probeFailures;
         boolean exitConfirmed = postmasterExit != null && probe.failures() >= 1;
         String heard = heartbeatAge == Long.MAX_VALUE ? "no standby reports heartbeats"

@@ -21,11 +21,12 @@ public final class ProbingFailureDetector implements FailureDetector {
     /**
      * @param probeTimeout  a probe unanswered this long counts as failed
      * @param heartbeat     the heartbeat silence that, with the failed probes, fails the primary
+     * @param longSilence   a silence that fails it with the failed probes however long they failed before (the lease)
      * @param wake          asks the coordinator for a verdict now (any thread)
      */
     public ProbingFailureDetector(String primaryJdbcUrl, String user, String password, RoleClient roles, Duration interval,
-                           Duration probeTimeout, int probeFailures, Duration heartbeat, Runnable wake) {
-        this.detection = new Detection(heartbeat, probeFailures);
+                           Duration probeTimeout, int probeFailures, Duration heartbeat, Duration longSilence, Runnable wake) {
+        this.detection = new Detection(heartbeat, probeFailures, longSilence);
         this.wake = wake;
         // the report's thread calls back only once it has a target (readShipper): the probe exists by then
         this.postmasterReport = new PostmasterReport(roles, interval, this::postmasterExitReported);

@@ -33,7 +33,7 @@ public final class ProductionCollaborators {
         Wakeup wakeup = new Wakeup();
         FailureDetector detector = new ProbingFailureDetector(firstPrimary.jdbcUrl(), config.databaseUser(),
                 config.databasePassword(), roles, config.detectInterval(), config.detectProbeTimeout(),
-                config.detectProbeFailures(), config.detectHeartbeat(), wakeup);
+                config.detectProbeFailures(), config.detectHeartbeat(), config.fenceLease(), wakeup);
         Map<String, StandbyMonitor> standbys = new LinkedHashMap<>();
         for (MemberConfig member : config.members()) {
             member.applierAdmin().ifPresent(uri -> standbys.put(member.name(),

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /** Only both signals together fail a primary over; either alone is a stall and the sentence says so. */
 class DetectionTest {
-    private final Detection detection = new Detection(Duration.ofMillis(20), 2);
+    private final Detection detection = new Detection(Duration.ofMillis(20), 2, Duration.ofMillis(2000));
 
     @Test
     void failedProbesAndSilentStandbysFailThePrimary() {
@@ -33,6 +33,20 @@ class DetectionTest {
         assertThat(verdict.sentence()).contains("but pgb received a heartbeat 21 ms ago, long after the probe began failing");
         assertThat(detection.judge("pga", probe(12, 1189), List.of(standby("pgb", 1170)), null).primaryFailed())
                 .as("silent since about when the probe began failing: dead").isTrue();
+    }
+
+    @Test
+    void aStandbySilentForAWholeLeaseFailsAPrimaryWhoseProbeFailedLongBefore() {
+        // cut off from the coordinator first, from its standby 8 s later: the failures are always 8 s older than the silence
+        assertThat(detection.judge("pga", probe(40, 9_999), List.of(standby("pgb", 1_999)), null).primaryFailed())
+                .as("a silence shorter than the lease, long after the probe began failing: maybe a hiccup").isFalse();
+        Verdict verdict = detection.judge("pga", probe(40, 10_000), List.of(standby("pgb", 2_000)), null);
+        assertThat(verdict.primaryFailed()).as("silent for a whole lease: no hiccup").isTrue();
+        assertThat(verdict.sentence()).isEqualTo("primary pga failed 40 probe(s) in 10000 ms (Connection refused) and no standby "
+                + "received a heartbeat for 2000 ms");
+        assertThat(new Detection(Duration.ofMillis(20), 2, Duration.ZERO).judge("pga", probe(40, 60_000),
+                List.of(standby("pgb", 50_000)), null).primaryFailed()).as("without a lease, only a silence covering the failures")
+                .isFalse();
     }
 
     @Test

@@ -73,7 +73,8 @@ class ShipperLeaseIT {
 
             standby.slowDown(TimeUnit.SECONDS.toNanos(30)); // the standby stops reading: no feedback any more
             await("the self-fence is done", () -> "done".equals(shipper.selfFenceStatus().get("state")));
-            assertThat(shipper.status()).containsEntry("state", "fenced");
+            // the guard process fences; the shipper learns it from the lease file a moment later
+            await("the shipper reports itself fenced", () -> "fenced".equals(shipper.status().get("state")));
             assertThat((String) shipper.status().get("fenced_reason")).startsWith("self-fenced: no word from a standby or the coordinator");
             assertThat(primary.show("default_transaction_read_only")).isEqualTo("on");
             assertThatThrownBy(() -> writes.execute("INSERT INTO t VALUES (2)")).as("its session was ended")

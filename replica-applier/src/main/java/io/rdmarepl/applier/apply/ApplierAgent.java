@@ -104,7 +104,7 @@ final class ApplierAgent {
         this.metrics = metrics;
         this.relations = new RelationCache(sequences);
         this.applier = new GroupApplier(relations, session, metrics, new ShippedSequences(readings), config.batchMaxRows(),
-                config.pauseOnDivergence(), config.sessionReplicationRole().equals("replica"));
+                config.copyMinRows(), config.pauseOnDivergence(), config.sessionReplicationRole().equals("replica"));
         this.segmentMaxTransactions = Math.max(1, config.groupMaxTransactions() / (2 * config.applyWorkers()));
         if (config.applyWorkers() > 1) {
             CommitOrder order = new CommitOrder();
@@ -112,7 +112,7 @@ final class ApplierAgent {
             this.parallel = new ParallelApply(config.applyWorkers(), order, new SegmentWriteSet(relations, session), metrics, i -> {
                 ReplicaSession own = workerSessions.get();
                 return new ApplyWorker(i, own, new GroupApplier(relations, own, metrics, new ShippedSequences(readings),
-                        config.batchMaxRows(), config.pauseOnDivergence(), true), order, spill);
+                        config.batchMaxRows(), config.copyMinRows(), config.pauseOnDivergence(), true), order, spill);
             });
         } else {
             this.parallel = null;

@@ -28,6 +28,8 @@ public final class ApplierMetrics {
     private final Counter segmentsAfterConflict;
     private final Counter segmentsAlone;
     private final Counter segmentsRetried;
+    private final Counter copiedRows;
+    private final Counter copyFallbacks;
     private final DistributionSummary batchRows;
     private final DistributionSummary groupTransactions;
     private final Timer applyLatency;
@@ -48,6 +50,11 @@ public final class ApplierMetrics {
         segmentsAlone = segments(registry, "alone", "Segments applied alone on the apply thread (a barrier record, a firing trigger, larger than memory)");
         segmentsRetried = segments(registry, "retried",
                 "Times a segment did not commit (a failure, or it held a row an earlier one waited for) and the apply thread applied from it");
+        copiedRows = Counter.builder("rdmarepl.applier.copied.rows")
+                .description("Inserted rows sent as COPY (batches of at least apply.copy.min.rows inserts)").register(registry);
+        copyFallbacks = Counter.builder("rdmarepl.applier.copy.fallbacks")
+                .description("COPY batches of upserts that met a row already on the replica and went as statements")
+                .register(registry);
         batchRows = DistributionSummary.builder("rdmarepl.applier.batch.rows").description("Rows per JDBC batch")
                 .publishPercentileHistogram().maximumExpectedValue(100_000.0).register(registry);
         groupTransactions = DistributionSummary.builder("rdmarepl.applier.group.transactions")
@@ -79,6 +86,14 @@ public final class ApplierMetrics {
 
     void segmentRetried() {
         segmentsRetried.increment();
+    }
+
+    void copied(long rowCount) {
+        copiedRows.increment(rowCount);
+    }
+
+    void copyFellBack() {
+        copyFallbacks.increment();
     }
 
     void batch(int rowCount) {

@@ -82,11 +82,13 @@ final class BatchingStatement implements AutoCloseable {
     /**
      * Binds and sends the pending rows still live, read from {@code log} (records end before {@code end}).
      *
+     * @param copy        sends many INSERT rows as one COPY ({@link CopyRows#takes})
      * @param manyRows    an UPDATE shape may go {@link MultiRowUpdate many rows a statement}
      * @param nameMissing find the first row not found (else only count them)
      * @return rows an UPDATE or DELETE did not find (0 for inserts)
      */
-    int flush(ByteBuffer log, int end, RowBinder binder, boolean manyRows, boolean nameMissing) throws SQLException {
+    int flush(ByteBuffer log, int end, RowBinder binder, CopyRows copy, boolean manyRows, boolean nameMissing)
+            throws SQLException {
         if (pending == 0) {
             return 0;
         }
@@ -102,6 +104,10 @@ final class BatchingStatement implements AutoCloseable {
         firstMissingOffset = -1;
         if (manyRows && shape.multiRow() != null && rows >= MultiRowUpdate.MIN_ROWS) {
             return flushMultiRow(log, end, binder, rows, nameMissing);
+        }
+        flushed = rows;
+        if (copy.takes(shape, rows) && copy.send(this, connection, log, recordOffsets, rows, end) >= 0) {
+            return 0;
         }
         for (int k = 0; k < rows; k++) {
             binder.add(this, log, recordOffsets[k], end);

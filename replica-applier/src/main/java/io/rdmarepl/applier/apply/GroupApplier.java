@@ -35,6 +35,7 @@ import java.sql.Statement;
 final class GroupApplier implements RecordHandler {
     private final RecordDecoder decoder = new RecordDecoder();
     private final RowBinder rowBinder = new RowBinder();
+    private final CopyRows copyRows;
     private final RelationCache relations;
     private final ReplicaSession session;
     private final ApplierMetrics metrics;
@@ -65,8 +66,9 @@ final class GroupApplier implements RecordHandler {
     private long missingRows;
 
     GroupApplier(RelationCache relations, ReplicaSession session, ApplierMetrics metrics, ShippedSequences sequences,
-                 int batchMaxRows, boolean pauseOnDivergence, boolean reorder) {
+                 int batchMaxRows, int copyMinRows, boolean pauseOnDivergence, boolean reorder) {
         this.relations = relations;
+        this.copyRows = new CopyRows(copyMinRows, metrics);
         this.session = session;
         this.metrics = metrics;
         this.sequences = sequences;
@@ -365,7 +367,7 @@ final class GroupApplier implements RecordHandler {
         if (batch.pending() > 0) {
             wroteInTransaction = true;
             int rowsSent = batch.pending();
-            long missing = batch.flush(log.buffer(), end, rowBinder, reorder, pauseOnDivergence);
+            long missing = batch.flush(log.buffer(), end, rowBinder, copyRows, reorder, pauseOnDivergence);
             metrics.batch(rowsSent);
             countMissing(batch, missing);
         }

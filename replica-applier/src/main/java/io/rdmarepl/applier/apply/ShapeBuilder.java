@@ -62,8 +62,13 @@ final class ShapeBuilder {
                 }
             }
         }
+        CopyInsert copy = null;
+        if (columns.length > 0) {
+            StringBuilder copySql = new StringBuilder("COPY ").append(m.qualifiedName()).append(" (");
+            copy = new CopyInsert(names(m, columns, copySql).append(") FROM STDIN").toString(), upsert && pk != null);
+        }
         return new StatementShape(RecordKind.INSERT, m.qualifiedName(), sql.toString(), columns, new int[0], false, false,
-                null);
+                null, copy);
     }
 
     static StatementShape update(TableMapping m, OldTupleKind old, long[] newToast, long[] oldToast)
@@ -94,7 +99,7 @@ final class ShapeBuilder {
             multiRow = MultiRowUpdate.of(m, values, finder.columns, types);
         }
         return new StatementShape(RecordKind.UPDATE, m.qualifiedName(), sql.toString(), values, finder.columns,
-                finder.fromOld, true, multiRow);
+                finder.fromOld, true, multiRow, null);
     }
 
     static StatementShape delete(TableMapping m, OldTupleKind old, long[] oldToast) throws SchemaMismatchException {
@@ -102,7 +107,7 @@ final class ShapeBuilder {
         StringBuilder sql = new StringBuilder("DELETE FROM ").append(m.qualifiedName());
         where(m, finder, sql);
         return new StatementShape(RecordKind.DELETE, m.qualifiedName(), sql.toString(), new int[0], finder.columns,
-                finder.fromOld, true, null);
+                finder.fromOld, true, null, null);
     }
 
     /** How a row is found: by key columns ({@code =}) or by the whole row ({@code fullRow}). */

@@ -12,9 +12,10 @@ import io.rdmarepl.format.RecordKind;
  * @param findsOneRow   an UPDATE or DELETE, whose affected-row count is checked
  * @param multiRow      the same UPDATE for many rows a statement, or null (only where rows of one key supersede
  *                      each other in a batch: found by key in the new tuple, {@link TableMapping#conflictKey()} set)
+ * @param copy          the same INSERT as COPY, for many rows at once, or null (not an INSERT, or no column to write)
  */
 record StatementShape(RecordKind kind, String table, String sql, int[] values, int[] where, boolean whereFromOld,
-                      boolean findsOneRow, MultiRowUpdate multiRow) {
+                      boolean findsOneRow, MultiRowUpdate multiRow, CopyInsert copy) {
 
     /** An UPDATE with nothing to set (only key columns, unchanged): nothing to run. */
     boolean isNoOp() {

@@ -31,6 +31,7 @@ public record ApplierConfig(
         String synchronousCommit,
         int applyWorkers,
         int batchMaxRows,
+        int copyMinRows,
         int groupMaxTransactions,
         long groupMaxBytes,
         long groupMaxMs,
@@ -95,6 +96,7 @@ public record ApplierConfig(
                     + " still writing)");
         }
         int batchRows = r.get(APPLY_BATCH_MAX_ROWS);
+        int copyRows = r.get(APPLY_COPY_MIN_ROWS);
         int groupTx = r.get(APPLY_GROUP_MAX_TRANSACTIONS);
         long groupBytes = r.get(APPLY_GROUP_MAX_BYTES);
         long groupMs = r.get(APPLY_GROUP_MAX_MS);
@@ -116,7 +118,7 @@ public record ApplierConfig(
         r.rejectUnknownKeys();
         r.throwIfInvalid();
         return new ApplierConfig(sourceName, activation, ringUri, capacity, epoch, url, user, password, poolSize, connectTimeoutMs,
-                readOnly, role, syncCommit, workers, batchRows, groupTx, groupBytes, groupMs, pollFrames, parkUs, retryInitial,
+                readOnly, role, syncCommit, workers, batchRows, copyRows, groupTx, groupBytes, groupMs, pollFrames, parkUs, retryInitial,
                 retryMax, durablePoll, feedbackMs, pauseOnDivergence, headroom, sequenceSyncMs, adminBind, adminPort, adminToken,
                 r.resolved());
     }
@@ -133,7 +135,7 @@ public record ApplierConfig(
         shown.put(RING_EPOCH.name(), Integer.toString(epoch));
         return new ApplierConfig(sourceName, activation, ringUri, ringCapacityBytes, epoch, replicaJdbcUrl, replicaUser,
                 replicaPassword, replicaPoolSize, replicaConnectTimeoutMs, replicaReadOnlyForClients, sessionReplicationRole,
-                synchronousCommit, applyWorkers, batchMaxRows, groupMaxTransactions, groupMaxBytes, groupMaxMs, pollMaxFrames, idleMaxParkUs,
+                synchronousCommit, applyWorkers, batchMaxRows, copyMinRows, groupMaxTransactions, groupMaxBytes, groupMaxMs, pollMaxFrames, idleMaxParkUs,
                 retryInitialMs, retryMaxMs, durablePollMs, feedbackIntervalMs, pauseOnDivergence, sequenceHeadroom,
                 sequenceSyncIntervalMs, adminBind, adminPort,
                 adminToken, Map.copyOf(shown));

@@ -64,6 +64,8 @@ public final class ApplierKeys {
             "Replica connections applying at once. The transactions read are cut into segments of at most apply.group.max.transactions / (2 x apply.workers); segments whose write sets do not meet apply side by side, and all commit in source order. More than 1 needs replica.session.replication.role=replica. Pays on a backlog of independent rows with cores to spare; docs/benchmarks.md has the measured scaling");
     public static final ConfigKey<Integer> APPLY_BATCH_MAX_ROWS = key("apply.batch.max.rows", integer(1, 100_000), "500",
             "Most rows sent in one JDBC batch of one statement shape");
+    public static final ConfigKey<Integer> APPLY_COPY_MIN_ROWS = key("apply.copy.min.rows", integer(0, 100_000), "32",
+            "Fewest inserts of one statement shape in one batch that go as one COPY instead of one INSERT each (an initial copy's chunks, bulk loads); an upsert that meets an existing row goes as statements. 0: never COPY");
     public static final ConfigKey<Integer> APPLY_GROUP_MAX_TRANSACTIONS = key("apply.group.max.transactions",
             integer(1, 1_000_000), "1000",
             "Most source transactions grouped into one replica transaction");
@@ -106,7 +108,7 @@ public final class ApplierKeys {
             SOURCE_NAME, ACTIVATION, RING_URI, RING_CAPACITY_BYTES, RING_EPOCH,
             REPLICA_JDBC_URL, REPLICA_USER, REPLICA_PASSWORD, REPLICA_POOL_SIZE, REPLICA_CONNECT_TIMEOUT_MS,
             REPLICA_READ_ONLY_FOR_CLIENTS, REPLICA_SESSION_REPLICATION_ROLE, APPLY_SYNCHRONOUS_COMMIT,
-            APPLY_WORKERS, APPLY_BATCH_MAX_ROWS, APPLY_GROUP_MAX_TRANSACTIONS, APPLY_GROUP_MAX_BYTES, APPLY_GROUP_MAX_MS,
+            APPLY_WORKERS, APPLY_BATCH_MAX_ROWS, APPLY_COPY_MIN_ROWS, APPLY_GROUP_MAX_TRANSACTIONS, APPLY_GROUP_MAX_BYTES, APPLY_GROUP_MAX_MS,
             APPLY_POLL_MAX_FRAMES, APPLY_IDLE_MAX_PARK_US, APPLY_RETRY_INITIAL_MS, APPLY_RETRY_MAX_MS,
             APPLY_DURABLE_POLL_MS, APPLY_FEEDBACK_INTERVAL_MS, APPLY_ON_DIVERGENCE, PROMOTE_SEQUENCE_HEADROOM,
             PROMOTE_SEQUENCE_SYNC_INTERVAL_MS, ADMIN_BIND, ADMIN_PORT, ADMIN_TOKEN);

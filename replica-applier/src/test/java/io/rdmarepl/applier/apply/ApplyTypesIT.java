@@ -27,7 +27,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -101,7 +102,8 @@ class ApplyTypesIT {
             new Col("iv", "interval", "1 year 2 mons -3 days 04:05:06.000007", new Value.Interval(14, -3, 14_706_000_007L)),
             new Col("iv_neg", "interval", "-00:00:00.000001", new Value.Interval(0, 0, -1)),
             new Col("by", "bytea", "\\x00ff0000", new Value.Bytea(new byte[] {0, -1, 0, 0})),
-            new Col("tx", "text", "unicode ✓ 日本語 \"q\" \\ back\ttab 🚀", new Value.Text("unicode ✓ 日本語 \"q\" \\ back\ttab 🚀")),
+            new Col("tx", "text", "unicode ✓ 日本語 \"q\" \\ back\ttab 🚀\nline\r\\.\n\\N",
+                    new Value.Text("unicode ✓ 日本語 \"q\" \\ back\ttab 🚀\nline\r\\.\n\\N")),
             new Col("vc", "varchar(5)", "ab", new Value.Text("ab")),
             // char(n) and bit(n): a cast to the type without its modifier reads as character(1) / bit(1) and cuts
             new Col("bp", "char(5)", "ab", new Value.Text("ab   ")),
@@ -136,16 +138,22 @@ class ApplyTypesIT {
             new Col("p", "point", "(1.5,-2)", new Value.TextFallback(600, "(1.5,-2)")),
             new Col("tsv", "tsvector", "'a':1 'b':2", new Value.TextFallback(3614, "'a':1 'b':2")));
 
-    @Test
-    void shouldHoldExactlyThePrimarysValueOfEveryType() throws Exception {
+    /**
+     * @param copyMinRows {@code apply.copy.min.rows}: 0 sends every row as an INSERT statement, 1 sends them as COPY
+     *                    text; each writes its own table
+     */
+    @ParameterizedTest(name = "apply.copy.min.rows={0}")
+    @ValueSource(strings = {"0", "1"})
+    void shouldHoldExactlyThePrimarysValueOfEveryType(String copyMinRows) throws Exception {
+        String table = "all_types_" + copyMinRows;
         String primaryColumns = COLUMNS.stream().map(c -> c.name() + " " + c.type()).collect(Collectors.joining(", "));
         List<Col> reversed = new ArrayList<>(COLUMNS);
         Collections.reverse(reversed);
         String replicaColumns = reversed.stream().map(c -> c.name() + " " + c.type()).collect(Collectors.joining(", "));
-        primary.execute("CREATE TYPE mood AS ENUM ('sad', 'happy');"
-                + " CREATE TABLE all_types (id int PRIMARY KEY, " + primaryColumns + ")");
-        Sql.write(replica, "CREATE TYPE mood AS ENUM ('sad', 'happy')");
-        Sql.write(replica, "CREATE TABLE all_types (" + replicaColumns + ", id int PRIMARY KEY)");
+        primary.execute("DO $$ BEGIN CREATE TYPE mood AS ENUM ('sad', 'happy'); EXCEPTION WHEN duplicate_object THEN END $$;"
+                + " CREATE TABLE " + table + " (id int PRIMARY KEY, " + primaryColumns + ")");
+        Sql.write(replica, "DO $$ BEGIN CREATE TYPE mood AS ENUM ('sad', 'happy'); EXCEPTION WHEN duplicate_object THEN END $$");
+        Sql.write(replica, "CREATE TABLE " + table + " (" + replicaColumns + ", id int PRIMARY KEY)");
         Sql.write(replica, "ALTER DATABASE postgres SET TimeZone = 'Pacific/Chatham'");
         Sql.write(replica, "ALTER DATABASE postgres SET DateStyle = 'SQL, DMY'");
         Sql.write(replica, "ALTER DATABASE postgres SET IntervalStyle = 'sql_standard'");
@@ -154,8 +162,8 @@ class ApplyTypesIT {
         String names = COLUMNS.stream().map(Col::name).collect(Collectors.joining(", "));
         String literals = COLUMNS.stream().map(c -> "'" + c.literal().replace("'", "''") + "'::" + c.type())
                 .collect(Collectors.joining(", "));
-        primary.execute("INSERT INTO all_types (id, " + names + ") VALUES (1, " + literals + ");"
-                + " INSERT INTO all_types (id) VALUES (2)");
+        primary.execute("INSERT INTO " + table + " (id, " + names + ") VALUES (1, " + literals + ");"
+                + " INSERT INTO " + table + " (id) VALUES (2)");
 
         List<Column> relationColumns = new ArrayList<>();
         relationColumns.add(new Column("id", 23, "int4", -1, true));
@@ -168,13 +176,15 @@ class ApplyTypesIT {
             values.add(c.value());
             nulls.add(Value.NULL);
         });
-        try (ApplierFixture f = ApplierFixture.start(replica, "types")) {
-            f.feeder().send(new ChangeRecord.Relation(1, "public", "all_types", 'd', relationColumns))
+        try (ApplierFixture f = ApplierFixture.start(replica, "types_" + copyMinRows, "apply.copy.min.rows", copyMinRows)) {
+            f.feeder().send(new ChangeRecord.Relation(1, "public", table, 'd', relationColumns))
                     .transaction(1, 10, insert(1, values.toArray(Value[]::new)), insert(1, nulls.toArray(Value[]::new)));
             f.awaitApplied(10);
+            assertThat(f.registry().get("rdmarepl.applier.copied.rows").counter().count())
+                    .as("rows sent as COPY").isEqualTo(copyMinRows.equals("0") ? 0 : 2);
         }
 
-        String select = "SELECT id, " + names + " FROM all_types ORDER BY id";
+        String select = "SELECT id, " + names + " FROM " + table + " ORDER BY id";
         List<List<String>> expected = Sql.rows(primary, select);
         List<List<String>> actual = Sql.rows(replica, select);
         assertThat(expected).hasSize(2);
@@ -185,7 +195,7 @@ class ApplyTypesIT {
             }
         }
         assertThat(Sql.rows(replica, "SELECT j = '{\"a\": [1, 2.50, null], \"b\": \"ü\"}'::jsonb,"
-                + " tstz = '2024-03-01 12:44:59.123456+12:45' FROM all_types WHERE id = 1"))
+                + " tstz = '2024-03-01 12:44:59.123456+12:45' FROM " + table + " WHERE id = 1"))
                 .containsExactly(List.of("t", "t"));
     }
 

@@ -1,0 +1,218 @@
+package io.rdmarepl.applier.apply;
+
+import io.rdmarepl.applier.schema.SequenceTracker;
+import io.rdmarepl.applier.schema.TableMapping;
+import io.rdmarepl.format.codec.RecordDecoder;
+import io.rdmarepl.format.codec.RecordHandler;
+import io.rdmarepl.format.codec.RowChangeView;
+import io.rdmarepl.format.codec.TupleView;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+
+/**
+ * Sends the INSERT rows of one batch as one {@code COPY table (columns) FROM STDIN}, text format: a bulk of inserts
+ * (an initial copy's chunks, a bulk load on the primary) costs the replica one statement instead of one executor
+ * run per row. The rows are read again from the group's log and written as COPY text into one reused buffer: the
+ * same text forms {@link ValueBinder} binds ({@link PgText}), each field escaped ({@code \\ \t \n \r}), NULL as
+ * {@code \N}, fields split by a tab, rows ended by a newline. COPY reads every field through the column type's input
+ * function, as the statement's {@code ?::type} cast does, and writes identity columns as given (as {@code OVERRIDING
+ * SYSTEM VALUE}).
+ *
+ * <p>An upsert (its INSERT has {@code ON CONFLICT}) runs in a savepoint: COPY has no conflict clause, so a batch that
+ * meets a row already on the replica is rolled back to it and sent as statements instead ({@link #send} returns
+ * -1). Rows a batch {@linkplain BatchingStatement#supersede superseded} are never in it.
+ */
+final class CopyRows implements RecordHandler {
+    /** Buffered COPY data sent once it holds this many bytes. */
+    private static final int SEND_AT = 256 << 10;
+    private static final byte[] NULL = {'\\', 'N'};
+    private static final String UNIQUE_VIOLATION = "23505";
+
+    private final int minRows;
+    private final ApplierMetrics metrics;
+    private final RecordDecoder decoder = new RecordDecoder();
+    private final StringBuilder scratch = new StringBuilder(64);
+    private byte[] out = new byte[SEND_AT + (64 << 10)];
+    private int length;
+    private int[] columns;
+    private TableMapping mapping;
+
+    /** @param minRows the fewest rows a batch must hold to go as COPY ({@code apply.copy.min.rows}); 0: never */
+    CopyRows(int minRows, ApplierMetrics metrics) {
+        this.minRows = minRows;
+        this.metrics = metrics;
+    }
+
+    /** Whether a batch of {@code rows} rows of {@code shape} goes as COPY. */
+    boolean takes(StatementShape shape, int rows) {
+        return minRows > 0 && rows >= minRows && shape.copy() != null;
+    }
+
+    /**
+     * Copies the first {@code rows} records of {@code offsets} (inserts of {@code statement}'s shape) into the table.
+     *
+     * @return the rows copied, or -1 when an upsert met a row already there (nothing written; send them as statements)
+     */
+    long send(BatchingStatement statement, Connection connection, ByteBuffer log, int[] offsets, int rows, int end)
+            throws SQLException {
+        CopyInsert copy = statement.shape().copy();
+        Savepoint before = copy.upsert() ? connection.setSavepoint() : null;
+        try {
+            long copied = copy(statement, connection, copy.sql(), log, offsets, rows, end);
+            if (before != null) {
+                connection.releaseSavepoint(before);
+            }
+            metrics.copied(copied);
+            return copied;
+        } catch (SQLException e) {
+            if (before != null && UNIQUE_VIOLATION.equals(SqlErrors.sqlState(e))) {
+                connection.rollback(before);
+                metrics.copyFellBack();
+                return -1;
+            }
+            throw e;
+        }
+    }
+
+    private long copy(BatchingStatement statement, Connection connection, String sql, ByteBuffer log, int[] offsets,
+                      int rows, int end) throws SQLException {
+        mapping = statement.mapping();
+        columns = statement.shape().values();
+        length = 0;
+        CopyIn in = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
+        try {
+            for (int k = 0; k < rows; k++) {
+                decoder.decode(log, offsets[k], end - offsets[k], this);
+                if (length >= SEND_AT) {
+                    in.writeToCopy(out, 0, length);
+                    length = 0;
+                }
+            }
+            if (length > 0) {
+                in.writeToCopy(out, 0, length);
+            }
+            return in.endCopy();
+        } finally {
+            length = 0;
+            if (in.isActive()) {
+                in.cancelCopy();
+            }
+        }
+    }
+
+    @Override
+    public void onInsert(RowChangeView insert) {
+        TupleView row = insert.newTuple();
+        for (int k = 0; k < columns.length; k++) {
+            if (k > 0) {
+                put((byte) '\t');
+            }
+            field(row, columns[k]);
+        }
+        put((byte) '\n');
+    }
+
+    private void field(TupleView row, int column) {
+        switch (row.tag(column)) {
+            case NULL -> put(NULL);
+            case BOOL -> put((byte) (row.bool(column) ? 't' : 'f'));
+            case INT2 -> integer(row.int2(column), column);
+            case INT4 -> integer(row.int4(column), column);
+            case INT8 -> integer(row.int8(column), column);
+            case UNCHANGED_TOAST -> throw new IllegalStateException("an unchanged TOAST value is never copied: column "
+                    + column + " should have been left out of the statement");
+            case ARRAY -> {
+                scratch.setLength(0);
+                escaped(PgText.appendArray(row.array(column), scratch));
+            }
+            default -> {
+                scratch.setLength(0);
+                escaped(PgText.appendScalar(row, column, scratch));
+            }
+        }
+    }
+
+    private void integer(long value, int column) {
+        long[] holder = mapping.sequenceHolder(column);
+        if (holder != null) {
+            SequenceTracker.observe(holder, value);
+        }
+        if (value == Long.MIN_VALUE) {
+            for (int i = 0; i < "-9223372036854775808".length(); i++) {
+                put((byte) "-9223372036854775808".charAt(i));
+            }
+            return;
+        }
+        room(20);
+        if (value < 0) {
+            out[length++] = '-';
+            value = -value;
+        }
+        int start = length;
+        do {
+            out[length++] = (byte) ('0' + value % 10);
+            value /= 10;
+        } while (value != 0);
+        for (int i = start, j = length - 1; i < j; i++, j--) {
+            byte t = out[i];
+            out[i] = out[j];
+            out[j] = t;
+        }
+    }
+
+    /** Appends {@code text} as UTF-8 with COPY's escapes. */
+    private void escaped(CharSequence text) {
+        int n = text.length();
+        room(n * 4);
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                switch (c) {
+                    case '\\' -> { out[length++] = '\\'; out[length++] = '\\'; }
+                    case '\t' -> { out[length++] = '\\'; out[length++] = 't'; }
+                    case '\n' -> { out[length++] = '\\'; out[length++] = 'n'; }
+                    case '\r' -> { out[length++] = '\\'; out[length++] = 'r'; }
+                    default -> out[length++] = (byte) c;
+                }
+            } else if (c < 0x800) {
+                out[length++] = (byte) (0xC0 | (c >> 6));
+                out[length++] = (byte) (0x80 | (c & 0x3F));
+            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
+                int cp = Character.toCodePoint(c, text.charAt(++i));
+                out[length++] = (byte) (0xF0 | (cp >> 18));
+                out[length++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                out[length++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                out[length++] = (byte) (0x80 | (cp & 0x3F));
+            } else if (Character.isSurrogate(c)) {
+                // the text came from valid UTF-8, so this cannot happen; a lone surrogate has no UTF-8 form
+                throw new IllegalStateException("a lone UTF-16 surrogate in column text: not valid UTF-8 on the source");
+            } else {
+                out[length++] = (byte) (0xE0 | (c >> 12));
+                out[length++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                out[length++] = (byte) (0x80 | (c & 0x3F));
+            }
+        }
+    }
+
+    private void put(byte b) {
+        room(1);
+        out[length++] = b;
+    }
+
+    private void put(byte[] bytes) {
+        room(bytes.length);
+        System.arraycopy(bytes, 0, out, length, bytes.length);
+        length += bytes.length;
+    }
+
+    /** Grows the buffer to take {@code bytes} more (a row longer than what a send leaves room for). */
+    private void room(int bytes) {
+        if (length + bytes > out.length) {
+            out = java.util.Arrays.copyOf(out, Math.max(out.length * 2, length + bytes));
+        }
+    }
+}

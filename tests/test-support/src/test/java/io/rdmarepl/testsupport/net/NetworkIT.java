@@ -12,8 +12,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The fixture's own checks: a PostgreSQL server on one host is reached from the client and from another host
- * through the bridge, and not once a cut, a one-way cut or 100% loss is in the way; healing restores it; closing
- * leaves no namespace or bridge; a killed run's namespace is removed.
+ * through the bridge, and not once a cut, a one-way cut or 100% loss is in the way; healing restores it; a request
+ * watch sees who sent what when; closing leaves no namespace or bridge; a killed run's namespace is removed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NetworkIT {
@@ -77,6 +77,27 @@ class NetworkIT {
     }
 
     @Test
+    void aRequestWatchSeesWhoSentRequestsOfItsKindAndWhenFirstAndLast() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Impairments.lossUnavailable().isEmpty(),
+                () -> Impairments.lossUnavailable().orElse(""));
+        try (RequestWatch posts = RequestWatch.on(a, "POST", server.port())) {
+            send(b, "POST /lease HTTP/1.1");
+            send(network.client(), "GET /status HTTP/1.1");
+            long betweenNs = System.nanoTime();
+            send(b, "POST /lease HTTP/1.1");
+
+            var seen = posts.seen();
+            assertThat(seen).as("POSTs from beta only, not the client's GET").containsOnlyKeys(b.address());
+            long toleranceNs = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20); // jiffies, and the listing's own time
+            assertThat(seen.get(b.address()).firstNs()).as("the first POST, before the GET").isLessThan(betweenNs);
+            assertThat(seen.get(b.address()).lastNs()).as("the second POST").isGreaterThan(betweenNs - toleranceNs);
+
+            posts.reset();
+            assertThat(posts.seen()).isEmpty();
+        }
+    }
+
+    @Test
     void theServerRestartsOnItsHost() {
         long before = server.pid();
         server.restart();
@@ -99,6 +120,12 @@ class NetworkIT {
         other.close();
         assertThat(SystemCommand.run(List.of("ip", "netns", "list"))).doesNotContain(namespace);
         assertThat(SystemCommand.run(List.of("ip", "-o", "-4", "addr", "show"))).doesNotContain(other.subnet().replace(".0/24", ".1/"));
+    }
+
+    /** Opens a connection from {@code from} to the server's port and sends {@code line} as a request would begin. */
+    private void send(NetHost from, String line) {
+        SystemCommand.run(from.command(List.of("timeout", "2", "bash", "-c", "exec 3<>/dev/tcp/" + a.address() + "/" + server.port()
+                + " && printf '" + line + "\\r\\n\\r\\n' >&3")));
     }
 
     /** Whether a TCP connection from {@code from} to {@code address} at the server's port opens within a second. */

@@ -13,9 +13,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class TopologyFreshness {
     /**
-     * A leader's knowledge is 0 ms old and a follower re-reads the store every 100 ms: older than this, the
-     * coordinator has lost its store (a ZooKeeper session is typically several seconds; leadership ends at its
-     * first SUSPENDED).
+     * A leader's knowledge is 0 ms old and a follower's is as old as the ZooKeeper quorum's last answer (asked every
+     * 250 ms): older than this, the coordinator has lost its store (leadership ends at its first SUSPENDED, or when
+     * the quorum has not answered for 2.5 s, half the session timeout).
      */
     static final Duration STALE_ANSWER = Duration.ofSeconds(2);
 

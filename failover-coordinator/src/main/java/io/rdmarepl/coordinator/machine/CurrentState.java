@@ -39,22 +39,31 @@ final class CurrentState {
         return current.value();
     }
 
-    /** Reads the store again (a follower keeps up with the leader's writes) and publishes what it found. */
+    /**
+     * Reads the store again (a follower keeps up with the leader's writes) and publishes what it found, known as of
+     * the store's last word with the cluster before the read (ZooKeeper: its quorum's last answer).
+     */
     void reread() {
+        long asOfNs = store.knownAsOfNs();
         current = store.read();
-        publish();
+        publish(asOfNs);
     }
 
     /**
-     * Publishes the state to the topology clients follow (a no-op when that version is out already), and confirms it:
-     * it was just read or written, so a coordinator that no longer reaches its store ages from here.
+     * Publishes the state to the topology clients follow (a no-op when that version is out already), and confirms it as
+     * of the store's last word with the cluster: the leader holds what it wrote, as long as it leads. A coordinator
+     * that no longer hears its store ages from there.
      */
     void publish() {
+        publish(store.knownAsOfNs());
+    }
+
+    private void publish(long asOfNs) {
         Versioned<ClusterState> now = current;
         if (now.value() != null) {
             topology.publish(now.value(), now.version(), this::jdbcUrlOf);
         }
-        topology.confirm();
+        topology.confirm(asOfNs);
     }
 
     /** Moves to {@code next}, on disk before this returns when {@code next} must be durable; logs it. */
@@ -70,6 +79,7 @@ final class CurrentState {
 
     /** Compare-and-set against what this coordinator last read; on a conflict re-reads and refuses. */
     void write(ClusterState next, Durability durability) {
+        long startNs = System.nanoTime();
         long version = store.compareAndSet(current.version(), next, durability);
         if (version == StateStore.NOTHING_STORED) {
             current = store.read();
@@ -78,7 +88,7 @@ final class CurrentState {
         }
         current = new Versioned<>(next, version);
         topology.publish(next, version, this::jdbcUrlOf);
-        topology.confirm();
+        topology.confirm(startNs); // the store took it after this: the state as of then at least
     }
 
     /** Where a member is reached now: the configuration's address wins over the one stored at initialisation. */

@@ -40,6 +40,6 @@ public final class ProductionCollaborators {
                     new StandbyWatch(member.name(), uri, roles, config.detectInterval())));
         }
         return new Collaborators(SystemClock.INSTANCE, roles, new SqlFencer(config, roles), detector, standbys,
-                new ShipperLease(roles), new SqlCatchUpMarker(new MemberSql(config)), wakeup);
+                new ShipperLease(roles, store::holdsLeadership), new SqlCatchUpMarker(new MemberSql(config)), wakeup);
     }
 }

@@ -16,9 +16,10 @@ import java.util.function.LongSupplier;
  * (long poll), so a failover reaches them as soon as it is published.
  * <p>
  * Every answer also says whether this coordinator leads ({@code leader}) and how old its knowledge is ({@code age_ms}):
- * 0 while it leads (it writes every change itself), else the time since it last read the state store. A coordinator
- * cut off from ZooKeeper still answers, with what it knew: its age grows, and clients go to another coordinator
- * rather than follow it (issue 21, hole 3). The age is relative, so clients need no synchronised clock.
+ * 0 while it leads (it writes every change itself), else the time since what it holds was last known to be the
+ * cluster's state: its last read of the store, or with ZooKeeper the quorum's last answer before it. A coordinator cut
+ * off from ZooKeeper still answers, with what it knew: its age grows, and clients go to another coordinator rather
+ * than follow it (issue 21, holes 3 and 5). The age is relative, so clients need no synchronised clock.
  */
 public final class TopologyBoard {
     /** How often a long poll held with {@code max_age_ms} looks whether the document went stale meanwhile. */
@@ -80,7 +81,17 @@ public final class TopologyBoard {
 
     /** The document was just checked against the state store: a follower read it, or the leader acted on it. */
     synchronized void confirm() {
-        confirmedNs = nanoClock.getAsLong();
+        confirm(nanoClock.getAsLong());
+    }
+
+    /**
+     * The document is known to be the cluster's state as of {@code asOfNs} (on this board's clock); an earlier
+     * confirmation moves nothing back.
+     */
+    synchronized void confirm(long asOfNs) {
+        if (asOfNs - confirmedNs > 0) {
+            confirmedNs = asOfNs;
+        }
     }
 
     /** How old this coordinator's knowledge is: 0 while it leads, else the time since it last read the store. */

@@ -6,6 +6,7 @@ import io.rdmarepl.control.ShipperRoutes;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * Renews the primary's shipper lease ({@code POST /lease}) every {@link #INTERVAL} on its own thread, while the
  * leading coordinator says the primary is in service. A shipper that hears from neither the coordinator nor a
  * standby for its {@code fence.lease.ms} fences itself, so renewals stop the moment this coordinator stops
- * leading or starts a failover. It also keeps the latest moment a renewal could have reached a shipper
+ * leading or starts a failover: each renewal asks the state store whether it still leads, so a coordinator thread
+ * that is held up (in a write to a ZooKeeper that does not answer) renews nothing meanwhile. It also keeps the latest moment a renewal could have reached a shipper
  * ({@link #lastRenewalNs}), from which a failover counts the old primary's lease.
  */
 public final class ShipperLease implements AutoCloseable {
@@ -22,6 +24,7 @@ public final class ShipperLease implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ShipperLease.class);
 
     private final RoleClient roles;
+    private final BooleanSupplier leading;
     private final Thread thread;
     private final Object renewal = new Object();
     private volatile URI target;
@@ -33,8 +36,15 @@ public final class ShipperLease implements AutoCloseable {
     private long lastEndedNs = System.nanoTime();
     private String lastFailure;
 
+    /** A lease renewed whenever a target is set: for a coordinator alone with its store (tests). */
     public ShipperLease(RoleClient roles) {
+        this(roles, () -> true);
+    }
+
+    /** @param leading whether this coordinator leads now (the state store's word); nothing is renewed while it does not */
+    public ShipperLease(RoleClient roles, BooleanSupplier leading) {
         this.roles = roles;
+        this.leading = leading;
         this.thread = new Thread(this::run, "rdmarepl-shipper-lease");
         thread.setDaemon(true);
         thread.start();
@@ -92,7 +102,7 @@ public final class ShipperLease implements AutoCloseable {
         while (running) {
             URI shipper;
             synchronized (renewal) {
-                shipper = target;
+                shipper = target != null && leading.getAsBoolean() ? target : null;
                 inFlight = shipper != null;
             }
             if (shipper != null) {

@@ -31,6 +31,16 @@ public interface StateStore extends AutoCloseable {
         return compareAndSet(expectedVersion, next, Durability.SYNCED);
     }
 
+    /**
+     * Up to when (System.nanoTime()) what {@link #read()} returns now is known to be the cluster's state: now for a store
+     * no one else can write behind this coordinator's back unseen (a file); for ZooKeeper, when the quorum last answered
+     * (a server cut off from its quorum still answers reads, with what it had). How old a follower's topology is counts
+     * from here.
+     */
+    default long knownAsOfNs() {
+        return System.nanoTime();
+    }
+
     /** This coordinator holds the leadership now; only the leader may change anything. */
     boolean isLeader();
 

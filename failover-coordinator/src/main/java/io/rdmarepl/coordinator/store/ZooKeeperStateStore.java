@@ -4,6 +4,7 @@ import io.rdmarepl.coordinator.state.ClusterState;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
@@ -19,11 +20,16 @@ import org.slf4j.LoggerFactory;
  * The store for several coordinators: the state JSON in the znode {@code /rdmarepl/<cluster>/state}, its
  * version the znode's version, leadership a Curator {@link LeaderLatch} at {@code /rdmarepl/<cluster>/leader}.
  *
- * <p>Two guards, for two different failures:
+ * <p>Three guards, for three different failures:
  * <ul>
  *   <li>{@link #isLeader()} turns false the moment the connection is SUSPENDED or LOST, so a coordinator cut
  *       off from ZooKeeper stops acting at once instead of when its session finally expires (by then another
  *       coordinator may lead).</li>
+ *   <li>{@link #isLeader()} also turns false when the quorum has not answered a {@code sync} for half the session
+ *       timeout ({@link QuorumContact}): a server cut off into a minority keeps the connection alive for
+ *       {@code syncLimit} ticks (10 s with the sample {@code zoo.cfg}), longer than the majority takes to expire this
+ *       coordinator's session and elect another. {@link #knownAsOfNs()} is that last answer too: what a server
+ *       without its quorum lets this coordinator read is no fresher.</li>
  *   <li>{@link #compareAndSet} is a conditional write checked by the ZooKeeper server itself, so it is correct
  *       even when a leader acts on a stale belief: it does not consult leadership at all (callers do), and of
  *       two writers that read the same version exactly one wins.</li>
@@ -43,14 +49,24 @@ public final class ZooKeeperStateStore implements StateStore {
     private final CuratorFramework client;
     private final LeaderLatch latch;
     private final String source;
+    private final QuorumContact contact;
+    private final Thread contactThread;
     private volatile boolean connected;
     private volatile boolean closed;
+    /** A sync is on its way, sent at {@code askedNs} (System.nanoTime()); its answer comes on Curator's thread. */
+    private volatile boolean asking;
+    private volatile long askedNs;
+    /** The contact thread said that this leader stops acting, and has not said that the quorum answers again. */
+    private boolean warnedSilent;
 
     private ZooKeeperStateStore(ZooKeeperStoreSettings settings, CuratorFramework client) {
         this.settings = settings;
         this.client = client;
         this.latch = new LeaderLatch(client, settings.leaderPath(), settings.coordinatorName());
         this.source = "znode " + settings.statePath() + " at ZooKeeper " + settings.connectString();
+        this.contact = new QuorumContact(settings.sessionTimeoutMs() / 2, System::nanoTime);
+        this.contactThread = new Thread(this::keepInContact, "rdmarepl-zookeeper-quorum");
+        contactThread.setDaemon(true);
     }
 
     /**
@@ -83,6 +99,8 @@ public final class ZooKeeperStateStore implements StateStore {
                 throw new StateStoreException("ZooKeeper at " + settings.connectString() + " is unreachable: no connection within "
                         + settings.connectionTimeoutMs() + " ms (connection timeout)");
             }
+            contact.limitTo(client.getZookeeperClient().getZooKeeper().getSessionTimeout());
+            contactThread.start();
             latch.start();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -109,6 +127,56 @@ public final class ZooKeeperStateStore implements StateStore {
         } else if (state == ConnectionState.RECONNECTED) {
             LOG.info("reconnected to ZooKeeper at {}", settings.connectString());
         }
+    }
+
+    /**
+     * Asks the quorum every {@link QuorumContact#intervalNs()} (a {@code sync}, answered only through the ensemble's
+     * leader), one question at a time unless one went unanswered for a whole window; logs once when the answers stop
+     * while this coordinator holds the latch, and once when they come back.
+     */
+    private void keepInContact() {
+        while (!closed) {
+            long nowNs = System.nanoTime();
+            if (!asking || nowNs - askedNs > TimeUnit.MILLISECONDS.toNanos(contact.windowMs())) {
+                ask(nowNs);
+            }
+            boolean silent = !contact.recent();
+            if (silent && !warnedSilent && connected && latch.hasLeadership()) {
+                warnedSilent = true;
+                LOG.warn("the ZooKeeper quorum has not answered {} for {} ms (half the session timeout): it stops acting as leader"
+                        + " until the quorum answers", settings.coordinatorName(), contact.silentMs());
+            } else if (!silent && warnedSilent) {
+                warnedSilent = false;
+                LOG.info("the ZooKeeper quorum answers {} again", settings.coordinatorName());
+            }
+            LockSupport.parkNanos(contact.intervalNs());
+        }
+    }
+
+    private void ask(long sentNs) {
+        asking = true;
+        askedNs = sentNs;
+        try {
+            client.sync().inBackground((c, event) -> {
+                if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+                    contact.answered(sentNs);
+                }
+                if (askedNs == sentNs) {
+                    asking = false;
+                }
+            }).forPath(settings.basePath());
+        } catch (Exception e) {
+            asking = false; // closed meanwhile, or refused at once: the next round asks again
+        }
+    }
+
+    /**
+     * When the quorum last answered (System.nanoTime(), the moment the question was sent): what {@link #read()} returns
+     * now is the cluster's state as of then at least. A server cut off from its quorum still answers reads.
+     */
+    @Override
+    public long knownAsOfNs() {
+        return contact.lastNs(Long.MIN_VALUE / 2);
     }
 
     @Override
@@ -163,20 +231,25 @@ public final class ZooKeeperStateStore implements StateStore {
     }
 
     /**
-     * Holds the leader latch and is connected right now. False from the first SUSPENDED on (before the session
-     * expires and before the latch itself notices), true again only after RECONNECTED with the latch held.
+     * Holds the leader latch, is connected right now, and the quorum answered within half the session timeout. False
+     * from the first SUSPENDED on (before the session expires and before the latch itself notices), and once the quorum
+     * went silent for that long ({@link QuorumContact}); true again only after RECONNECTED with the latch held and an
+     * answer from the quorum.
      */
     @Override
     public boolean isLeader() {
         return !closed
                 && connected
                 && client.getZookeeperClient().isConnected()
+                && contact.recent()
                 && latch.hasLeadership();
     }
 
     @Override
     public String describe() {
-        String role = closed ? "closed" : !connected ? "disconnected" : isLeader() ? "leader" : "follower";
+        String role = closed ? "closed" : !connected ? "disconnected"
+                : !contact.recent() ? "no answer from the quorum for " + contact.silentMs() + " ms"
+                : isLeader() ? "leader" : "follower";
         return "zookeeper " + settings.connectString() + " " + settings.basePath() + " as "
                 + settings.coordinatorName() + " (" + role + ")";
     }
@@ -188,6 +261,7 @@ public final class ZooKeeperStateStore implements StateStore {
             return;
         }
         closed = true;
+        contactThread.interrupt();
         try {
             if (latch.getState() == LeaderLatch.State.STARTED) {
                 latch.close();

@@ -143,6 +143,29 @@ class CoordinatorTest {
     }
 
     @Test
+    void shouldServeAFollowersTopologyAsOldAsItsStoresLastWordWithTheCluster() throws Exception {
+        world = CoordinatorWorld.manual();
+        Coordinator coordinator = world.start();
+        world.awaitPhase(Phase.HEALTHY);
+
+        // the leader's ZooKeeper server loses its quorum; reads still answer, with what the server had
+        long silentSinceNs = world.store.hearsTheClusterNoMore();
+        world.store.leader(false);
+        long readsBefore = world.store.reads();
+        Await.until("the follower re-reads the store five times", TIMEOUT, () -> world.store.reads() >= readsBefore + 5);
+
+        long sinceMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - silentSinceNs);
+        Map<String, Object> topology = coordinator.topology().await(-1, 0);
+        assertThat(topology).containsEntry("leader", false);
+        assertThat((Long) topology.get("age_ms")).as("%d ms after its store heard the cluster last, with re-reads every 100 ms "
+                + "the quorum did not answer", sinceMs).isGreaterThanOrEqualTo(sinceMs);
+
+        world.store.hearsTheCluster();
+        Await.until("fresh again once the quorum answers", TIMEOUT,
+                () -> (Long) coordinator.topology().await(-1, 0).get("age_ms") < 300L);
+    }
+
+    @Test
     void shouldRefuseAFailoverWhenNoStandbyCanBePromoted() {
         world = CoordinatorWorld.manual();
         Coordinator coordinator = world.start();

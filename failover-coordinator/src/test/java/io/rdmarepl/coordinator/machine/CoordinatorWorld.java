@@ -35,11 +35,12 @@ final class CoordinatorWorld implements AutoCloseable {
     final SkippingClock clock = new SkippingClock();
     final Map<String, FakeStandby> standbys = new LinkedHashMap<>();
     final CoordinatorConfig config;
-    private final ShipperLease lease = new ShipperLease(roles);
+    private final ShipperLease lease;
     private Coordinator coordinator;
 
     private CoordinatorWorld(FakeStateStore store, boolean autoFailover) {
         this.store = store;
+        this.lease = new ShipperLease(roles, store::holdsLeadership);
         this.config = CoordinatorConfig.load(properties(autoFailover));
         standbys.put("a", new FakeStandby("a", "0/3000"));
         standbys.put("b", new FakeStandby("b", "0/4000"));

@@ -15,6 +15,9 @@ import java.util.function.UnaryOperator;
 final class FakeStateStore implements StateStore {
     private Versioned<ClusterState> stored = new Versioned<>(null, NOTHING_STORED);
     private boolean leader = true;
+    /** When the store last heard the cluster, once it stopped hearing it (a ZooKeeper quorum gone silent); else null: now. */
+    private Long knownAsOfNs;
+    private long reads;
 
     FakeStateStore() {
     }
@@ -26,6 +29,7 @@ final class FakeStateStore implements StateStore {
 
     @Override
     public synchronized Versioned<ClusterState> read() {
+        reads++;
         return stored;
     }
 
@@ -46,6 +50,27 @@ final class FakeStateStore implements StateStore {
         return leader;
     }
 
+    @Override
+    public synchronized long knownAsOfNs() {
+        return knownAsOfNs == null ? System.nanoTime() : knownAsOfNs;
+    }
+
+    /** From now on the store hears the cluster no more: what it reads is known as of this moment, which it returns. */
+    synchronized long hearsTheClusterNoMore() {
+        knownAsOfNs = System.nanoTime();
+        return knownAsOfNs;
+    }
+
+    /** The store hears the cluster again. */
+    synchronized void hearsTheCluster() {
+        knownAsOfNs = null;
+    }
+
+    /** How many times the store was read so far. */
+    synchronized long reads() {
+        return reads;
+    }
+
     /** Another coordinator takes the lead and writes {@code change} of what is stored. */
     synchronized void takenOverBy(UnaryOperator<ClusterState> change) {
         leader = false;
@@ -57,8 +82,8 @@ final class FakeStateStore implements StateStore {
     }
 
     /** What is stored now; null while empty. */
-    ClusterState state() {
-        return read().value();
+    synchronized ClusterState state() {
+        return stored.value(); // not read(): the test looking is not the coordinator reading
     }
 
     @Override

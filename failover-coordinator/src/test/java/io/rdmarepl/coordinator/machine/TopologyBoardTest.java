@@ -55,6 +55,19 @@ class TopologyBoardTest {
     }
 
     @Test
+    void aFollowerAgesFromWhenWhatItReadWasKnownNotFromTheRead() throws Exception {
+        board.publish(state(), 7, url -> url);
+        long quorumAnsweredNs = nowNs.get();
+        elapseMs(2_400);
+        board.confirm(quorumAnsweredNs); // read just now, from a ZooKeeper server the quorum last answered 2.4 s ago
+
+        assertThat(board.await(-1, 0)).containsEntry("leader", false).containsEntry("age_ms", 2_400L);
+
+        board.confirm(quorumAnsweredNs - TimeUnit.SECONDS.toNanos(1));
+        assertThat(board.await(-1, 0)).as("an older confirmation moves nothing back").containsEntry("age_ms", 2_400L);
+    }
+
+    @Test
     void aHeldPollAnswersAtOnceWhenTheDocumentIsOlderThanTheClientAccepts() throws Exception {
         board.publish(state(), 7, url -> url);
         board.confirm();

@@ -70,6 +70,21 @@ class ShipperLeaseTest {
     }
 
     @Test
+    void shouldRenewNothingWhileItsCoordinatorDoesNotLeadWhateverTheTarget() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean leading = new java.util.concurrent.atomic.AtomicBoolean();
+        try (ShipperLease lease = new ShipperLease(new HttpRoleClient("t"), leading::get)) {
+            release.countDown();
+            lease.target(admin); // the coordinator's thread is held up: its tick has not taken the target back
+            // a second of renewals that must not happen: ten renewal intervals
+            io.rdmarepl.testsupport.Await.holds("no renewal while the store says another coordinator may lead",
+                    java.time.Duration.ofSeconds(1), () -> arrived.getCount() == 1);
+
+            leading.set(true);
+            assertThat(arrived.await(10, TimeUnit.SECONDS)).as("renewed once it leads").isTrue();
+        }
+    }
+
+    @Test
     void shouldCountTakingTheLeadAsARenewal() {
         try (ShipperLease lease = new ShipperLease(new HttpRoleClient("t"))) {
             long before = System.nanoTime();

@@ -51,6 +51,12 @@ final class CoordinatorHttp {
                 HttpResponse.BodyHandlers.ofString()).body());
     }
 
+    /** {@code GET /topology} at once: what a client following this coordinator is told, with {@code leader} and {@code age_ms}. */
+    JsonNode topology() throws IOException, InterruptedException {
+        return JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(base + "/topology")).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString()).body());
+    }
+
     /** The history entries, oldest first. */
     JsonNode history() throws IOException, InterruptedException {
         return JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(base + "/history")).timeout(Duration.ofSeconds(5)).build(),

@@ -1,9 +1,12 @@
 package io.rdmarepl.e2e;
 
+import io.rdmarepl.client.FailoverDataSource;
+import io.rdmarepl.client.FailoverDataSourceConfig;
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.ExampleConfigs;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.ZooKeeperEnsemble;
 import io.rdmarepl.testsupport.history.ClientWriter;
 import io.rdmarepl.testsupport.net.NetHost;
 import io.rdmarepl.testsupport.net.Network;
@@ -36,6 +39,11 @@ import java.util.concurrent.CompletableFuture;
  *   host coordinator: rdmarepl coordinate (state in a file)
  *   client:           the root namespace: the test, its writers and its checks
  * </pre>
+ * Or, {@link #startOnZooKeeper}, with the state in ZooKeeper as {@code config/coordinator-zookeeper.properties} has it:
+ * <pre>
+ *   hosts zk1, zk2, zk3:   a ZooKeeper ensemble, one server each ({@link ZooKeeperEnsemble}), leaderServes=no
+ *   hosts coord1, coord2:  rdmarepl coordinate (state.store=zookeeper), coord1 leading at the start
+ * </pre>
  * Each role runs under a {@link SupervisedRole}, restarted after a failure as its systemd unit would restart it.
  * A sidecar reaches its own PostgreSQL at 127.0.0.1, as on one machine; everything else goes through the network, so
  * cutting a host cuts its PostgreSQL and its sidecars together.
@@ -46,8 +54,8 @@ final class HostCluster implements AutoCloseable {
     static final String COORDINATOR_TOKEN = "rdmarepl-example-coordinator-token";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
-    private static final int SHIPPER_ADMIN = 7480;
-    private static final int APPLIER_ADMIN = 9472;
+    static final int SHIPPER_ADMIN = 7480;
+    static final int APPLIER_ADMIN = 9472;
     private static final int COORDINATOR_ADMIN = 7490;
 
     private final Path directory;
@@ -56,8 +64,10 @@ final class HostCluster implements AutoCloseable {
     private final Map<String, PostgresServer> servers = new LinkedHashMap<>();
     private final List<SupervisedRole> processes = new ArrayList<>();
     private final Map<String, SupervisedRole> shippers = new LinkedHashMap<>();
-    private NetHost coordinatorHost;
-    private CoordinatorHttp coordinatorHttp;
+    private final List<NetHost> coordinatorHosts = new ArrayList<>();
+    private final List<CoordinatorHttp> coordinators = new ArrayList<>();
+    /** The state store's ensemble; null when the state is in a file. */
+    private ZooKeeperEnsemble zookeeper;
 
     private HostCluster(Path directory, Network network) {
         this.directory = directory;
@@ -70,6 +80,21 @@ final class HostCluster implements AutoCloseable {
      * start. Skips the calling test where namespaces are unavailable.
      */
     static HostCluster start(String name, Map<String, String> shipperSettings, String serverSql) throws Exception {
+        return start(name, shipperSettings, serverSql, null, 1);
+    }
+
+    /**
+     * Like {@link #start(String, Map, String)}, with {@code coordinators} coordinators sharing their state in a ZooKeeper
+     * ensemble of three servers timed as {@code timing}, every server and coordinator on a host of its own; the first
+     * coordinator leads at the start, the others follow.
+     */
+    static HostCluster startOnZooKeeper(String name, ZooKeeperEnsemble.Timing timing, int coordinators,
+                                        Map<String, String> shipperSettings, String serverSql) throws Exception {
+        return start(name, shipperSettings, serverSql, timing, coordinators);
+    }
+
+    private static HostCluster start(String name, Map<String, String> shipperSettings, String serverSql,
+                                     ZooKeeperEnsemble.Timing zooKeeperTiming, int coordinators) throws Exception {
         Path directory = Path.of("target", "e2e", name).toAbsolutePath();
         Files.createDirectories(directory);
         // a fresh cluster starts at epoch 1, with new servers: what an earlier run's shippers kept (their epoch, a lease
@@ -83,7 +108,7 @@ final class HostCluster implements AutoCloseable {
         Network network = Network.create();
         HostCluster cluster = new HostCluster(directory, network);
         try {
-            cluster.startAll(shipperSettings, serverSql);
+            cluster.startAll(shipperSettings, serverSql, zooKeeperTiming, coordinators);
             return cluster;
         } catch (Exception | AssertionError e) {
             cluster.close();
@@ -91,14 +116,30 @@ final class HostCluster implements AutoCloseable {
         }
     }
 
-    private void startAll(Map<String, String> shipperSettings, String serverSql) throws Exception {
+    private void startAll(Map<String, String> shipperSettings, String serverSql, ZooKeeperEnsemble.Timing zooKeeperTiming,
+                          int coordinatorCount) throws Exception {
         hosts.put("a", network.addHost("a"));
         hosts.put("b", network.addHost("b"));
-        coordinatorHost = network.addHost("coordinator");
+        CompletableFuture<ZooKeeperEnsemble> ensemble = CompletableFuture.completedFuture(null);
+        if (zooKeeperTiming == null) {
+            coordinatorHosts.add(network.addHost("coordinator"));
+        } else {
+            List<NetHost> zooKeeperHosts = new ArrayList<>();
+            for (int i = 1; i <= 3; i++) {
+                zooKeeperHosts.add(network.addHost("zk" + i));
+            }
+            for (int i = 1; i <= coordinatorCount; i++) {
+                coordinatorHosts.add(network.addHost("coord" + i));
+            }
+            Path zooKeeperDirectory = Files.createDirectories(directory.resolve("zookeeper"));
+            ensemble = CompletableFuture.supplyAsync(() -> ZooKeeperEnsemble.start(zooKeeperDirectory, zooKeeperHosts, zooKeeperTiming,
+                    false)); // clients on followers: a coordinator cut off with its server is cut off with a follower
+        }
         CompletableFuture<PostgresServer> a = CompletableFuture.supplyAsync(() -> startServer("a"));
         CompletableFuture<PostgresServer> b = CompletableFuture.supplyAsync(() -> startServer("b"));
         servers.put("a", a.join());
         servers.put("b", b.join());
+        zookeeper = ensemble.join();
         servers.values().forEach(s -> s.execute(SCHEMA + (serverSql.isEmpty() ? "" : ";\n" + serverSql)));
 
         start("apply", "applier-b", "b", role("applier.properties", "b", shipperSettings, false));
@@ -110,25 +151,59 @@ final class HostCluster implements AutoCloseable {
         shippers.put("b", start("ship", "shipper-b", "b", role("reverse-shipper.properties", "b", shipperSettings, true)));
         awaitAdmin("b", SHIPPER_ADMIN);
 
-        Properties c = resolve(ExampleConfigs.read(example("coordinator.properties")), false);
-        c.setProperty("cluster.name", "partition");
-        c.setProperty("state.file", directory.resolve("coordinator-state.json").toString());
-        Files.deleteIfExists(directory.resolve("coordinator-state.json"));
-        start("coordinate", "coordinator", null, store(c, "coordinator.properties"));
-        coordinatorHttp = new CoordinatorHttp("http://" + coordinatorHost.address() + ":" + COORDINATOR_ADMIN);
-        Await.until("the coordinator answers", START_TIMEOUT, () -> {
+        if (zookeeper == null) {
+            Properties c = resolve(ExampleConfigs.read(example("coordinator.properties")), false);
+            c.setProperty("cluster.name", "partition");
+            c.setProperty("state.file", directory.resolve("coordinator-state.json").toString());
+            Files.deleteIfExists(directory.resolve("coordinator-state.json"));
+            startCoordinator("coordinator", coordinatorHosts.get(0), store(c, "coordinator.properties"), true);
+            return;
+        }
+        for (int i = 1; i <= coordinatorHosts.size(); i++) {
+            Properties c = resolve(ExampleConfigs.read(example("coordinator-zookeeper.properties")), false);
+            c.setProperty("cluster.name", "partition");
+            c.setProperty("coordinator.name", "coord" + i); // the default, the host name, is the same in every namespace
+            c.setProperty("zookeeper.connect", zookeeper.connectString());
+            // the first leads; each other one follows (its store is open once it answers)
+            startCoordinator("coordinator-" + i, coordinatorHosts.get(i - 1), store(c, "coordinator-zookeeper-" + i + ".properties"), i == 1);
+        }
+    }
+
+    private void startCoordinator(String label, NetHost host, Path config, boolean leads) throws Exception {
+        start("coordinate", label, host, config);
+        CoordinatorHttp http = new CoordinatorHttp("http://" + host.address() + ":" + COORDINATOR_ADMIN);
+        coordinators.add(http);
+        Await.until(label + " answers", START_TIMEOUT, () -> {
             checkAlive();
-            return coordinatorHttp.status().path("phase").asText();
-        }, phase -> !phase.isEmpty());
-        coordinatorHttp.awaitPhase("HEALTHY", Duration.ofSeconds(30));
+            return http.status();
+        }, status -> !status.path("phase").asText().isEmpty() && status.path("leader").asBoolean() == leads);
+        if (leads) {
+            http.awaitPhase("HEALTHY", Duration.ofSeconds(30));
+        }
     }
 
     NetHost host(String member) {
         return hosts.get(member);
     }
 
+    /** The (first) coordinator's host. */
     NetHost coordinatorHost() {
-        return coordinatorHost;
+        return coordinatorHosts.get(0);
+    }
+
+    /** Every coordinator's host, the first coordinator's first. */
+    List<NetHost> coordinatorHosts() {
+        return List.copyOf(coordinatorHosts);
+    }
+
+    /** Every coordinator, in the order of {@link #coordinatorHosts()}. */
+    List<CoordinatorHttp> coordinators() {
+        return List.copyOf(coordinators);
+    }
+
+    /** The ZooKeeper ensemble holding the coordinators' state; null when the state is in a file. */
+    ZooKeeperEnsemble zookeeper() {
+        return zookeeper;
     }
 
     Network network() {
@@ -139,8 +214,34 @@ final class HostCluster implements AutoCloseable {
         return servers.get(member);
     }
 
+    /**
+     * The coordinator: with several, the one that leads (waited for until exactly one says it does, so each answer
+     * comes from the one deciding).
+     */
     CoordinatorHttp coordinator() {
-        return coordinatorHttp;
+        if (coordinators.size() == 1) {
+            return coordinators.get(0);
+        }
+        return Await.until("exactly one coordinator leads", PartitionTrials.FAILOVER_TIMEOUT, () -> {
+            List<CoordinatorHttp> leading = new ArrayList<>();
+            for (CoordinatorHttp c : coordinators) {
+                try {
+                    if (c.status().path("leader").asBoolean()) {
+                        leading.add(c);
+                    }
+                } catch (IOException e) {
+                    // a coordinator cut off from the client does not lead for it
+                }
+            }
+            return leading;
+        }, leading -> leading.size() == 1).get(0);
+    }
+
+    /** An application's data source, following every coordinator's topology. */
+    FailoverDataSource dataSource() {
+        return new FailoverDataSource(FailoverDataSourceConfig.builder()
+                .coordinatorUrls(coordinators.stream().map(CoordinatorHttp::base).toList())
+                .user(PostgresServer.SUPERUSER).password("").connectionTimeout(Duration.ofSeconds(10)).build());
     }
 
     /** The shipper beside {@code member}'s PostgreSQL (b's waits for the coordinator until b is primary). */
@@ -213,7 +314,7 @@ final class HostCluster implements AutoCloseable {
         return out.toString();
     }
 
-    /** Stops the roles (coordinator first), the servers, then removes the network. */
+    /** Stops the roles (coordinators first), ZooKeeper, the servers, then removes the network. */
     @Override
     public void close() {
         try {
@@ -225,6 +326,9 @@ final class HostCluster implements AutoCloseable {
         } finally {
             try {
                 LeaseGuards.killLeftIn(directory); // a guard outlives its shipper on purpose
+                if (zookeeper != null) {
+                    zookeeper.close();
+                }
                 servers.values().forEach(PostgresServer::close);
             } finally {
                 network.close();
@@ -280,7 +384,10 @@ final class HostCluster implements AutoCloseable {
     }
 
     private SupervisedRole start(String role, String label, String member, Path config) {
-        NetHost host = member == null ? coordinatorHost : hosts.get(member);
+        return start(role, label, hosts.get(member), config);
+    }
+
+    private SupervisedRole start(String role, String label, NetHost host, Path config) {
         SupervisedRole process = new SupervisedRole(role, label, config, directory, host);
         processes.add(process);
         return process;

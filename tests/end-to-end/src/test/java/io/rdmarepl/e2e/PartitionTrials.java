@@ -77,7 +77,7 @@ final class PartitionTrials {
         WriteHistory history = new WriteHistory();
         long cutNs;
         JsonNode failover;
-        try (FailoverDataSource dataSource = cluster.coordinator().dataSource();
+        try (FailoverDataSource dataSource = cluster.dataSource();
              ClientWriter application = following(dataSource, history);
              ClientWriter insisting = insistingOn(cluster.server(primary), history)) {
             application.awaitMore(50, Duration.ofSeconds(30));
@@ -135,7 +135,7 @@ final class PartitionTrials {
         Set<String> phases = new TreeSet<>();
         long cutNs;
         String notes;
-        try (FailoverDataSource dataSource = cluster.coordinator().dataSource();
+        try (FailoverDataSource dataSource = cluster.dataSource();
              ClientWriter application = following(dataSource, history)) {
             application.awaitMore(50, Duration.ofSeconds(30));
             cutNs = System.nanoTime();
@@ -167,7 +167,7 @@ final class PartitionTrials {
         long whileCut;
         long afterHeal;
         String notes;
-        try (FailoverDataSource dataSource = cluster.coordinator().dataSource();
+        try (FailoverDataSource dataSource = cluster.dataSource();
              ClientWriter application = following(dataSource, history)) {
             application.awaitMore(50, Duration.ofSeconds(30));
             cutNs = System.nanoTime();
@@ -226,7 +226,7 @@ final class PartitionTrials {
         long whileFull;
         long afterFreed;
         String notes;
-        try (FailoverDataSource dataSource = cluster.coordinator().dataSource();
+        try (FailoverDataSource dataSource = cluster.dataSource();
              ClientWriter application = following(dataSource, history)) {
             application.awaitMore(50, Duration.ofSeconds(30));
             fillNs = System.nanoTime();
@@ -318,7 +318,7 @@ final class PartitionTrials {
         String applied = lossPercent + "% loss";
         long faultNs;
         String notes;
-        try (FailoverDataSource dataSource = cluster.coordinator().dataSource();
+        try (FailoverDataSource dataSource = cluster.dataSource();
              ClientWriter application = following(dataSource, history)) {
             application.awaitMore(50, Duration.ofSeconds(30));
             faultNs = System.nanoTime();
@@ -348,8 +348,8 @@ final class PartitionTrials {
      * stopped. Lost: what any member acknowledged that the surviving primary lacks; of those, the ones acknowledged more
      * than {@link #IN_FLIGHT} before the fault began cannot have been in flight.
      */
-    private TrialResult healed(int scenario, int trial, String primaryBefore, WriteHistory history, long faultNs, long selfFenceMs,
-                               long fencedBeforePromotingMs, String notes) throws Exception {
+    TrialResult healed(int scenario, int trial, String primaryBefore, WriteHistory history, long faultNs, long selfFenceMs,
+                       long fencedBeforePromotingMs, String notes) throws Exception {
         Await.until("the coordinator settles (HEALTHY, or PROMOTED after a failover)", HEAL_TIMEOUT,
                 () -> cluster.coordinator().status().path("phase").asText(), phase -> phase.equals("HEALTHY") || phase.equals("PROMOTED"));
         String survivor = primary();
@@ -376,7 +376,7 @@ final class PartitionTrials {
     }
 
     /** The application: writing through the failover-aware DataSource, acknowledgements named by member. */
-    private ClientWriter following(FailoverDataSource dataSource, WriteHistory history) {
+    ClientWriter following(FailoverDataSource dataSource, WriteHistory history) {
         return CoordinatorHttp.writerThrough(dataSource).history(history).members(server -> cluster.member(server.address())).start();
     }
 
@@ -384,7 +384,7 @@ final class PartitionTrials {
      * A client that reached {@code server} and stays there, in a session that turned read-only off; a statement
      * unanswered for 2 s (a cut host) ends the session, and it connects again.
      */
-    private ClientWriter insistingOn(PostgresServer server, WriteHistory history) {
+    ClientWriter insistingOn(PostgresServer server, WriteHistory history) {
         return ClientWriter.insistingOn(server).history(history).members(acknowledger -> cluster.member(acknowledger.address()))
                 .socketTimeout(Duration.ofSeconds(2)).start();
     }
@@ -419,15 +419,15 @@ final class PartitionTrials {
         }
     }
 
-    private String primary() throws Exception {
+    String primary() throws Exception {
         return cluster.coordinator().status().path("primary").asText();
     }
 
-    private static String other(String member) {
+    static String other(String member) {
         return member.equals("a") ? "b" : "a";
     }
 
-    private long lastTransitionTo(String phase) throws Exception {
+    long lastTransitionTo(String phase) throws Exception {
         long at = -1;
         for (JsonNode entry : cluster.coordinator().history()) {
             if (phase.equals(entry.path("to").asText())) {

@@ -79,14 +79,9 @@ public final class TopologyBoard {
         notifyAll();
     }
 
-    /** The document was just checked against the state store: a follower read it, or the leader acted on it. */
-    synchronized void confirm() {
-        confirm(nanoClock.getAsLong());
-    }
-
     /**
-     * The document is known to be the cluster's state as of {@code asOfNs} (on this board's clock); an earlier
-     * confirmation moves nothing back.
+     * The document is known to be the cluster's state as of {@code asOfNs} (on this board's clock): a follower read it
+     * then, or the leader acted on it; an earlier confirmation moves nothing back.
      */
     synchronized void confirm(long asOfNs) {
         if (asOfNs - confirmedNs > 0) {

@@ -36,11 +36,6 @@ public final class ShipperLease implements AutoCloseable {
     private long lastEndedNs = System.nanoTime();
     private String lastFailure;
 
-    /** A lease renewed whenever a target is set: for a coordinator alone with its store (tests). */
-    public ShipperLease(RoleClient roles) {
-        this(roles, () -> true);
-    }
-
     /** @param leading whether this coordinator leads now (the state store's word); nothing is renewed while it does not */
     public ShipperLease(RoleClient roles, BooleanSupplier leading) {
         this.roles = roles;

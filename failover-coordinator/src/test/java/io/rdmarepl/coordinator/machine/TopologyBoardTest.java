@@ -34,12 +34,12 @@ class TopologyBoardTest {
     @Test
     void aFollowerAgesFromItsLastReadOfTheStore() throws Exception {
         board.publish(state(), 7, url -> url);
-        board.confirm();
+        board.confirm(nowNs.get());
         elapseMs(2_500);
 
         assertThat(board.await(-1, 0)).containsEntry("leader", false).containsEntry("age_ms", 2_500L);
 
-        board.confirm();
+        board.confirm(nowNs.get());
         assertThat(board.await(-1, 0)).containsEntry("age_ms", 0L);
     }
 
@@ -47,7 +47,7 @@ class TopologyBoardTest {
     void aLeaderThatLostItsStoreAgesFromItsLastConfirmation() throws Exception {
         leading.set(true);
         board.publish(state(), 7, url -> url);
-        board.confirm();
+        board.confirm(nowNs.get());
         leading.set(false); // ZooKeeper SUSPENDED: the latch no longer counts
         elapseMs(3_000);
 
@@ -70,7 +70,7 @@ class TopologyBoardTest {
     @Test
     void aHeldPollAnswersAtOnceWhenTheDocumentIsOlderThanTheClientAccepts() throws Exception {
         board.publish(state(), 7, url -> url);
-        board.confirm();
+        board.confirm(nowNs.get());
         elapseMs(2_001);
 
         long startNs = System.nanoTime();

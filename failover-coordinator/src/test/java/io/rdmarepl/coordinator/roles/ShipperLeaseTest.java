@@ -57,7 +57,7 @@ class ShipperLeaseTest {
 
     @Test
     void shouldWaitForARenewalUnderWayAndCountFromItsEnd() throws Exception {
-        try (ShipperLease lease = new ShipperLease(new HttpRoleClient("t"))) {
+        try (ShipperLease lease = new ShipperLease(new HttpRoleClient("t"), () -> true)) {
             lease.target(admin);
             assertThat(arrived.await(10, TimeUnit.SECONDS)).as("a renewal reached the shipper").isTrue();
             lease.target(null); // a failover starts: no renewal after this, but one is on its way
@@ -86,7 +86,7 @@ class ShipperLeaseTest {
 
     @Test
     void shouldCountTakingTheLeadAsARenewal() {
-        try (ShipperLease lease = new ShipperLease(new HttpRoleClient("t"))) {
+        try (ShipperLease lease = new ShipperLease(new HttpRoleClient("t"), () -> true)) {
             long before = System.nanoTime();
             lease.tookOver();
             assertThat(lease.lastRenewalNs()).as("the coordinator that led before may have renewed until now").isGreaterThanOrEqualTo(before);

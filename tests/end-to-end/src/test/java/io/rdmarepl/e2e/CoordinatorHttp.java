@@ -27,7 +27,12 @@ final class CoordinatorHttp {
 
     /** An application's view: a failover-aware DataSource following this coordinator's topology. */
     io.rdmarepl.client.FailoverDataSource dataSource() {
-        return new io.rdmarepl.client.FailoverDataSource(io.rdmarepl.client.FailoverDataSourceConfig.builder().coordinatorUrl(base)
+        return dataSource(java.util.List.of(base));
+    }
+
+    /** An application's view: a failover-aware DataSource following the topology of the coordinators at {@code bases}. */
+    static io.rdmarepl.client.FailoverDataSource dataSource(java.util.List<String> bases) {
+        return new io.rdmarepl.client.FailoverDataSource(io.rdmarepl.client.FailoverDataSourceConfig.builder().coordinatorUrls(bases)
                 .user(io.rdmarepl.testsupport.PostgresServer.SUPERUSER).password("").connectionTimeout(Duration.ofSeconds(10)).build());
     }
 

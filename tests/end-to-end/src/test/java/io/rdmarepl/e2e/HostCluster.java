@@ -1,7 +1,6 @@
 package io.rdmarepl.e2e;
 
 import io.rdmarepl.client.FailoverDataSource;
-import io.rdmarepl.client.FailoverDataSourceConfig;
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.ExampleConfigs;
@@ -239,9 +238,7 @@ final class HostCluster implements AutoCloseable {
 
     /** An application's data source, following every coordinator's topology. */
     FailoverDataSource dataSource() {
-        return new FailoverDataSource(FailoverDataSourceConfig.builder()
-                .coordinatorUrls(coordinators.stream().map(CoordinatorHttp::base).toList())
-                .user(PostgresServer.SUPERUSER).password("").connectionTimeout(Duration.ofSeconds(10)).build());
+        return CoordinatorHttp.dataSource(coordinators.stream().map(CoordinatorHttp::base).toList());
     }
 
     /** The shipper beside {@code member}'s PostgreSQL (b's waits for the coordinator until b is primary). */

@@ -75,7 +75,8 @@ final class MinorityCoordinatorTrials {
     }
 
     /**
-     * What one trial showed. Times in ms from the cut; -1 where it did not happen. {@code oldFirstActedMs} and
+     * What one trial showed. Times in ms from the cut (the leader's side without the quorum, every rule of it in place);
+     * -1 where it did not happen. {@code oldFirstActedMs} and
      * {@code oldLastActedMs}: the old leader's first POST to a role seen (before the cut: the watch saw it renew) and its
      * last; {@code oldLastFreshMs}: its last {@code /topology} answer a client takes as fresh; {@code oldLastClaimMs}:
      * its last {@code /status} saying it leads; {@code newLeadsMs}: the other's first saying so; {@code newFirstActedMs}:
@@ -119,6 +120,7 @@ final class MinorityCoordinatorTrials {
 
         String oldFailoverBefore = oldLeader.status().path("last_failover").toString();
         WriteHistory history = new WriteHistory();
+        long cutStartNs;
         long cutNs;
         long healNs;
         long settledAfterHealMs;
@@ -133,7 +135,7 @@ final class MinorityCoordinatorTrials {
             if (insisting != null) {
                 insisting.awaitMore(20, Duration.ofSeconds(30));
             }
-            cutNs = System.nanoTime();
+            cutStartNs = System.nanoTime();
             for (ZooKeeperEnsemble.Server server : zookeeper.servers()) {
                 if (side == Side.ALONE || server != own) {
                     partitions.cut(oldHost, server.host());
@@ -148,15 +150,18 @@ final class MinorityCoordinatorTrials {
                     partitions.cut(own.host(), other);
                 }
             }
+            // each rule is a command run in a namespace, tens of ms on a busy host: times count from when the leader's side
+            // has lost the quorum, all of its rules in place
+            cutNs = System.nanoTime();
             if (primaryCutFromMajority) {
                 majorityCoordinators.forEach(other -> partitions.cut(cluster.host(primary), other));
                 // the partition grows: the duration is the subject, not a wait for something
                 LockSupport.parkNanos(PRIMARY_CUT_GROWS.toNanos());
                 partitions.cut(cluster.host(primary), cluster.host(standby));
             }
-            LOG.info("scenario 3 trial {}: leading coordinator {} cut off {}{}; cut: {}", trial, oldHost.name(), sideText,
-                    primaryCutFromMajority ? "; " + primary + " cut from the majority's coordinator, and from " + standby + " "
-                            + PRIMARY_CUT_GROWS.toMillis() + " ms later" : "", partitions);
+            LOG.info("scenario 3 trial {}: leading coordinator {} cut off {} (its rules took {} ms){}; cut: {}", trial, oldHost.name(),
+                    sideText, msAfter(cutStartNs, cutNs), primaryCutFromMajority ? "; " + primary + " cut from the majority's "
+                            + "coordinator, and from " + standby + " " + PRIMARY_CUT_GROWS.toMillis() + " ms later" : "", partitions);
             sampling = new Sampling(cutNs, oldLeader, coordinators);
             while (!sampling.done(primaryCutFromMajority, history, standby)) {
                 if (System.nanoTime() - cutNs > PartitionTrials.FAILOVER_TIMEOUT.toNanos()) {
@@ -176,11 +181,12 @@ final class MinorityCoordinatorTrials {
             settledAfterHealMs = msAfter(healNs, System.nanoTime());
             LOG.info("scenario 3 trial {}: healed, every coordinator fresh {} ms later; {}{}; sampled: {}", trial, settledAfterHealMs,
                     application, insisting == null ? "" : "; " + insisting, sampling);
-            notes = "leading coordinator cut off " + sideText + "; sampled: " + sampling + "; POSTs to the roles: "
+            notes = "leading coordinator cut off " + sideText + " (its rules took " + msAfter(cutStartNs, cutNs)
+                    + " ms; times from then); sampled: " + sampling + "; POSTs to the roles: "
                     + describe(seen, cutNs) + "; shipper of " + primary + " before the heal: " + shipper;
         }
         long acknowledgedDuringCut = history.acksBy(primary).stream()
-                .filter(a -> a.acknowledgedNs() - cutNs > 0 && a.acknowledgedNs() - healNs < 0).count();
+                .filter(a -> a.acknowledgedNs() - cutStartNs > 0 && a.acknowledgedNs() - healNs < 0).count();
         long selfFenceMs = -1;
         long fencedBeforePromotingMs = 0;
         if (primaryCutFromMajority) {
@@ -189,7 +195,7 @@ final class MinorityCoordinatorTrials {
             selfFenceMs = TimeUnit.NANOSECONDS.toMillis(lastOld.acknowledgedNs() - cutNs);
             fencedBeforePromotingMs = trials.lastTransitionTo("PROMOTING") - lastOld.acknowledgedAtMs();
         }
-        TrialResult result = trials.healed(3, trial, primary, history, cutNs, selfFenceMs, fencedBeforePromotingMs, notes);
+        TrialResult result = trials.healed(3, trial, primary, history, cutStartNs, selfFenceMs, fencedBeforePromotingMs, notes);
         JsonNode oldFailover = oldLeader.status().path("last_failover");
         boolean oldFailedOver = oldFailover.isObject() && !oldFailover.toString().equals(oldFailoverBefore);
         String newLeader = sampling.newLeader();

@@ -24,15 +24,21 @@ final class BatchPlan {
     private final SameRowCheck sameRow = new SameRowCheck();
     private final boolean reorder;
     private final int batchMaxRows;
+    private final CopyRows copy;
     private final Sender sender;
     private BatchingStatement[] plan = new BatchingStatement[8];
     private int planned;
     /** The last change added must run before the next one joins a batch. */
     private boolean runAlone;
 
-    BatchPlan(boolean reorder, int batchMaxRows, Sender sender) {
+    /**
+     * @param batchMaxRows a batch is sent once it holds this many rows, unless it goes as COPY ({@code copy}): COPY
+     *                     streams its rows, so a bulk of inserts stays one statement up to the group's end
+     */
+    BatchPlan(boolean reorder, int batchMaxRows, CopyRows copy, Sender sender) {
         this.reorder = reorder;
         this.batchMaxRows = batchMaxRows;
+        this.copy = copy;
         this.sender = sender;
     }
 
@@ -69,7 +75,7 @@ final class BatchPlan {
         }
         writeSets.record(s.slot(), s.add(recordOffset));
         runAlone = alone;
-        if (s.pending() >= batchMaxRows) {
+        if (s.pending() >= batchMaxRows && !copy.streams(s.shape())) {
             send();
         }
     }

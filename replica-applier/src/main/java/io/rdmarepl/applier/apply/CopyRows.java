@@ -31,6 +31,7 @@ final class CopyRows implements RecordHandler {
     private static final int SEND_AT = 256 << 10;
     private static final byte[] NULL = {'\\', 'N'};
     private static final String UNIQUE_VIOLATION = "23505";
+    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final int minRows;
     private final ApplierMetrics metrics;
@@ -49,7 +50,12 @@ final class CopyRows implements RecordHandler {
 
     /** Whether a batch of {@code rows} rows of {@code shape} goes as COPY. */
     boolean takes(StatementShape shape, int rows) {
-        return minRows > 0 && rows >= minRows && shape.copy() != null;
+        return rows >= minRows && streams(shape);
+    }
+
+    /** Whether a batch of {@code shape} goes as COPY once it is long enough. */
+    boolean streams(StatementShape shape) {
+        return minRows > 0 && shape.copy() != null;
     }
 
     /**
@@ -125,6 +131,9 @@ final class CopyRows implements RecordHandler {
             case INT8 -> integer(row.int8(column), column);
             case UNCHANGED_TOAST -> throw new IllegalStateException("an unchanged TOAST value is never copied: column "
                     + column + " should have been left out of the statement");
+            case TEXT, JSON, JSONB, ENUM, TEXT_FALLBACK -> escapedUtf8(row.buffer(), row.bytesOffset(column),
+                    row.bytesLength(column));
+            case BYTEA -> hex(row.buffer(), row.bytesOffset(column), row.bytesLength(column));
             case ARRAY -> {
                 scratch.setLength(0);
                 escaped(PgText.appendArray(row.array(column), scratch));
@@ -161,6 +170,37 @@ final class CopyRows implements RecordHandler {
             byte t = out[i];
             out[i] = out[j];
             out[j] = t;
+        }
+    }
+
+    /**
+     * Appends the UTF-8 bytes of a text value as they are, with COPY's escapes: every byte of a multi-byte character
+     * is 0x80 or above, so none is taken for an escaped one. The replica checks the encoding as it reads.
+     */
+    private void escapedUtf8(ByteBuffer buffer, int offset, int bytes) {
+        room(bytes * 2);
+        for (int at = offset, end = offset + bytes; at < end; at++) {
+            byte b = buffer.get(at);
+            switch (b) {
+                case '\\' -> { out[length++] = '\\'; out[length++] = '\\'; }
+                case '\t' -> { out[length++] = '\\'; out[length++] = 't'; }
+                case '\n' -> { out[length++] = '\\'; out[length++] = 'n'; }
+                case '\r' -> { out[length++] = '\\'; out[length++] = 'r'; }
+                default -> out[length++] = b;
+            }
+        }
+    }
+
+    /** Appends a bytea in hex ({@code \\x} and two digits a byte; the backslash escaped for COPY). */
+    private void hex(ByteBuffer buffer, int offset, int bytes) {
+        room(3 + bytes * 2);
+        out[length++] = '\\';
+        out[length++] = '\\';
+        out[length++] = 'x';
+        for (int at = offset, end = offset + bytes; at < end; at++) {
+            int b = buffer.get(at) & 0xFF;
+            out[length++] = HEX[b >>> 4];
+            out[length++] = HEX[b & 0xF];
         }
     }
 

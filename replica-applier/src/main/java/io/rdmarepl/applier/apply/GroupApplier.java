@@ -74,7 +74,7 @@ final class GroupApplier implements RecordHandler {
         this.sequences = sequences;
         this.pauseOnDivergence = pauseOnDivergence;
         this.reorder = reorder;
-        this.plan = new BatchPlan(reorder, batchMaxRows, this::send);
+        this.plan = new BatchPlan(reorder, batchMaxRows, copyRows, this::send);
     }
 
     /** What one call did. */

@@ -17,7 +17,6 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +31,7 @@ import org.slf4j.LoggerFactory;
  *    GroupApplier (one replica tx: rows + applied_position) -> commit -> feedback(applied, durable)
  * </pre>
  *
- * With {@code apply.workers} above 1 a group goes to {@link ParallelApply} instead, as a segment for a worker, and its
+ * With {@code apply.workers} above 1 a group goes to a worker instead, as a segment ({@link SegmentScheduler}), and its
  * outcome comes back here in source order; a segment that must run alone, and every retry, is applied here as above.
  */
 final class ApplierAgent {
@@ -51,15 +50,7 @@ final class ApplierAgent {
     private final SequenceReadings readings;
     private final GroupApplier applier;
     /** Null with one worker: groups are applied on this thread. */
-    private final ParallelApply parallel;
-    /** A segment must run alone: it waits until nothing is in flight, and no more frames are read meanwhile. */
-    private boolean aloneWaiting;
-    /**
-     * A segment holds at most a group's transactions shared among twice the workers: small enough that several are in
-     * flight and two of them seldom meet, large enough that its commit and applied position cost little per transaction.
-     */
-    private final int segmentMaxTransactions;
-    private int aloneTransactions;
+    private final SegmentScheduler segments;
     private final DurabilityTracker durability;
     private final ApplierMetrics metrics;
     private final boolean flushTracked;
@@ -105,23 +96,26 @@ final class ApplierAgent {
         this.relations = new RelationCache(sequences);
         this.applier = new GroupApplier(relations, session, metrics, new ShippedSequences(readings), config.batchMaxRows(),
                 config.copyMinRows(), config.pauseOnDivergence(), config.sessionReplicationRole().equals("replica"));
-        this.segmentMaxTransactions = Math.max(1, config.groupMaxTransactions() / (2 * config.applyWorkers()));
+        this.groupMaxNs = TimeUnit.MILLISECONDS.toNanos(config.groupMaxMs());
         if (config.applyWorkers() > 1) {
             CommitOrder order = new CommitOrder();
             Path spill = Path.of(System.getProperty("java.io.tmpdir"));
-            this.parallel = new ParallelApply(config.applyWorkers(), order, new SegmentWriteSet(relations, session), metrics, i -> {
-                ReplicaSession own = workerSessions.get();
-                return new ApplyWorker(i, own, new GroupApplier(relations, own, metrics, new ShippedSequences(readings),
-                        config.batchMaxRows(), config.copyMinRows(), config.pauseOnDivergence(), true), order, spill);
-            });
+            ParallelApply parallel = new ParallelApply(config.applyWorkers(), order, new SegmentWriteSet(relations, session),
+                    metrics, i -> {
+                        ReplicaSession own = workerSessions.get();
+                        return new ApplyWorker(i, own, new GroupApplier(relations, own, metrics,
+                                new ShippedSequences(readings), config.batchMaxRows(), config.copyMinRows(),
+                                config.pauseOnDivergence(), true), order, spill);
+                    });
+            this.segments = new SegmentScheduler(parallel, log, metrics, new Host(), config.groupMaxTransactions(),
+                    config.groupMaxBytes(), groupMaxNs);
         } else {
-            this.parallel = null;
+            this.segments = null;
         }
         this.assembler = new TxAssembler(log, start.commitLsn(), start.txId());
         this.frames = new MessageAssembler(assembler);
         this.durability = new DurabilityTracker(start.commitLsn());
         this.flushTracked = config.synchronousCommit().equals("off");
-        this.groupMaxNs = TimeUnit.MILLISECONDS.toNanos(config.groupMaxMs());
         this.durablePollNs = TimeUnit.MILLISECONDS.toNanos(config.durablePollMs());
         this.feedbackIntervalNs = TimeUnit.MILLISECONDS.toNanos(config.feedbackIntervalMs());
         this.appliedLsn = start.commitLsn();
@@ -193,8 +187,8 @@ final class ApplierAgent {
             lastStrayRecords = assembler.strayRecords();
         }
         int work = polled;
-        if (parallel != null) {
-            work += streamParallel(nowNs, polled);
+        if (segments != null) {
+            work += segments.run(nowNs, polled);
         } else if (log.transactions() > 0 && (polled == 0 || groupFull() || nowNs - log.firstCompleteNs() >= groupMaxNs)) {
             work += applyGroup(nowNs, false, log.transactions());
         }
@@ -207,103 +201,30 @@ final class ApplierAgent {
 
     /** The transactions not yet dispatched fill a group (with one worker: the whole log). */
     private boolean groupFull() {
-        if (aloneWaiting) {
-            return true;
-        }
-        int first = parallel == null ? 0 : parallel.dispatchedTransactions();
-        int count = log.transactions() - first;
-        return count >= config.groupMaxTransactions() || count > 0 && log.bytesOf(first, count) >= config.groupMaxBytes();
+        return segments != null ? segments.groupFull()
+                : log.fillsGroup(0, config.groupMaxTransactions(), config.groupMaxBytes());
     }
 
-    /**
-     * Takes back what the workers finished, in segment order, then cuts the transactions not yet dispatched into
-     * segments of at most a group each, for as long as a worker is idle and they fill a group, the ring is idle, or
-     * they waited long enough. A segment that must run alone waits until nothing is in flight, then runs here.
-     */
-    private int streamParallel(long nowNs, int polled) {
-        int work = collectSegments(nowNs);
-        if (state.paused()) {
-            return work;
+    /** The apply thread as the {@link SegmentScheduler} calls it back. */
+    private final class Host implements SegmentScheduler.Host {
+        @Override
+        public int applyHere(long nowNs, int count) {
+            return applyGroup(nowNs, false, count);
         }
-        if (aloneWaiting) {
-            if (parallel.inFlight() > 0) {
-                return work;
-            }
-            aloneWaiting = false;
-            return work + applyGroup(nowNs, false, aloneTransactions); // the segment is at the front of the log now
-        }
-        while (parallel.hasIdleWorker()) {
-            int first = parallel.dispatchedTransactions();
-            int pending = log.transactions() - first;
-            long waitingSinceNs = Math.max(log.firstCompleteNs(), parallel.lastDispatchNs());
-            if (pending == 0 || !(polled == 0 || pending >= segmentMaxTransactions || groupFull()
-                    || nowNs - waitingSinceNs >= groupMaxNs)) {
-                break;
-            }
-            int count = segmentLength(first, pending);
-            String alone = log.bytesOf(first, count) > GroupLog.SPILL_ABOVE_BYTES ? "larger than memory"
-                    : parallel.dispatch(log, count, reader.epoch(), nowNs);
-            work++;
-            if (alone != null) {
-                LOG.debug("{} transaction(s) run alone on the apply thread: {}", count, alone);
-                metrics.segmentAlone();
-                if (parallel.inFlight() > 0) {
-                    aloneWaiting = true;
-                    aloneTransactions = count;
-                } else {
-                    work += applyGroup(nowNs, false, count);
-                }
-                break;
-            }
-        }
-        return work;
-    }
 
-    /** How many of the {@code pending} transactions from {@code first} on make one segment. */
-    private int segmentLength(int first, int pending) {
-        int count = 1;
-        int most = Math.min(pending, segmentMaxTransactions);
-        while (count < most && log.bytesOf(first, count + 1) <= config.groupMaxBytes()) {
-            count++;
+        @Override
+        public void committed(GroupApplier.Outcome outcome, long startNs) {
+            ApplierAgent.this.committed(outcome, startNs);
         }
-        return count;
-    }
 
-    /**
-     * The outcomes of finished segments, oldest first. A committed one is consumed like a group applied here. After
-     * one that did not commit, nothing later did either: once all are back, the log is applied here, which either
-     * succeeds (the segment had only given up its turn) or meets the failure itself and pauses as usual.
-     */
-    private int collectSegments(long nowNs) {
-        int work = 0;
-        for (ApplyWorker done; (done = parallel.oldestFinished()) != null; work++) {
-            GroupApplier.Outcome outcome = done.outcome();
-            if (!outcome.ok()) {
-                if (!parallel.allFinished()) {
-                    return work + 1;
-                }
-                LOG.debug("segment {} did not commit ({}); applying from it on the apply thread",
-                        done.segmentNo(), outcome.failure().reason());
-                parallel.releaseAllAfterFailure();
-                aloneWaiting = false; // whatever waited to run alone is in the log, applied here now
-                metrics.segmentRetried();
-                return work + applyGroup(nowNs, false, log.transactions());
-            }
-            committed(outcome, done.startNs());
-            parallel.releaseOldest();
+        @Override
+        public boolean paused() {
+            return state.paused();
         }
-        return work;
-    }
 
-    /** Waits until every segment in flight is back (before promotion or a stop). */
-    private void quiesce() {
-        if (parallel == null) {
-            return;
-        }
-        while (parallel.inFlight() > 0) {
-            if (collectSegments(System.nanoTime()) == 0) {
-                LockSupport.parkNanos(100_000);
-            }
+        @Override
+        public int epoch() {
+            return reader.epoch();
         }
     }
 
@@ -387,16 +308,18 @@ final class ApplierAgent {
     }
 
     private int retry(long nowNs) {
-        if (parallel != null && parallel.inFlight() > 0) {
+        if (segments != null && segments.inFlight() > 0) {
             // paused by the stream (a corrupt record) with segments in flight: take them back before applying anything
-            int work = collectSegments(nowNs);
-            if (parallel.inFlight() > 0 || !state.paused()) {
+            int work = segments.collect(nowNs);
+            if (segments.inFlight() > 0 || !state.paused()) {
                 return work;
             }
         }
         retries++;
         metrics.retry();
-        aloneWaiting = false; // the retry applies the whole log here
+        if (segments != null) {
+            segments.applyingEverythingHere();
+        }
         relations.invalidateMappings();
         if (corruptStream) {
             corruptStream = false;
@@ -495,7 +418,9 @@ final class ApplierAgent {
 
     /** Stops applying, lifts read-only and moves sequences past the primary's. */
     Map<String, Long> promote() throws SQLException {
-        quiesce();
+        if (segments != null) {
+            segments.quiesce();
+        }
         try {
             var connection = session.connection();
             if (config.replicaReadOnlyForClients()) {
@@ -520,8 +445,8 @@ final class ApplierAgent {
     }
 
     void stop(String why) {
-        if (parallel != null) {
-            parallel.close();
+        if (segments != null) {
+            segments.close();
         }
         log.close();
         state(ApplierState.STOPPED, System.nanoTime(), why + " at applied position " + Lsn.format(appliedLsn));

@@ -157,6 +157,12 @@ final class GroupLog {
         return txEnd[first + count - 1] - (first == 0 ? 0 : txEnd[first - 1]);
     }
 
+    /** Whether the complete transactions from {@code first} on make a group: this many, or this many bytes. */
+    boolean fillsGroup(int first, int maxTransactions, long maxBytes) {
+        int count = transactions() - first;
+        return count >= maxTransactions || count > 0 && bytesOf(first, count) >= maxBytes;
+    }
+
     /** Start offset of complete transaction {@code k} (its first record, which may be a Relation before its Begin). */
     int transactionStart(int k) {
         return k == 0 ? 0 : txEnd[k - 1];

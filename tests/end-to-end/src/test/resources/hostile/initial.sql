@@ -165,6 +165,7 @@ INSERT INTO p_list VALUES (1, 'eu', 'eu'), (2, 'eu', 'eu'), (3, 'uk', 'uk'), (4,
 INSERT INTO s_trunc_parent VALUES (1, 'p1'), (2, 'p2');
 INSERT INTO s_trunc_child VALUES (1, 1, 'c1'), (2, 2, 'c2');
 INSERT INTO s_trunc_identity (v) VALUES ('a'), ('b');
+INSERT INTO s_trunc_refill (v) VALUES ('a'), ('b');
 
 INSERT INTO s_counter (id) SELECT g FROM generate_series(1, 8) g;
 INSERT INTO s_merge VALUES (1, 10, 'kept'), (2, 20, 'updated by merge'), (3, 30, 'deleted by merge');

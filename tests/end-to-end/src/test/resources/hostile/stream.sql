@@ -127,6 +127,10 @@ INSERT INTO s_trunc_parent VALUES (3, 'p3');
 INSERT INTO s_trunc_child VALUES (3, 3, 'c3');
 TRUNCATE s_trunc_identity RESTART IDENTITY;
 INSERT INTO s_trunc_identity (v) VALUES ('after restart');
+BEGIN;
+TRUNCATE s_trunc_refill RESTART IDENTITY;
+INSERT INTO s_trunc_refill (v) VALUES ('refilled a'), ('refilled b');
+COMMIT;
 
 -- @block savepoints
 BEGIN;

@@ -311,10 +311,11 @@ final class GroupApplier implements RecordHandler {
                 tables.append(i == 0 ? "" : ", ").append(mapping(truncate.relationId(i)).qualifiedName());
             }
             truncating = tables.toString();
+            // Never RESTART IDENTITY, even when the primary did: the replica's sequences are set by Sequence records
+            // only (ShippedSequences). A reading is taken on the primary's clock, not at a stream position, so it
+            // may come ahead of the transactions it saw, this truncate among them; restarting here would undo it,
+            // and the shipper never sends an unchanged state again: the replica would keep the restarted sequence.
             StringBuilder sql = new StringBuilder("TRUNCATE TABLE ").append(tables);
-            if (truncate.restartIdentity()) {
-                sql.append(" RESTART IDENTITY");
-            }
             if (truncate.cascade()) {
                 sql.append(" CASCADE");
             }

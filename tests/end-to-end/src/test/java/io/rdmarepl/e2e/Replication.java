@@ -320,6 +320,31 @@ final class Replication implements AutoCloseable {
         }, this::diagnostics);
     }
 
+    /**
+     * {@link #awaitCaughtUp()}, after the shipper read the primary's sequences afresh: a marker says every
+     * transaction before it was applied, but sequence states are read apart from the stream, every
+     * {@code sequence.sync.interval.ms}. Two readings completed after this call include one begun after it; its
+     * changed states go out ahead of the marker's transaction, so the replica then holds every sequence as the
+     * primary had it at this call.
+     */
+    void awaitSequencesCaughtUp() throws Exception {
+        long before = shipperSequenceReadings();
+        Await.until("two readings of the primary's sequences after " + before, CATCH_UP_TIMEOUT, () -> {
+            checkAlive();
+            return shipperSequenceReadings() >= before + 2;
+        }, this::diagnostics);
+        awaitCaughtUp();
+    }
+
+    /** How many readings of the primary's sequences the shipper completed ({@code /status} sequences.syncs). */
+    private long shipperSequenceReadings() {
+        Matcher syncs = Pattern.compile("\"syncs\"\\s*:\\s*(\\d+)").matcher(RoleProcess.statusLine(shipper));
+        if (!syncs.find()) {
+            throw new IllegalStateException("no sequences.syncs in the shipper's /status");
+        }
+        return Long.parseLong(syncs.group(1));
+    }
+
     /** Fails with the process's log when the shipper or the applier is not running. */
     void checkAlive() {
         for (RoleProcess process : new RoleProcess[] {applier, shipper}) {

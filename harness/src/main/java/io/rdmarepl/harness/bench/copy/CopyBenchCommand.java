@@ -1,6 +1,7 @@
 package io.rdmarepl.harness.bench.copy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmarepl.harness.bench.cpu.CpuAccount;
 import io.rdmarepl.harness.bench.lag.Endpoint;
 import io.rdmarepl.harness.bench.lag.MachineFacts;
 import io.rdmarepl.testsupport.Durability;
@@ -37,7 +38,8 @@ import picocli.CommandLine.Option;
         description = {"Initial copy of pgbench's tables into an empty replica: rdmarepl against PostgreSQL's own subscription"
                 + " (copy_data = true), on the same servers, the order alternating by round; fresh replica tables every time.",
                 "rdmarepl is done when its applier applied the copy's closing transaction, PostgreSQL when pg_subscription_rel shows"
-                        + " every table ready. The replica's row counts are checked against the primary's after every copy.",
+                        + " every table ready. The replica's rows are checked against the primary's after every copy (counts and a hash of every"
+                        + " row's text).",
                 "Exit code 0 when every copy held exactly the primary's rows and nothing was left behind on the servers."})
 public final class CopyBenchCommand implements Callable<Integer> {
     static final String BENCH_DATABASE = "rdmarepl_copy";
@@ -94,6 +96,7 @@ public final class CopyBenchCommand implements Callable<Integer> {
             primary.execute("postgres", "CREATE DATABASE " + BENCH_DATABASE);
             PgbenchTables.create(primary, BENCH_DATABASE, scale);
             Map<String, Long> source = PgbenchTables.rows(primary, BENCH_DATABASE);
+            Map<String, String> sourceDigest = PgbenchTables.digest(primary, BENCH_DATABASE);
             long sourceBytes = PgbenchTables.bytes(primary, BENCH_DATABASE);
             List<CopySystem> systems = List.of(
                     new RdmareplCopy(primary, BENCH_DATABASE, replica, orEmpty(shipperSettings), orEmpty(applierSettings)),
@@ -104,7 +107,7 @@ public final class CopyBenchCommand implements Callable<Integer> {
             for (int round = 1; round <= rounds; round++) {
                 List<CopySystem> order = round % 2 == 1 ? systems : List.of(systems.get(1), systems.get(0));
                 for (CopySystem system : order) {
-                    results.add(measure(system, round, primary, replica, source));
+                    results.add(measure(system, round, primary, replica, source, sourceDigest));
                 }
             }
             Map<String, Object> machine = MachineFacts.of(loadStart, MachineFacts.loadAverage(), primary, replica);
@@ -126,8 +129,8 @@ public final class CopyBenchCommand implements Callable<Integer> {
     }
 
     /** One copy: fresh empty tables in a fresh replica database, both servers checkpointed, then timed to completion. */
-    private CopyRound measure(CopySystem system, int round, Endpoint primary, Endpoint replica, Map<String, Long> source)
-            throws Exception {
+    private CopyRound measure(CopySystem system, int round, Endpoint primary, Endpoint replica, Map<String, Long> source,
+                              Map<String, String> sourceDigest) throws Exception {
         String target = system.targetDatabase();
         replica.execute("postgres", "DROP DATABASE IF EXISTS " + target + " WITH (FORCE)");
         replica.execute("postgres", "CREATE DATABASE " + target);
@@ -137,6 +140,7 @@ public final class CopyBenchCommand implements Callable<Integer> {
         try (system) {
             system.prepare(round);
             say(String.format(Locale.ROOT, "round %d/%d, %s: copying", round, rounds, system.name()));
+            CpuAccount cpuBefore = CpuAccount.now();
             long startNs = System.nanoTime();
             system.start();
             long lastSayNs = startNs;
@@ -158,14 +162,24 @@ public final class CopyBenchCommand implements Callable<Integer> {
                 LockSupport.parkNanos(POLL_NS);
             }
             double seconds = (System.nanoTime() - startNs) / 1e9;
+            Map<String, Double> cpu = cpuBefore.millis(CpuAccount.now(), target, BENCH_DATABASE);
+            say(String.format(Locale.ROOT, "round %d/%d, %s: %s", round, rounds, system.name(),
+                    CpuAccount.describe("CPU ms:", cpu)));
             Map<String, Long> rows = PgbenchTables.rows(replica, target);
             String problem = system.check();
             if (!rows.equals(source)) {
                 problem = (problem == null ? "" : problem + "; ") + "the replica holds " + rows + ", the primary " + source;
+            } else {
+                Map<String, String> digest = PgbenchTables.digest(replica, target);
+                if (!digest.equals(sourceDigest)) {
+                    problem = (problem == null ? "" : problem + "; ") + "the replica's rows differ from the primary's: "
+                            + digest + " against " + sourceDigest;
+                }
             }
             say(String.format(Locale.ROOT, "round %d/%d, %s: copied in %.2f s%s", round, rounds, system.name(), seconds,
                     problem == null ? "" : "; " + problem));
-            return new CopyRound(system.name(), round, seconds, rows, PgbenchTables.bytes(replica, target), problem, system.details());
+            return new CopyRound(system.name(), round, seconds, rows, PgbenchTables.bytes(replica, target), problem, system.details(),
+                    cpu);
         } finally {
             replica.execute("postgres", "DROP DATABASE IF EXISTS " + target + " WITH (FORCE)");
         }

@@ -46,6 +46,7 @@ final class CopyBenchReport {
             system.put("round_seconds", mine.stream().map(r -> round3(r.seconds())).toList());
             system.put("tables", last.rows());
             system.put("settings", settings.get(name));
+            system.put("round_cpu_ms", mine.stream().map(CopyRound::cpuMs).toList());
             if (!last.details().isEmpty()) {
                 system.put("round_details", mine.stream().map(CopyRound::details).toList());
             }
@@ -90,6 +91,13 @@ final class CopyBenchReport {
             if (s.get("round_details") instanceof List<?> details) {
                 for (int i = 0; i < details.size(); i++) {
                     out.append(String.format(Locale.ROOT, "%s round %d: %s%n", s.get("name"), i + 1, details.get(i)));
+                }
+            }
+        }
+        for (Map<String, Object> s : systems) {
+            if (s.get("round_cpu_ms") instanceof List<?> cpu) {
+                for (int i = 0; i < cpu.size(); i++) {
+                    out.append(String.format(Locale.ROOT, "%s round %d CPU ms: %s%n", s.get("name"), i + 1, cpu.get(i)));
                 }
             }
         }

@@ -50,6 +50,19 @@ final class PgbenchTables {
         return rows;
     }
 
+    /**
+     * Per table, its row count and the sum of a 64-bit hash of every row's text: equal on two servers only when they
+     * hold the same rows with the same values, in any order (a value cut, padded or rounded differs).
+     */
+    static Map<String, String> digest(Endpoint server, String database) {
+        Map<String, String> digest = new LinkedHashMap<>();
+        for (String table : NAMES) {
+            digest.put(table, server.query(database, "SELECT count(*) || ' rows, hash sum ' || coalesce(sum(hashtextextended(t::text, 0)"
+                    + "::numeric), 0) FROM " + table + " t"));
+        }
+        return digest;
+    }
+
     /** The four tables' size with their indexes and TOAST ({@code pg_total_relation_size}). */
     static long bytes(Endpoint server, String database) {
         return Long.parseLong(server.query(database, "SELECT sum(pg_total_relation_size(c.oid))::bigint FROM pg_class c"

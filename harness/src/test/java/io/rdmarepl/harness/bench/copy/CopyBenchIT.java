@@ -50,6 +50,8 @@ class CopyBenchIT {
             assertThat(system.get("rows").asLong()).as(name).isEqualTo(source.get("rows").asLong());
             assertThat(system.get("tables")).as(name).isEqualTo(source.get("tables"));
             assertThat(system.get("bytes").asLong()).as(name).isGreaterThan(10L << 20);
+            assertThat(system.get("round_cpu_ms")).as(name).hasSize(2);
+            assertThat(system.get("round_cpu_ms").get(0).get("total").asDouble()).as(name).isPositive();
         }
         assertThat(systems.get(0).get("settings").get("capture_engine").asText()).isEqualTo("pgoutput");
         assertThat(systems.get(0).get("settings").get("snapshot.parallel.tables").asInt()).isEqualTo(2);

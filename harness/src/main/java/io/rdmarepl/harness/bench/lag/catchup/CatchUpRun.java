@@ -1,5 +1,6 @@
 package io.rdmarepl.harness.bench.lag.catchup;
 
+import io.rdmarepl.harness.bench.cpu.CpuAccount;
 import io.rdmarepl.harness.bench.lag.Endpoint;
 import io.rdmarepl.harness.bench.lag.Slots;
 import java.sql.Connection;
@@ -212,7 +213,7 @@ final class CatchUpRun {
             Map<String, Double> cpu = cpuBefore.perThousand(CpuAccount.now(), backlog.transactions(), system.targetDatabase());
             details = new java.util.LinkedHashMap<>(system.details());
             details.put("cpu_ms_per_1000_tx", cpu);
-            say(round, system.label() + ": " + CpuAccount.describe(cpu));
+            say(round, system.label() + ": " + CpuAccount.describe("CPU ms per 1,000 transactions:", cpu));
         }
         system.detach();
         ReplicaCheck check = ReplicaCheck.between(primary, BENCH_DATABASE, replica, system.targetDatabase());

@@ -1,4 +1,4 @@
-package io.rdmarepl.harness.bench.lag.catchup;
+package io.rdmarepl.harness.bench.cpu;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -16,13 +16,13 @@ import java.util.TreeMap;
 
 /**
  * CPU time spent by the processes that replicate, read from /proc (PostgreSQL processes, by their process title) and
- * from this JVM (rdmarepl's threads, which the bench runs in-process), so that a catch-up can be reported as CPU
- * milliseconds per 1,000 transactions for each part of the path. Unlike elapsed time, that figure hardly moves when
- * something else on the host takes CPU. Linux only; elsewhere the account is empty.
+ * from this JVM (rdmarepl's threads, which the benches run in-process), so that a catch-up or a copy can be reported
+ * as CPU milliseconds for each part of the path. Unlike elapsed time, that figure hardly moves when something else on
+ * the host takes CPU. Linux only; elsewhere the account is empty.
  */
-final class CpuAccount {
+public final class CpuAccount {
     /** PostgreSQL's own housekeeping on either server meanwhile: shown, since it takes CPU, but not in the total. */
-    static final String BACKGROUND = "postgresql background (not in total)";
+    public static final String BACKGROUND = "postgresql background (not in total)";
     private static final double TICK_NS = 1e9 / 100; // USER_HZ is 100 on every Linux the bench runs on
     private final Map<String, Long> processNs; // "pid title" -> CPU ns
     private final Map<Long, Long> threadNs;
@@ -39,7 +39,7 @@ final class CpuAccount {
         this.jvmNs = jvmNs;
     }
 
-    static CpuAccount now() {
+    public static CpuAccount now() {
         Map<String, Long> processes = new HashMap<>();
         try (DirectoryStream<Path> proc = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
             for (Path p : proc) {
@@ -106,18 +106,32 @@ final class CpuAccount {
     }
 
     /**
-     * CPU milliseconds per 1,000 transactions spent from this account to {@code later}, by part: the primary's
-     * walsender, PostgreSQL's apply worker, the backends serving {@code replicaDatabase} (rdmarepl's applier
-     * sessions), rdmarepl's threads by name, this JVM's compiler and collector threads, and the total of these.
+     * CPU milliseconds per 1,000 transactions spent from this account to {@code later}, by part ({@link #millis}).
      */
-    Map<String, Double> perThousand(CpuAccount later, long transactions, String replicaDatabase) {
+    public Map<String, Double> perThousand(CpuAccount later, long transactions, String replicaDatabase) {
+        return scaled(parts(later, replicaDatabase, null), transactions <= 0 ? 0 : 1000.0 / transactions / 1e6);
+    }
+
+    /**
+     * CPU milliseconds spent from this account to {@code later}, by part: the primary's walsenders, PostgreSQL's apply
+     * and table sync workers, the backends serving {@code replicaDatabase} (rdmarepl's applier sessions) and, when not
+     * null, {@code primaryDatabase}, rdmarepl's threads by name, this JVM's compiler and collector threads, and the
+     * total of these.
+     */
+    public Map<String, Double> millis(CpuAccount later, String replicaDatabase, String primaryDatabase) {
+        return scaled(parts(later, replicaDatabase, primaryDatabase), 1e-6);
+    }
+
+    private Map<String, Long> parts(CpuAccount later, String replicaDatabase, String primaryDatabase) {
         Map<String, Long> parts = new TreeMap<>();
         later.processNs.forEach((key, ns) -> {
             long spent = ns - processNs.getOrDefault(key, 0L);
             String title = key.substring(key.indexOf(' ') + 1);
             String part = title.contains("walsender") ? "walsender"
                     : title.contains("logical replication apply worker") ? "postgresql apply worker"
+                    : title.contains("logical replication tablesync worker") ? "postgresql table sync worker"
                     : title.contains(" " + replicaDatabase + " ") ? "replica backends"
+                    : primaryDatabase != null && title.contains(" " + primaryDatabase + " ") ? "primary backends"
                     : title.contains("autovacuum") || title.contains("checkpointer") || title.contains("background writer")
                             || title.contains("walwriter") ? BACKGROUND : null;
             if (part != null && spent > 0) {
@@ -136,8 +150,11 @@ final class CpuAccount {
                 parts.merge("thread " + later.threadNames.get(id).replaceAll("-\\d+$", ""), spent, Long::sum);
             }
         });
+        return parts;
+    }
+
+    private static Map<String, Double> scaled(Map<String, Long> parts, double scale) {
         Map<String, Double> out = new LinkedHashMap<>();
-        double scale = transactions <= 0 ? 0 : 1000.0 / transactions / 1e6;
         long total = 0;
         for (Map.Entry<String, Long> e : parts.entrySet()) {
             double ms = e.getValue() * scale;
@@ -152,9 +169,10 @@ final class CpuAccount {
         return out;
     }
 
-    static String describe(Map<String, Double> perThousand) {
-        StringBuilder s = new StringBuilder("CPU ms per 1,000 transactions:");
-        perThousand.forEach((part, ms) -> s.append(String.format(Locale.ROOT, " %s %.1f;", part, ms)));
+    /** One line: {@code heading} then every part. */
+    public static String describe(String heading, Map<String, Double> parts) {
+        StringBuilder s = new StringBuilder(heading);
+        parts.forEach((part, ms) -> s.append(String.format(Locale.ROOT, " %s %.1f;", part, ms)));
         return s.substring(0, s.length() - 1);
     }
 }

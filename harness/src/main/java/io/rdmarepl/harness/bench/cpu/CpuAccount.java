@@ -24,16 +24,19 @@ public final class CpuAccount {
     /** PostgreSQL's own housekeeping on either server meanwhile: shown, since it takes CPU, but not in the total. */
     public static final String BACKGROUND = "postgresql background (not in total)";
     private static final double TICK_NS = 1e9 / 100; // USER_HZ is 100 on every Linux the bench runs on
-    private final Map<String, Long> processNs; // "pid title" -> CPU ns
+    private final Map<String, Long> processNs; // pid -> CPU ns
+    private final Map<String, String> processTitles; // pid -> title (its activity part changes; its database does not)
     private final Map<Long, Long> threadNs;
     private final Map<Long, String> threadNames;
 
     /** "tid part" -> CPU ns of this JVM's own threads: its JIT compilers and its garbage collector. */
     private final Map<String, Long> jvmNs;
 
-    private CpuAccount(Map<String, Long> processNs, Map<Long, Long> threadNs, Map<Long, String> threadNames,
+    private CpuAccount(Map<String, Long> processNs, Map<String, String> processTitles, Map<Long, Long> threadNs,
+                       Map<Long, String> threadNames,
                        Map<String, Long> jvmNs) {
         this.processNs = processNs;
+        this.processTitles = processTitles;
         this.threadNs = threadNs;
         this.threadNames = threadNames;
         this.jvmNs = jvmNs;
@@ -41,6 +44,7 @@ public final class CpuAccount {
 
     public static CpuAccount now() {
         Map<String, Long> processes = new HashMap<>();
+        Map<String, String> titles = new HashMap<>();
         try (DirectoryStream<Path> proc = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
             for (Path p : proc) {
                 try {
@@ -48,13 +52,14 @@ public final class CpuAccount {
                     if (!title.startsWith("postgres: ")) {
                         continue;
                     }
-                    processes.put(p.getFileName() + " " + title, cpuNs(p));
+                    processes.put(p.getFileName().toString(), cpuNs(p));
+                    titles.put(p.getFileName().toString(), title);
                 } catch (IOException | RuntimeException gone) {
                     // the process ended meanwhile
                 }
             }
         } catch (IOException noProc) {
-            return new CpuAccount(Map.of(), Map.of(), Map.of(), Map.of());
+            return new CpuAccount(Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         Map<Long, Long> cpu = new HashMap<>();
@@ -68,7 +73,26 @@ public final class CpuAccount {
                 }
             }
         }
-        return new CpuAccount(processes, cpu, names, jvmThreads());
+        return new CpuAccount(processes, titles, cpu, names, jvmThreads());
+    }
+
+    /**
+     * This account with {@code newer}'s readings over its own, keeping what only this one saw: sampled now and then
+     * during a run, it keeps the CPU of a process or thread that ended before the run did (PostgreSQL's table sync
+     * workers and their walsenders, a copy's sessions and threads).
+     */
+    public CpuAccount updatedBy(CpuAccount newer) {
+        Map<String, Long> processes = new HashMap<>(processNs);
+        processes.putAll(newer.processNs);
+        Map<String, String> titles = new HashMap<>(processTitles);
+        titles.putAll(newer.processTitles);
+        Map<Long, Long> threads = new HashMap<>(threadNs);
+        threads.putAll(newer.threadNs);
+        Map<Long, String> names = new HashMap<>(threadNames);
+        names.putAll(newer.threadNames);
+        Map<String, Long> jvm = new HashMap<>(jvmNs);
+        jvm.putAll(newer.jvmNs);
+        return new CpuAccount(processes, titles, threads, names, jvm);
     }
 
     /**
@@ -124,9 +148,9 @@ public final class CpuAccount {
 
     private Map<String, Long> parts(CpuAccount later, String replicaDatabase, String primaryDatabase) {
         Map<String, Long> parts = new TreeMap<>();
-        later.processNs.forEach((key, ns) -> {
-            long spent = ns - processNs.getOrDefault(key, 0L);
-            String title = key.substring(key.indexOf(' ') + 1);
+        later.processNs.forEach((pid, ns) -> {
+            long spent = ns - processNs.getOrDefault(pid, 0L);
+            String title = later.processTitles.get(pid);
             String part = title.contains("walsender") ? "walsender"
                     : title.contains("logical replication apply worker") ? "postgresql apply worker"
                     : title.contains("logical replication tablesync worker") ? "postgresql table sync worker"

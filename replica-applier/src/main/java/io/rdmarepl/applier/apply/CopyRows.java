@@ -179,7 +179,22 @@ final class CopyRows implements RecordHandler {
      */
     private void escapedUtf8(ByteBuffer buffer, int offset, int bytes) {
         room(bytes * 2);
-        for (int at = offset, end = offset + bytes; at < end; at++) {
+        // most values need no escape: copy them in bulk and look for one in the copy (array reads, no bounds calls)
+        buffer.get(offset, out, length, bytes);
+        int end = length + bytes;
+        boolean plain = true;
+        for (int i = length; i < end; i++) {
+            byte b = out[i];
+            if (b == '\\' || b == '\t' || b == '\n' || b == '\r') {
+                plain = false;
+                break;
+            }
+        }
+        if (plain) {
+            length = end;
+            return;
+        }
+        for (int at = offset, stop = offset + bytes; at < stop; at++) {
             byte b = buffer.get(at);
             switch (b) {
                 case '\\' -> { out[length++] = '\\'; out[length++] = '\\'; }

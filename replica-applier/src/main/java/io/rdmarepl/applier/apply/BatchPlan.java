@@ -33,7 +33,7 @@ final class BatchPlan {
 
     /**
      * @param batchMaxRows a batch is sent once it holds this many rows, unless it goes as COPY ({@code copy}): COPY
-     *                     streams its rows, so a bulk of inserts stays one statement up to the group's end
+     *                     streams its rows, so a bulk of inserts stays one statement up to {@link CopyRows#MAX_ROWS}
      */
     BatchPlan(boolean reorder, int batchMaxRows, CopyRows copy, Sender sender) {
         this.reorder = reorder;
@@ -75,7 +75,7 @@ final class BatchPlan {
         }
         writeSets.record(s.slot(), s.add(recordOffset));
         runAlone = alone;
-        if (s.pending() >= batchMaxRows && !copy.streams(s.shape())) {
+        if (s.pending() >= batchMaxRows && !copy.filling(s, s.pending())) {
             send();
         }
     }

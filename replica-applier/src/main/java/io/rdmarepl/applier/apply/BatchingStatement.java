@@ -26,6 +26,7 @@ final class BatchingStatement implements AutoCloseable {
     private int[] recordOffsets = new int[16];
     private int firstMissingOffset = -1;
     private int flushed;
+    private boolean sentAsCopy;
     private int slot = -1;
 
     BatchingStatement(Connection connection, TableMapping mapping, StatementShape shape) throws SQLException {
@@ -94,6 +95,7 @@ final class BatchingStatement implements AutoCloseable {
         }
         int rows = 0;
         flushed = 0;
+        sentAsCopy = false;
         for (int k = 0; k < pending; k++) {
             int offset = recordOffsets[k];
             if (offset >= 0) {
@@ -106,9 +108,16 @@ final class BatchingStatement implements AutoCloseable {
             return flushMultiRow(log, end, binder, rows, nameMissing);
         }
         flushed = rows;
-        if (copy.takes(shape, rows) && copy.send(this, connection, log, recordOffsets, rows, end) >= 0) {
+        if (copy.takes(this, rows)) {
+            sentAsCopy = true;
+            if (copy.send(this, connection, log, recordOffsets, rows, end) >= 0) {
+                return 0;
+            }
+            sentAsCopy = false;
+            sendInSlices(log, end, binder, rows, copy.fallbackSlice());
             return 0;
         }
+        sentAsCopy = false;
         for (int k = 0; k < rows; k++) {
             binder.add(this, log, recordOffsets[k], end);
         }
@@ -125,6 +134,19 @@ final class BatchingStatement implements AutoCloseable {
             }
         }
         return missing;
+    }
+
+    /**
+     * Sends the {@code rows} live inserts (at the front of {@link #recordOffsets}) as statements, {@code slice} rows a
+     * JDBC batch: a COPY of upserts that met a row may hold far more rows than one batch should bind at once.
+     */
+    private void sendInSlices(ByteBuffer log, int end, RowBinder binder, int rows, int slice) throws SQLException {
+        for (int from = 0; from < rows; from += slice) {
+            for (int k = from, to = Math.min(rows, from + slice); k < to; k++) {
+                binder.add(this, log, recordOffsets[k], end);
+            }
+            statement.executeBatch();
+        }
     }
 
     /** {@link #flush} for the {@code rows} live rows (at the front of {@link #recordOffsets}), many a statement. */
@@ -190,6 +212,7 @@ final class BatchingStatement implements AutoCloseable {
         }
         pending = 0;
         flushed = 0;
+        sentAsCopy = false;
         firstMissingOffset = -1;
         binder.bind(this, withCommit, log, recordOffsets[0], end);
         positions.bind(withCommit, shape.values().length + shape.where().length + 1, commitLsn, txId, epoch);
@@ -209,6 +232,11 @@ final class BatchingStatement implements AutoCloseable {
 
     int flushedRows() {
         return flushed;
+    }
+
+    /** The last {@link #flush} sent its rows as one COPY (an error then names the row by its line). */
+    boolean sentAsCopy() {
+        return sentAsCopy;
     }
 
     /** After a {@link #flush()} that found rows missing: the record offset of the first, else -1. */

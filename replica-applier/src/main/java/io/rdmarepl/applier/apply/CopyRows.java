@@ -22,18 +22,32 @@ import org.postgresql.copy.CopyIn;
  * function, as the statement's {@code ?::type} cast does, and writes identity columns as given (as {@code OVERRIDING
  * SYSTEM VALUE}).
  *
- * <p>An upsert (its INSERT has {@code ON CONFLICT}) runs in a savepoint: COPY has no conflict clause, so a batch that
- * meets a row already on the replica is rolled back to it and sent as statements instead ({@link #send} returns
- * -1). Rows a batch {@linkplain BatchingStatement#supersede superseded} are never in it.
+ * <p>Every COPY runs in a savepoint. COPY has no conflict clause: a batch of upserts (its INSERT has {@code ON
+ * CONFLICT}) that meets a row already on the replica is rolled back to it and sent as statements instead ({@link
+ * #send} returns -1), as is a batch into a table under row-level security, which COPY FROM refuses. Rows a batch
+ * {@linkplain BatchingStatement#supersede superseded} are never in it.
  */
 final class CopyRows implements RecordHandler {
     /** Buffered COPY data sent once it holds this many bytes. */
     private static final int SEND_AT = 256 << 10;
     private static final byte[] NULL = {'\\', 'N'};
+    private static final byte[] TRUE = "true".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] FALSE = "false".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final String UNIQUE_VIOLATION = "23505";
+    /** What COPY FROM answers where INSERT works: a table under row-level security for the applier's user. */
+    private static final String FEATURE_NOT_SUPPORTED = "0A000";
     private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
+    /**
+     * A batch that goes as COPY is cut here rather than at {@code apply.batch.max.rows}: COPY streams its rows, but the
+     * batch's row offsets and write-set tokens stay in memory until it is sent, and a COPY's error is read only at its
+     * end.
+     */
+    static final int MAX_ROWS = 65_536;
+
     private final int minRows;
+    private final int fallbackSlice;
+    private final boolean replicaRole;
     private final ApplierMetrics metrics;
     private final RecordDecoder decoder = new RecordDecoder();
     private final StringBuilder scratch = new StringBuilder(64);
@@ -42,20 +56,42 @@ final class CopyRows implements RecordHandler {
     private int[] columns;
     private TableMapping mapping;
 
-    /** @param minRows the fewest rows a batch must hold to go as COPY ({@code apply.copy.min.rows}); 0: never */
-    CopyRows(int minRows, ApplierMetrics metrics) {
+    /**
+     * @param minRows       the fewest rows a batch must hold to go as COPY ({@code apply.copy.min.rows}); 0: never
+     * @param fallbackSlice rows a JDBC batch when a COPY of upserts goes as statements ({@code apply.batch.max.rows})
+     */
+    CopyRows(int minRows, int fallbackSlice, boolean replicaRole, ApplierMetrics metrics) {
         this.minRows = minRows;
+        this.replicaRole = replicaRole;
+        this.fallbackSlice = fallbackSlice;
         this.metrics = metrics;
     }
 
-    /** Whether a batch of {@code rows} rows of {@code shape} goes as COPY. */
-    boolean takes(StatementShape shape, int rows) {
-        return rows >= minRows && streams(shape);
+    /** Whether a batch of {@code rows} rows of {@code batch}'s shape goes as COPY. */
+    boolean takes(BatchingStatement batch, int rows) {
+        return rows >= minRows && copyable(batch);
     }
 
-    /** Whether a batch of {@code shape} goes as COPY once it is long enough. */
-    boolean streams(StatementShape shape) {
-        return minRows > 0 && shape.copy() != null;
+    /**
+     * Whether {@code batch}, holding {@code rows} rows, is still filling up to go as COPY, past
+     * {@code apply.batch.max.rows}.
+     */
+    boolean filling(BatchingStatement batch, int rows) {
+        return rows >= minRows && rows < MAX_ROWS && copyable(batch);
+    }
+
+    /**
+     * An INSERT shape, with {@code session_replication_role=replica} (with origin, rules and statement triggers fire,
+     * and COPY fires them otherwise than one INSERT a row does), into a table where no trigger or rule fires for the
+     * applier (COPY never fires rules).
+     */
+    private boolean copyable(BatchingStatement batch) {
+        return minRows > 0 && replicaRole && batch.shape().copy() != null && !batch.mapping().firesForApplier();
+    }
+
+    /** Rows a JDBC batch when a COPY of upserts goes as statements. */
+    int fallbackSlice() {
+        return fallbackSlice;
     }
 
     /**
@@ -66,16 +102,15 @@ final class CopyRows implements RecordHandler {
     long send(BatchingStatement statement, Connection connection, ByteBuffer log, int[] offsets, int rows, int end)
             throws SQLException {
         CopyInsert copy = statement.shape().copy();
-        Savepoint before = copy.upsert() ? connection.setSavepoint() : null;
+        Savepoint before = connection.setSavepoint();
         try {
             long copied = copy(statement, connection, copy.sql(), log, offsets, rows, end);
-            if (before != null) {
-                connection.releaseSavepoint(before);
-            }
+            connection.releaseSavepoint(before);
             metrics.copied(copied);
             return copied;
         } catch (SQLException e) {
-            if (before != null && UNIQUE_VIOLATION.equals(SqlErrors.sqlState(e))) {
+            String state = SqlErrors.sqlState(e);
+            if (copy.upsert() && UNIQUE_VIOLATION.equals(state) || FEATURE_NOT_SUPPORTED.equals(state)) {
                 connection.rollback(before);
                 metrics.copyFellBack();
                 return -1;
@@ -102,11 +137,16 @@ final class CopyRows implements RecordHandler {
                 in.writeToCopy(out, 0, length);
             }
             return in.endCopy();
-        } finally {
+        } catch (SQLException | RuntimeException failed) {
             length = 0;
             if (in.isActive()) {
-                in.cancelCopy();
+                try {
+                    in.cancelCopy();
+                } catch (SQLException cancelFailed) {
+                    failed.addSuppressed(cancelFailed);
+                }
             }
+            throw failed;
         }
     }
 
@@ -125,7 +165,7 @@ final class CopyRows implements RecordHandler {
     private void field(TupleView row, int column) {
         switch (row.tag(column)) {
             case NULL -> put(NULL);
-            case BOOL -> put((byte) (row.bool(column) ? 't' : 'f'));
+            case BOOL -> put(row.bool(column) ? TRUE : FALSE); // as a bound boolean reads in a text column
             case INT2 -> integer(row.int2(column), column);
             case INT4 -> integer(row.int4(column), column);
             case INT8 -> integer(row.int8(column), column);

@@ -34,6 +34,7 @@ import java.sql.Statement;
  */
 final class GroupApplier implements RecordHandler {
     private final RecordDecoder decoder = new RecordDecoder();
+    private static final int PROBED_ROWS_MOST = 500;
     private final RowBinder rowBinder = new RowBinder();
     private final CopyRows copyRows;
     private final RelationCache relations;
@@ -68,7 +69,7 @@ final class GroupApplier implements RecordHandler {
     GroupApplier(RelationCache relations, ReplicaSession session, ApplierMetrics metrics, ShippedSequences sequences,
                  int batchMaxRows, int copyMinRows, boolean pauseOnDivergence, boolean reorder) {
         this.relations = relations;
-        this.copyRows = new CopyRows(copyMinRows, metrics);
+        this.copyRows = new CopyRows(copyMinRows, batchMaxRows, reorder, metrics);
         this.session = session;
         this.metrics = metrics;
         this.sequences = sequences;
@@ -151,7 +152,7 @@ final class GroupApplier implements RecordHandler {
                             + " to let the insert overwrite it");
         } else if (cause instanceof SQLException e && SqlErrors.classify(e) == FailureCategory.SCHEMA && open != null) {
             session.rollback();
-            String refused = refusedValue();
+            String refused = refusedValue(e);
             String where = " (applying " + open.shape().kind().displayName() + " to " + table + ")";
             failure = new ApplyFailure(FailureCategory.SCHEMA, failedTx, failedLsn, table, null, SqlErrors.sqlState(e),
                     (refused == null ? SqlErrors.message(e) : refused) + where);
@@ -174,10 +175,24 @@ final class GroupApplier implements RecordHandler {
         return new Outcome(committed, rows, missingRows, failure);
     }
 
-    /** Which column's value the replica refused (the batch rolled back), or null when no single value is to blame. */
-    private String refusedValue() {
+    /**
+     * Which column's value the replica refused (the batch rolled back), or null when no single value is to blame.
+     * Each probe is a few round trips: at most {@link #PROBED_ROWS_MOST} rows of a batch are probed.
+     */
+    private String refusedValue(SQLException failure) {
         try {
-            return ValueProbe.refusedValue(session.connection(), log.buffer(), open.recordOffsets(), open.flushedRows(), end,
+            int[] offsets = open.recordOffsets();
+            int rows = Math.min(open.flushedRows(), PROBED_ROWS_MOST);
+            if (open.sentAsCopy()) {
+                // the server names the row a COPY stopped at: probe that one, not the whole (possibly huge) batch
+                int line = SqlErrors.copyLine(failure);
+                if (line < 1 || line > open.flushedRows()) {
+                    return null;
+                }
+                offsets = new int[] {offsets[line - 1]};
+                rows = 1;
+            }
+            return ValueProbe.refusedValue(session.connection(), log.buffer(), offsets, rows, end,
                     open.mapping(), open.shape());
         } catch (SQLException | RuntimeException probeFailed) {
             return null;

@@ -43,6 +43,32 @@ public final class SqlErrors {
         return state;
     }
 
+    /**
+     * The row a failed COPY stopped at, from the server's CONTEXT line ({@code COPY t, line 3, column c: "x"}): 1 for
+     * the first row; 0 when the error names none.
+     */
+    public static int copyLine(SQLException e) {
+        for (SQLException s = e; s != null; s = s.getNextException()) {
+            if (s instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
+                    && p.getServerErrorMessage().getWhere() != null) {
+                java.util.regex.Matcher m = COPY_LINE.matcher(p.getServerErrorMessage().getWhere());
+                if (m.find()) {
+                    try {
+                        return Integer.parseInt(m.group(1));
+                    } catch (NumberFormatException tooLong) {
+                        return 0;
+                    }
+                }
+            }
+            if (s.getNextException() == s) {
+                break;
+            }
+        }
+        return 0;
+    }
+
+    private static final java.util.regex.Pattern COPY_LINE = java.util.regex.Pattern.compile("COPY [^\n]*?, line (\\d+)");
+
     /** The server's DETAIL line (e.g. {@code Key (id)=(7) already exists.}), or the message when it has none. */
     public static String detail(SQLException e) {
         SQLException last = e;

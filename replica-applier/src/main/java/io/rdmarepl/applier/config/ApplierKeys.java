@@ -63,9 +63,9 @@ public final class ApplierKeys {
     public static final ConfigKey<Integer> APPLY_WORKERS = key("apply.workers", integer(1, 64), "1",
             "Replica connections applying at once. The transactions read are cut into segments of at most apply.group.max.transactions / (2 x apply.workers); segments whose write sets do not meet apply side by side, and all commit in source order. More than 1 needs replica.session.replication.role=replica. Pays on a backlog of independent rows with cores to spare; docs/benchmarks.md has the measured scaling");
     public static final ConfigKey<Integer> APPLY_BATCH_MAX_ROWS = key("apply.batch.max.rows", integer(1, 100_000), "500",
-            "Most rows sent in one JDBC batch of one statement shape (inserts that go as COPY stream, one COPY up to the group's end)");
+            "Most rows sent in one JDBC batch of one statement shape (inserts that go as COPY stream, up to 65,536 rows a COPY)");
     public static final ConfigKey<Integer> APPLY_COPY_MIN_ROWS = key("apply.copy.min.rows", integer(0, 100_000), "32",
-            "Fewest inserts of one statement shape in one batch that go as one COPY instead of one INSERT each (an initial copy's chunks, bulk loads); an upsert that meets an existing row goes as statements. 0: never COPY");
+            "Fewest inserts of one statement shape in one batch that go as one COPY instead of one INSERT each (an initial copy's chunks, bulk loads), with replica.session.replication.role=replica and no trigger or rule firing for the applier; a batch of upserts that meets an existing row goes as statements. 0, or more than apply.batch.max.rows: never COPY");
     public static final ConfigKey<Integer> APPLY_GROUP_MAX_TRANSACTIONS = key("apply.group.max.transactions",
             integer(1, 1_000_000), "1000",
             "Most source transactions grouped into one replica transaction");

@@ -139,7 +139,8 @@ class ApplySemanticsIT {
     @Test
     void shouldCopyABulkOfInsertsAndSendAnInitialCopysChunkThatMeetsARowAsUpserts() throws Exception {
         Sql.write(replica, "CREATE TABLE bulk (id int PRIMARY KEY, v text); INSERT INTO bulk VALUES (50, 'replica')");
-        try (ApplierFixture f = ApplierFixture.start(replica, "bulk")) { // apply.copy.min.rows: 32
+        // a copy meeting a row goes as statements, 32 a JDBC batch
+        try (ApplierFixture f = ApplierFixture.start(replica, "bulk", "apply.batch.max.rows", "32")) {
             f.feeder().send(relation(1, "bulk", 'd', "id*", "v")).snapshotChunk(1, 0x10, inserts(1, 40, "copied"));
             awaitTransactions(f, 1); // a chunk of an initial copy has no position of its own
             f.feeder().snapshotChunk(2, 0x20, inserts(41, 80, "copied"));
@@ -161,6 +162,23 @@ class ApplySemanticsIT {
         }
         assertThat(Sql.rows(replica, "SELECT count(*), count(*) FILTER (WHERE v = 'copied'), min(id), max(id) FROM bulk"))
                 .containsExactly(List.of("120", "80", "1", "120"));
+    }
+
+    @Test
+    void shouldNameTheRowAndColumnACopyRefused() throws Exception {
+        Sql.write(replica, "CREATE TABLE narrow_bulk (id int PRIMARY KEY, code char(3))");
+        try (ApplierFixture f = ApplierFixture.start(replica, "narrow_bulk")) {
+            ChangeRecord[] rows = new ChangeRecord[2_000];
+            for (int id = 1; id <= rows.length; id++) {
+                rows[id - 1] = insert(1, i4(id), text(id == 1_234 ? "abcdef" : "abc"));
+            }
+            f.feeder().send(relation(1, "narrow_bulk", 'd', "id*", "code")).transaction(1, 0x10, rows);
+            ApplierStatus paused = Await.until("apply paused on the value the COPY refused", DEADLINE, f::status,
+                    s -> s.state() == ApplierState.PAUSED_SCHEMA);
+            assertThat(paused.lastError()).contains("column \"code\" (character(3)) refused 'abcdef'",
+                    "value too long for type character(3)", "\"public\".\"narrow_bulk\"", "0/10");
+        }
+        assertThat(Sql.rows(replica, "SELECT count(*) FROM narrow_bulk")).containsExactly(List.of("0"));
     }
 
     private static void awaitTransactions(ApplierFixture f, long applied) {

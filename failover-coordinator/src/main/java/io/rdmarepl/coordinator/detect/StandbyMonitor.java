@@ -10,6 +10,14 @@ public interface StandbyMonitor extends AutoCloseable {
     /** The last report, with its heartbeat age brought forward to now. */
     StandbyView view();
 
+    /**
+     * A report read now, waiting up to {@code wait} for the applier's answer, when the last one says it is unreachable
+     * (the watch gives an applier a short time, for detection's sake); else {@link #view()}.
+     */
+    default StandbyView freshView(java.time.Duration wait) {
+        return view();
+    }
+
     /** Why the applier is paused or retrying, as its last report said, else null. */
     String applierError();
 

@@ -21,7 +21,7 @@ public final class StandbyWatch implements StandbyMonitor {
     private final Thread thread;
     private volatile boolean running = true;
     /** A report and when it arrived (System.nanoTime()), swapped together so a reader never mixes two reports. */
-    private record Reading(StandbyView view, long arrivedNs) {
+    private record Reading(StandbyView view, long arrivedNs, String lastError) {
     }
 
     private volatile Reading last;
@@ -37,7 +37,7 @@ public final class StandbyWatch implements StandbyMonitor {
         this.roles = roles;
         this.intervalNs = interval.toNanos();
         this.timeout = Duration.ofMillis(Math.max(200, interval.toMillis() * 20));
-        this.last = new Reading(StandbyView.unknown(name, "not read yet"), System.nanoTime());
+        this.last = new Reading(StandbyView.unknown(name, "not read yet"), System.nanoTime(), null);
         this.thread = new Thread(this::run, "rdmarepl-watch-" + name);
         thread.setDaemon(true);
         thread.start();
@@ -69,32 +69,52 @@ public final class StandbyWatch implements StandbyMonitor {
         return admin;
     }
 
+    @Override
+    public StandbyView freshView(Duration wait) {
+        StandbyView seen = view();
+        if (seen.reachable()) {
+            return seen;
+        }
+        try {
+            Reading read = read(wait);
+            return read.view(); // not stored: the watch thread keeps its own count of failed reads
+        } catch (RoleException e) {
+            return seen;
+        }
+    }
+
+    private Reading read(Duration wait) {
+        JsonNode status = roles.status(admin, wait);
+        StandbyView read = new StandbyView(name, true, status.path("state").asText("unknown"),
+                status.path("position").path("applied_lsn").asText(null),
+                status.path("position").path("durable_lsn").asText(null),
+                status.path("last_message_age_ms").asLong(Long.MAX_VALUE),
+                status.path("ring").path("backlog_bytes").asLong(Long.MAX_VALUE),
+                status.path("lag_ms").asLong(-1), status.path("ring").path("epoch").asInt(0), null);
+        // the age was read when the answer left the applier: count on from its arrival, not from the request, or
+        // the round trip is taken for silence
+        return new Reading(read, System.nanoTime(), status.path("last_error").asText(null));
+    }
+
     private void run() {
         while (running) {
             long start = System.nanoTime();
             try {
-                JsonNode status = roles.status(admin, timeout);
-                StandbyView read = new StandbyView(name, true, status.path("state").asText("unknown"),
-                        status.path("position").path("applied_lsn").asText(null),
-                        status.path("position").path("durable_lsn").asText(null),
-                        status.path("last_message_age_ms").asLong(Long.MAX_VALUE),
-                        status.path("ring").path("backlog_bytes").asLong(Long.MAX_VALUE),
-                        status.path("lag_ms").asLong(-1), status.path("ring").path("epoch").asInt(0), null);
-                // the age was read when the answer left the applier: count on from its arrival, not from the
-                // request, or the round trip is taken for silence
-                last = new Reading(read, System.nanoTime());
+                Reading reading = read(timeout);
+                last = reading;
                 failedReads = 0;
+                StandbyView read = reading.view();
                 boolean stopped = read.state().startsWith("paused") || read.state().equals("retrying");
-                applierError = stopped ? status.path("last_error").asText(null) : null;
+                applierError = stopped ? reading.lastError() : null;
             } catch (RoleException e) {
                 // one slow answer (a GC pause, a busy host) is not an unreachable applier: the last report stands,
                 // its heartbeat age still growing, until reads have failed FAILED_READS_UNREACHABLE times in a row
                 Reading kept = last;
                 if (++failedReads >= FAILED_READS_UNREACHABLE || !kept.view().reachable()) {
-                    last = new Reading(StandbyView.unknown(name, e.getMessage()), System.nanoTime());
+                    last = new Reading(StandbyView.unknown(name, e.getMessage()), System.nanoTime(), null);
                 } else {
                     // still reachable, but marked, so a standby whose last read answered is preferred
-                    last = new Reading(kept.view().afterFailedRead(e.getMessage()), kept.arrivedNs());
+                    last = new Reading(kept.view().afterFailedRead(e.getMessage()), kept.arrivedNs(), kept.lastError());
                 }
             }
             long sleep = intervalNs - (System.nanoTime() - start);

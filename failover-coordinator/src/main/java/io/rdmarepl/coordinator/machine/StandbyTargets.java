@@ -13,6 +13,8 @@ import java.util.Optional;
 
 /** The standbys as their appliers last reported them, and which one a failover promotes. */
 final class StandbyTargets {
+    /** How long a failover that names its standby waits for that applier's answer when the watch lost it. */
+    private static final java.time.Duration NAMED_TARGET_READ = java.time.Duration.ofSeconds(2);
     private final Map<String, StandbyMonitor> watches;
     private final Candidates candidates;
 
@@ -45,8 +47,13 @@ final class StandbyTargets {
             if (member.role() != Role.STANDBY) {
                 throw new Refused(to + " is " + member.role() + ", not a standby");
             }
-            StandbyView view = views.stream().filter(v -> v.name().equals(to)).findFirst()
-                    .orElseThrow(() -> new Refused(to + " has no applier admin endpoint configured (member." + to + ".applier.admin)"));
+            StandbyMonitor watch = watches.get(to);
+            if (watch == null) {
+                throw new Refused(to + " has no applier admin endpoint configured (member." + to + ".applier.admin)");
+            }
+            // the watch gives up on an applier after a few short reads (detection must not wait); an operator who
+            // names the standby gets one more read that waits longer for a slow (busy, just started) applier
+            StandbyView view = watch.freshView(NAMED_TARGET_READ);
             Optional<String> why = candidates.disqualification(view);
             if (why.isPresent() && !(force && view.reachable())) {
                 throw new Refused("cannot promote " + why.get());

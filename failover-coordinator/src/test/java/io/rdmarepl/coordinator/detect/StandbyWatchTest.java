@@ -27,6 +27,8 @@ class StandbyWatchTest {
             + "\"last_message_age_ms\":3,\"ring\":{\"backlog_bytes\":0,\"epoch\":1},\"lag_ms\":1}";
 
     private final AtomicInteger failuresToAnswer = new AtomicInteger();
+    /** How long every answer takes. */
+    private volatile long answerDelayMs;
     /** Good answers wait here: closed, the mark a failed read left stays until the test has looked at it. */
     private volatile CountDownLatch goodAnswers = new CountDownLatch(0);
     private HttpServer applier;
@@ -37,6 +39,13 @@ class StandbyWatchTest {
         applier = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
         applier.createContext("/status", exchange -> {
             boolean fail = failuresToAnswer.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+            if (answerDelayMs > 0) {
+                try {
+                    Thread.sleep(answerDelayMs);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             if (!fail) {
                 try {
                     goodAnswers.await(10, TimeUnit.SECONDS);
@@ -50,6 +59,7 @@ class StandbyWatchTest {
                 out.write(body);
             }
         });
+        applier.setExecutor(java.util.concurrent.Executors.newCachedThreadPool()); // slow answers side by side
         applier.start();
         watch = new StandbyWatch("pgb", URI.create("http://127.0.0.1:" + applier.getAddress().getPort()),
                 new HttpRoleClient("token"), Duration.ofMillis(20));
@@ -77,6 +87,19 @@ class StandbyWatchTest {
         failuresToAnswer.set(1_000);
         StandbyView gone = await("unreachable after reads failed in a row", (v) -> !v.reachable());
         assertThat(gone.state()).isEqualTo("unknown");
+    }
+
+    @Test
+    void shouldWaitLongerForASlowApplierWhenAFailoverNamesIt() {
+        await("a first report", (v) -> v.reachable() && v.error() == null);
+        answerDelayMs = 700; // over the watch's 400 ms (20 intervals), under the 2 s a named failover waits
+        StandbyView lost = await("unreachable after slow reads", (v) -> !v.reachable());
+        assertThat(lost.error()).contains("no answer within 400 ms");
+
+        StandbyView fresh = watch.freshView(Duration.ofSeconds(2));
+        assertThat(fresh.reachable()).as("%s", fresh).isTrue();
+        assertThat(fresh.appliedLsn()).isEqualTo("0/1000");
+        assertThat(watch.freshView(Duration.ofMillis(100)).reachable()).as("a read that does not wait long enough").isFalse();
     }
 
     private StandbyView await(String what, Predicate<StandbyView> done) {

@@ -180,6 +180,19 @@ class CoordinatorTest {
     }
 
     @Test
+    void shouldPromoteANamedStandbyThatAnswersSlowerThanTheWatchWaits() throws Exception {
+        world = CoordinatorWorld.manual();
+        Coordinator coordinator = world.start();
+        world.awaitPhase(Phase.HEALTHY);
+        world.standbys.values().forEach(FakeStandby::slow);
+
+        assertThatThrownBy(() -> coordinator.failover(null, true)).as("not named: the watch's view decides")
+                .isInstanceOf(Refused.class).hasMessageStartingWith("no standby can be promoted: b's applier is unreachable");
+        coordinator.failover("b", true);
+        assertThat(world.awaitPhase(Phase.PROMOTED).primary()).isEqualTo("b");
+    }
+
+    @Test
     void shouldRefuseToPromoteAMemberThatIsNotAStandby() {
         world = CoordinatorWorld.manual();
         Coordinator coordinator = world.start();

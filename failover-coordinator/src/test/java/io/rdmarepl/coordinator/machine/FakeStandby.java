@@ -7,6 +7,8 @@ import io.rdmarepl.coordinator.detect.StandbyView;
 final class FakeStandby implements StandbyMonitor {
     private final String name;
     private volatile StandbyView view;
+    /** What a read that waits longer finds, or null: the same as {@link #view()}. */
+    private volatile StandbyView patientRead;
 
     FakeStandby(String name, String appliedLsn) {
         this.name = name;
@@ -24,6 +26,18 @@ final class FakeStandby implements StandbyMonitor {
 
     void unreachable() {
         view = StandbyView.unknown(name, "connection refused");
+    }
+
+    /** The watch lost it (its reads time out), but a read that waits longer finds it streaming. */
+    void slow() {
+        patientRead = view;
+        view = StandbyView.unknown(name, "GET /status: no answer within 200 ms");
+    }
+
+    @Override
+    public StandbyView freshView(java.time.Duration wait) {
+        StandbyView patient = patientRead;
+        return patient != null && !view.reachable() ? patient : view;
     }
 
     @Override

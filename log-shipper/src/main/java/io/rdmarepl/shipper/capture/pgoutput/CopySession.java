@@ -45,6 +45,8 @@ final class CopySession implements Runnable {
     private ByteBuffer text = ByteBuffer.wrap(new byte[0]);
     private CopyChunk chunk;
     private CopyTable copying;
+    /** The table this session copied last, once {@link #copying} is done with it. */
+    private CopyTable lastCopied;
     private Thread thread;
 
     private CopySession(Connection connection, Queue<CopyProgress.Table> tables, BlockingQueue<CopyChunk> filled, int chunkBytes) {
@@ -107,8 +109,12 @@ final class CopySession implements Runnable {
             failure = e;
             Thread.currentThread().interrupt();
         } catch (SQLException e) {
-            failure = copying == null ? e : new SQLException("initial copy of " + copying.qualified() + ": " + e.getMessage(),
-                    e.getSQLState(), e);
+            // a session that fails once its last table was read (its commit, or the socket's buffers held the rest)
+            // names that table too: the operator's question is which copy broke
+            String what = copying != null ? "initial copy of " + copying.qualified()
+                    : lastCopied != null ? "initial copy of " + lastCopied.qualified() + ": its session, once the table was read"
+                    : null;
+            failure = what == null ? e : new SQLException(what + ": " + e.getMessage(), e.getSQLState(), e);
         } catch (RuntimeException | Error e) {
             failure = e;
         } finally {
@@ -149,6 +155,7 @@ final class CopySession implements Runnable {
             }
         }
         progress.finished(rows, bytes, System.nanoTime());
+        lastCopied = t;
         copying = null;
     }
 

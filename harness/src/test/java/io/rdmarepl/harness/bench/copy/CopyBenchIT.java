@@ -51,7 +51,12 @@ class CopyBenchIT {
             assertThat(system.get("tables")).as(name).isEqualTo(source.get("tables"));
             assertThat(system.get("bytes").asLong()).as(name).isGreaterThan(10L << 20);
             assertThat(system.get("round_cpu_ms")).as(name).hasSize(2);
-            assertThat(system.get("round_cpu_ms").get(0).get("total").asDouble()).as(name).isPositive();
+            assertThat(system.get("round_cpu_ms").get(0).has("total")).as(name).isTrue();
+        }
+        // rdmarepl's threads live in this JVM; PostgreSQL's table sync workers may start and end between two readings
+        // of a copy this small, so only rdmarepl's account is sure to hold something
+        for (JsonNode round : systems.get(0).get("round_cpu_ms")) {
+            assertThat(round.get("total").asDouble()).as("rdmarepl's CPU").isPositive();
         }
         assertThat(systems.get(0).get("settings").get("capture_engine").asText()).isEqualTo("pgoutput");
         assertThat(systems.get(0).get("settings").get("snapshot.parallel.tables").asInt()).isEqualTo(2);

@@ -51,17 +51,17 @@ public final class FailoverTrial {
 
     private final PostgresServer primary;
     private final PostgresServer replica;
-    private final InProcessCoordinator coordinator;
+    private final CoordinatorView coordinator;
     private final Consumer<String> progress;
     private final ReplicationRoles roles;
 
     /** An async-mode trial (the shipper's promise is not read). */
-    public FailoverTrial(PostgresServer primary, PostgresServer replica, InProcessCoordinator coordinator, Consumer<String> progress) {
+    public FailoverTrial(PostgresServer primary, PostgresServer replica, CoordinatorView coordinator, Consumer<String> progress) {
         this(primary, replica, coordinator, progress, null);
     }
 
     /** @param roles the shipper and applier of the pair; its mode is the trial's; null: async, not read */
-    public FailoverTrial(PostgresServer primary, PostgresServer replica, InProcessCoordinator coordinator, Consumer<String> progress,
+    public FailoverTrial(PostgresServer primary, PostgresServer replica, CoordinatorView coordinator, Consumer<String> progress,
                          ReplicationRoles roles) {
         this.primary = primary;
         this.replica = replica;
@@ -90,7 +90,7 @@ public final class FailoverTrial {
         try (FailoverDataSource dataSource = new FailoverDataSource(config)) {
             AtomicLong switchedNs = new AtomicLong();
             dataSource.addTopologyListener((previous, next) -> {
-                if (next.primary() != null && InProcessCoordinator.STANDBY.equals(next.primary().name())) {
+                if (next.primary() != null && coordinator.standby().equals(next.primary().name())) {
                     switchedNs.compareAndSet(0, System.nanoTime());
                 }
             });
@@ -172,7 +172,7 @@ public final class FailoverTrial {
             }
         }
         return new FailoverOutcome(
-                true,
+                coordinator.standby().equals(promoted.get("primary")),
                 String.valueOf(promoted.get("primary")),
                 ((Number) promoted.get("epoch")).intValue(),
                 number(report, "detection_ms"),

@@ -60,6 +60,8 @@ public final class HostCluster implements AutoCloseable {
     public static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(20);
+    private static final long QUIET_WINDOW_MS = 250;
     public static final int SHIPPER_ADMIN = 7480;
     public static final int APPLIER_ADMIN = 9472;
     public static final int COORDINATOR_ADMIN = 7490;
@@ -111,12 +113,14 @@ public final class HostCluster implements AutoCloseable {
         private final String name;
         private Path directory;
         private Map<String, String> shipperSettings = Map.of();
+        private Map<String, String> applierSettings = Map.of();
         private String serverSql = "";
         private ZooKeeperEnsemble.Timing zooKeeperTiming;
         private int coordinators = 1;
         private Durability durability = Durability.FAST;
         private final Map<String, String> cpus = new LinkedHashMap<>();
         private List<String> jvmOptions = RoleProcess.SMALL_JVM;
+        private boolean settle;
 
         private Builder(String name) {
             this.name = name;
@@ -131,6 +135,12 @@ public final class HostCluster implements AutoCloseable {
         /** Settings of both shippers' configurations over the example's (sync mode, say). */
         public Builder shipperSettings(Map<String, String> shipperSettings) {
             this.shipperSettings = Map.copyOf(shipperSettings);
+            return this;
+        }
+
+        /** Settings of every applier's configuration over the example's. */
+        public Builder applierSettings(Map<String, String> applierSettings) {
+            this.applierSettings = Map.copyOf(applierSettings);
             return this;
         }
 
@@ -165,6 +175,16 @@ public final class HostCluster implements AutoCloseable {
         /** The roles' JVM options; default {@link RoleProcess#SMALL_JVM}. */
         public Builder jvmOptions(List<String> jvmOptions) {
             this.jvmOptions = List.copyOf(jvmOptions);
+            return this;
+        }
+
+        /**
+         * Each role started only once the one before it is quiet ({@link #awaitQuiet}): on a CPU or two, JVMs starting
+         * at once (each compiling its start for a second or two) can hold a running role off its CPU for longer than the
+         * shipper's lease. Default: off.
+         */
+        public Builder settle(boolean settle) {
+            this.settle = settle;
             return this;
         }
 
@@ -222,14 +242,16 @@ public final class HostCluster implements AutoCloseable {
         zookeeper = ensemble.join();
         servers.values().forEach(s -> s.execute(SCHEMA + (serverSql.isEmpty() ? "" : ";\n" + serverSql)));
 
-        start("apply", "applier-b", "b", role("applier.properties", "b", shipperSettings, false));
+        settled(start("apply", "applier-b", "b", role("applier.properties", "b", shipperSettings, false)));
         awaitAdmin("b", APPLIER_ADMIN);
         shippers.put("a", start("ship", "shipper-a", "a", role("shipper.properties", "a", shipperSettings, true)));
         Await.until("a's replication slot streams", START_TIMEOUT, () -> slotActive(servers.get("a")), Boolean::booleanValue);
-        start("apply", "applier-a", "a", role("reverse-applier.properties", "a", shipperSettings, false));
+        settled(shippers.get("a"));
+        settled(start("apply", "applier-a", "a", role("reverse-applier.properties", "a", shipperSettings, false)));
         awaitAdmin("a", APPLIER_ADMIN);
         shippers.put("b", start("ship", "shipper-b", "b", role("reverse-shipper.properties", "b", shipperSettings, true)));
         awaitAdmin("b", SHIPPER_ADMIN);
+        settled(shippers.get("b"));
 
         if (zookeeper == null) {
             Properties c = resolve(ExampleConfigs.read(example("coordinator.properties")), false);
@@ -247,6 +269,59 @@ public final class HostCluster implements AutoCloseable {
             // the first leads; each other one follows (its store is open once it answers)
             startCoordinator("coordinator-" + i, coordinatorHosts.get(i - 1), store(c, "coordinator-zookeeper-" + i + ".properties"), i == 1);
         }
+    }
+
+    /** With {@link Builder#settle}: waits until {@code role} is quiet. */
+    private SupervisedRole settled(SupervisedRole role) {
+        if (options.settle) {
+            awaitQuiet(List.of(role), SETTLE_TIMEOUT);
+        }
+        return role;
+    }
+
+    /**
+     * Waits until the role processes (with what they started: the lease guards) together use at most a tenth of a CPU,
+     * over {@value #QUIET_WINDOW_MS} ms: their JVMs have compiled what starting them took, as they would have long before
+     * a failover in production. Gives up after {@code timeout}.
+     *
+     * @return whether they were quiet within {@code timeout}
+     */
+    public boolean awaitQuiet(Duration timeout) {
+        return awaitQuiet(processes, timeout);
+    }
+
+    private static boolean awaitQuiet(List<SupervisedRole> roles, Duration timeout) {
+        long deadlineNs = System.nanoTime() + timeout.toNanos();
+        long before = cpuNanos(roles);
+        while (System.nanoTime() - deadlineNs < 0) {
+            try {
+                Thread.sleep(QUIET_WINDOW_MS); // the window the CPU time is measured over, not a wait for something
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            long after = cpuNanos(roles);
+            if (after - before <= java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(QUIET_WINDOW_MS) / 10) {
+                return true;
+            }
+            before = after;
+        }
+        return false;
+    }
+
+    /** CPU time the roles' processes and their descendants used so far. */
+    private static long cpuNanos(List<SupervisedRole> roles) {
+        long total = 0;
+        for (SupervisedRole role : roles) {
+            ProcessHandle process = ProcessHandle.of(role.current().pid()).orElse(null);
+            if (process == null) {
+                continue;
+            }
+            for (ProcessHandle p : java.util.stream.Stream.concat(java.util.stream.Stream.of(process), process.descendants()).toList()) {
+                total += p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+            }
+        }
+        return total;
     }
 
     private NetHost addHost(String name) {
@@ -449,6 +524,8 @@ public final class HostCluster implements AutoCloseable {
         if (shipper) {
             p.setProperty("fence.lease.dir", directory.toString()); // this cluster's guards only (see close)
             shipperSettings.forEach(p::setProperty);
+        } else {
+            options.applierSettings.forEach(p::setProperty);
         }
         return store(p, example.replace(".properties", "-" + member + ".properties"));
     }

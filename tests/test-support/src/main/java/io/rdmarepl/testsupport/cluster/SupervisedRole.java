@@ -84,7 +84,12 @@ public final class SupervisedRole {
 
     private void supervise() {
         while (!stopping) {
-            OptionalInt exit = current.awaitExit(Duration.ofMillis(200));
+            OptionalInt exit;
+            try {
+                exit = current.awaitExit(Duration.ofMillis(200));
+            } catch (IllegalStateException interrupted) { // by stop()
+                return;
+            }
             if (exit.isEmpty() || stopping) {
                 continue;
             }

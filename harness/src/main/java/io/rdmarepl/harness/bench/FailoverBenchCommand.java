@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -101,6 +102,11 @@ public final class FailoverBenchCommand implements Callable<Integer> {
                     + "PostgreSQL, applier, coordinator and the client on another (needs root, iproute2, taskset and 2 CPUs; no "
                     + "reference). Default: ${DEFAULT-VALUE}."})
     String layout;
+
+    @Option(names = "--role-java-opts", paramLabel = "OPTIONS", defaultValue = "",
+            description = "--layout hosts: JVM options of every role process, as RDMAREPL_JAVA_OPTS gives them to the packaged units (e.g. "
+                    + "\"-XX:TieredStopAtLevel=1\"). Default: none, the JVM's own defaults, as the units run them.")
+    String roleJavaOpts;
 
     @Option(names = "--keep-logs", description = "--layout hosts: keep each trial's directory (configurations, role logs), not only a failed "
             + "trial's.")
@@ -249,7 +255,8 @@ public final class FailoverBenchCommand implements Callable<Integer> {
         Map<String, String> applier = applySynchronousCommit() == null ? Map.of() : Map.of("apply.synchronous.commit", applySynchronousCommit());
         Path directory = hosts.newDirectory(index, stateDir);
         FailoverBenchReport.Trial trial;
-        try (HostCluster cluster = hosts.start(directory, Map.of(), applier)) {
+        List<String> jvm = roleJavaOpts.isBlank() ? List.of() : List.of(roleJavaOpts.trim().split("\\s+"));
+        try (HostCluster cluster = hosts.start(directory, jvm, Map.of(), applier)) {
             RemoteCoordinator coordinator = new RemoteCoordinator(cluster.coordinator(), HostsLayout.STANDBY);
             FailoverOutcome outcome = new FailoverTrial(cluster.server(HostsLayout.PRIMARY), cluster.server(HostsLayout.STANDBY), coordinator,
                     message -> { }, null).run(rate, writers, Duration.ofMillis(warmupMs), Duration.ofMillis(writeOnMs));

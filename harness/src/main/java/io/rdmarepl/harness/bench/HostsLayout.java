@@ -99,13 +99,15 @@ final class HostsLayout implements AutoCloseable {
     }
 
     /**
-     * Starts a cluster with its configurations and role logs in {@code directory}, its servers durable (fsync on), each
+     * Starts a cluster with its configurations and role logs in {@code directory}, its roles with {@code jvmOptions} (empty:
+     * the JVM's defaults, {@link RoleProcess#DEFAULT_JVM}), its servers durable (fsync on), each
      * role once the one before it is quiet; waits until its coordinator reports HEALTHY and its roles are quiet (done
      * compiling their start, as long before a failover in production).
      */
-    HostCluster start(Path directory, Map<String, String> shipperSettings, Map<String, String> applierSettings) throws Exception {
+    HostCluster start(Path directory, List<String> jvmOptions, Map<String, String> shipperSettings, Map<String, String> applierSettings)
+            throws Exception {
         HostCluster cluster = HostCluster.builder(directory.getFileName().toString()).directory(directory).durability(Durability.DURABLE)
-                .jvmOptions(RoleProcess.DEFAULT_JVM).shipperSettings(shipperSettings).applierSettings(applierSettings).settle(true)
+                .jvmOptions(jvmOptions).shipperSettings(shipperSettings).applierSettings(applierSettings).settle(true)
                 .cpus(PRIMARY, primaryCpu).cpus(STANDBY, otherCpu).cpus("coordinator", otherCpu).start();
         cluster.awaitQuiet(QUIET_TIMEOUT);
         return cluster;

@@ -108,6 +108,11 @@ public final class FailoverBenchCommand implements Callable<Integer> {
                     + "\"-XX:TieredStopAtLevel=1\"). Default: none, the JVM's own defaults, as the units run them.")
     String roleJavaOpts;
 
+    @Option(names = "--rehearse", description = {"--layout hosts: before the client starts, a planned switchover to b and back to a, "
+            + "and the roles left to settle: the failover paths have run once before the kill. Not a production failover (that one is "
+            + "cold): what warming those paths at start could give at best."})
+    boolean rehearse;
+
     @Option(names = "--keep-logs", description = "--layout hosts: keep each trial's directory (configurations, role logs), not only a failed "
             + "trial's.")
     boolean keepLogs;
@@ -176,8 +181,8 @@ public final class FailoverBenchCommand implements Callable<Integer> {
         if (nextPair != null) { // only after a failure in the last trial's teardown
             closeQuietly(nextPair);
         }
-        FailoverBenchReport report = new FailoverBenchReport(layout, hosts == null ? Map.of() : hosts.toMap(), mode, rate, writers,
-                applySynchronousCommit(), referenceUnavailable, done);
+        FailoverBenchReport report = new FailoverBenchReport(layout, hosts == null ? Map.of() : hosts.toMap(),
+                rehearse ? HostsLayout.REHEARSAL : null, mode, rate, writers, applySynchronousCommit(), referenceUnavailable, done);
         if (json) {
             out.println(new ObjectMapper().writeValueAsString(report.toMap()));
         } else {
@@ -252,11 +257,15 @@ public final class FailoverBenchCommand implements Callable<Integer> {
      * when the trial passed, kept and named otherwise.
      */
     private FailoverBenchReport.Trial hostsTrial(int index) throws Exception {
-        Map<String, String> applier = applySynchronousCommit() == null ? Map.of() : Map.of("apply.synchronous.commit", applySynchronousCommit());
+        Map<String, String> applier = applySynchronousCommit() == null ? Map.of()
+                : Map.of("apply.synchronous.commit", applySynchronousCommit());
         Path directory = hosts.newDirectory(index, stateDir);
         FailoverBenchReport.Trial trial;
         List<String> jvm = roleJavaOpts.isBlank() ? List.of() : List.of(roleJavaOpts.trim().split("\\s+"));
         try (HostCluster cluster = hosts.start(directory, jvm, Map.of(), applier)) {
+            if (rehearse) {
+                HostsLayout.rehearse(cluster);
+            }
             RemoteCoordinator coordinator = new RemoteCoordinator(cluster.coordinator(), HostsLayout.STANDBY);
             FailoverOutcome outcome = new FailoverTrial(cluster.server(HostsLayout.PRIMARY), cluster.server(HostsLayout.STANDBY), coordinator,
                     message -> { }, null).run(rate, writers, Duration.ofMillis(warmupMs), Duration.ofMillis(writeOnMs));
@@ -318,6 +327,9 @@ public final class FailoverBenchCommand implements Callable<Integer> {
         }
         if (!"shared".equals(layout) && !"hosts".equals(layout)) {
             problems.add("--layout " + layout + ": must be shared or hosts");
+        }
+        if (rehearse && !"hosts".equals(layout)) {
+            problems.add("--rehearse: with --layout hosts only (the shared layout's roles stay warm from one trial to the next)");
         }
         if ("hosts".equals(layout) && "sync".equals(mode)) {
             problems.add("--mode sync: with --layout shared only, so far (--layout hosts measures async mode)");

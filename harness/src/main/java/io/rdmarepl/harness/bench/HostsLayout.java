@@ -1,6 +1,8 @@
 package io.rdmarepl.harness.bench;
 
+import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
+import io.rdmarepl.testsupport.cluster.CoordinatorHttp;
 import io.rdmarepl.testsupport.cluster.HostCluster;
 import io.rdmarepl.testsupport.cluster.RoleProcess;
 import io.rdmarepl.testsupport.net.NetworkNamespaces;
@@ -32,6 +34,8 @@ final class HostsLayout implements AutoCloseable {
     static final String PRIMARY = "a";
     static final String STANDBY = "b";
     private static final java.time.Duration QUIET_TIMEOUT = java.time.Duration.ofSeconds(30);
+    private static final java.time.Duration REHEARSAL_TIMEOUT = java.time.Duration.ofSeconds(60);
+    static final String REHEARSAL = "a planned switchover to b and back to a before each kill: the failover paths warm";
 
     private final String primaryCpu;
     private final String otherCpu;
@@ -111,6 +115,26 @@ final class HostsLayout implements AutoCloseable {
                 .cpus(PRIMARY, primaryCpu).cpus(STANDBY, otherCpu).cpus("coordinator", otherCpu).start();
         cluster.awaitQuiet(QUIET_TIMEOUT);
         return cluster;
+    }
+
+    /**
+     * {@code --rehearse}: a planned switchover to b, a's rejoin, a switchover back to a and b's rejoin, then the roles left
+     * to settle; the cluster is as before (a primary, b its standby), at epoch 3, its roles having run fence, drain,
+     * epoch, promotion and rejoin once.
+     */
+    static void rehearse(HostCluster cluster) throws Exception {
+        for (String to : List.of(STANDBY, PRIMARY)) {
+            CoordinatorHttp coordinator = cluster.coordinator();
+            java.net.http.HttpResponse<String> answer = coordinator.post("/switchover", "{\"to\":\"" + to + "\"}",
+                    HostCluster.COORDINATOR_TOKEN);
+            if (answer.statusCode() != 200 || !answer.body().contains("\"switched\"")) {
+                throw new IllegalStateException("rehearsal: the switchover to " + to + " answered " + answer.statusCode() + ": "
+                        + answer.body());
+            }
+            Await.until("the rehearsal's switchover to " + to + " and the old primary's rejoin", REHEARSAL_TIMEOUT, coordinator::status,
+                    status -> "HEALTHY".equals(status.path("phase").asText()) && to.equals(status.path("primary").asText()));
+        }
+        cluster.awaitQuiet(QUIET_TIMEOUT);
     }
 
     /** The CPUs this process may run on, from {@code /proc/self/status}; empty where that cannot be read. */

@@ -84,6 +84,8 @@ public final class FailoverTrial {
     public FailoverOutcome run(int rate, int writers, Duration warmup, Duration after) throws Exception {
         boolean sync = roles != null && roles.sync();
         coordinator.awaitPhase("HEALTHY", Duration.ofSeconds(30));
+        // what the coordinator did before this trial (a rehearsal's switchovers) is no part of it
+        long trialStartWallMs = System.currentTimeMillis();
         FailoverDataSourceConfig config = FailoverDataSourceConfig.builder().coordinatorUrl(coordinator.url())
                 .user(PostgresServer.SUPERUSER).password("").poolSize(Math.max(2, writers)).connectionTimeout(Duration.ofSeconds(10))
                 .applicationName("rdmarepl-failover-client").build();
@@ -122,8 +124,8 @@ public final class FailoverTrial {
                 awaitAcks(client, replica, NEW_PRIMARY_WRITES_TIMEOUT, "the new primary");
                 Thread.sleep(after.toMillis()); // the workload after the failover, as long as asked: not a wait for something
                 client.close();
-                return outcome(client, promoted, killNs, killWallMs, switchedNs.get(), sync ? "sync" : "async", writers, syncAtKill,
-                        inFlightAtKill, firstAckMs);
+                return outcome(client, promoted, killNs, killWallMs, trialStartWallMs, switchedNs.get(), sync ? "sync" : "async", writers,
+                        syncAtKill, inFlightAtKill, firstAckMs);
             } finally {
                 client.close();
                 deleteQuietly(leftovers);
@@ -132,7 +134,8 @@ public final class FailoverTrial {
     }
 
     private FailoverOutcome outcome(ClientWriter client, Map<String, Object> promoted, long killNs, long killWallMs,
-                                    long switchedNs, String mode, int writers, Map<String, Object> syncAtKill, int inFlightAtKill,
+                                    long trialStartWallMs, long switchedNs, String mode, int writers, Map<String, Object> syncAtKill,
+                                    int inFlightAtKill,
                                     long firstAckMs)
             throws SQLException {
         @SuppressWarnings("unchecked")
@@ -190,8 +193,8 @@ public final class FailoverTrial {
                 client.failures(),
                 writable,
                 report == null ? null : String.valueOf(report.get("message")),
-                history(killWallMs),
-                transitionsBeforeKill(killWallMs),
+                history(killWallMs, trialStartWallMs),
+                transitionsBeforeKill(killWallMs, trialStartWallMs),
                 Set.copyOf(lost),
                 Set.copyOf(byOld),
                 mode,
@@ -263,11 +266,14 @@ public final class FailoverTrial {
         return -1;
     }
 
-    /** Every transition after the cluster was initialised, with its time relative to the kill (negative: before it). */
-    private List<Map<String, Object>> history(long killWallMs) {
+    /**
+     * Every transition since the trial began (after the cluster was initialised), with its time relative to the kill
+     * (negative: before it).
+     */
+    private List<Map<String, Object>> history(long killWallMs, long trialStartWallMs) {
         List<Map<String, Object>> entries = new ArrayList<>();
         for (HistoryEntry entry : coordinator.history()) {
-            if (!"uninitialised".equals(entry.from())) {
+            if (!"uninitialised".equals(entry.from()) && entry.atMs() >= trialStartWallMs) {
                 Map<String, Object> e = new LinkedHashMap<>();
                 e.put("after_kill_ms", entry.atMs() - killWallMs);
                 e.put("to", entry.to());
@@ -278,9 +284,10 @@ public final class FailoverTrial {
         return entries;
     }
 
-    /** Transitions the coordinator made before the kill: a failover of a healthy primary. */
-    private int transitionsBeforeKill(long killWallMs) {
-        return (int) coordinator.history().stream().filter(e -> !"uninitialised".equals(e.from()) && e.atMs() < killWallMs).count();
+    /** Transitions the coordinator made after the trial began and before the kill: a failover of a healthy primary. */
+    private int transitionsBeforeKill(long killWallMs, long trialStartWallMs) {
+        return (int) coordinator.history().stream()
+                .filter(e -> !"uninitialised".equals(e.from()) && e.atMs() >= trialStartWallMs && e.atMs() < killWallMs).count();
     }
 
     @SuppressWarnings("unchecked")

@@ -65,7 +65,8 @@ public final class RemoteCoordinator implements CoordinatorView {
 
     @Override
     public Map<String, Object> awaitLastFailover(Duration timeout) {
-        return Await.until("the coordinator's last_failover report", timeout, POLL, this::status, status -> status.get("last_failover") != null);
+        return Await.until("the coordinator's last_failover report", timeout, POLL, this::status,
+                status -> status.get("last_failover") != null);
     }
 
     private interface HttpCall {

@@ -63,7 +63,7 @@ class FailoverBenchHostsIT {
     }
 
     @Test
-    void refusesSyncModeWithOneLine() {
+    void refusesWhatTheLayoutsDoNotDoWithOneLine() {
         StringWriter err = new StringWriter();
         CommandLine commandLine = HarnessCommand.commandLine();
         commandLine.setOut(new PrintWriter(new StringWriter()));
@@ -73,5 +73,7 @@ class FailoverBenchHostsIT {
 
         assertThat(code).isEqualTo(2);
         assertThat(err.toString()).contains("--mode sync: with --layout shared only");
+        assertThat(commandLine.execute("bench", "failover", "--rehearse")).isEqualTo(2);
+        assertThat(err.toString()).contains("--rehearse: with --layout hosts only");
     }
 }

@@ -79,7 +79,8 @@ public final class SupervisedRole {
 
     private RoleProcess startOnce() {
         int n = starts.incrementAndGet();
-        return RoleProcess.start(role, label + " #" + n + " on " + host.name(), config, directory.resolve(label + "-" + n + ".log"), host, jvmOptions);
+        return RoleProcess.start(role, label + " #" + n + " on " + host.name(), config, directory.resolve(label + "-" + n + ".log"), host,
+                jvmOptions);
     }
 
     private void supervise() {

@@ -14,12 +14,9 @@ import io.rdmarepl.testsupport.PostgresPair;
 import io.rdmarepl.testsupport.PostgresServer;
 import io.rdmarepl.testsupport.cluster.HostCluster;
 import io.rdmarepl.testsupport.history.ClientWriter;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +26,6 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -110,7 +106,7 @@ public final class FailoverBenchCommand implements Callable<Integer> {
 
     @Option(names = "--rehearse", description = {"--layout hosts: before the client starts, a planned switchover to b and back to a, "
             + "and the roles left to settle: the failover paths have run once before the kill. Not a production failover (that one is "
-            + "cold): what warming those paths at start could give at best."})
+            + "cold): the order of what warming those paths at start could give."})
     boolean rehearse;
 
     @Option(names = "--keep-logs", description = "--layout hosts: keep each trial's directory (configurations, role logs), not only a failed "
@@ -275,19 +271,11 @@ public final class FailoverBenchCommand implements Callable<Integer> {
             throw new IllegalStateException(e.getClass().getSimpleName() + ": " + e.getMessage() + " (role logs in " + directory + ")", e);
         }
         if (trial.error() == null && !keepLogs) {
-            deleteQuietly(directory);
+            InProcessCoordinator.deleteQuietly(directory);
         } else if (trial.error() == null) {
             spec.commandLine().getErr().println("trial " + index + ": configurations and role logs kept in " + directory);
         }
         return trial;
-    }
-
-    private static void deleteQuietly(Path directory) {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // a temporary directory left behind
-        }
     }
 
     /** The applier's synchronous_commit: as asked, else on in sync mode, else null (the applier's default). */

@@ -9,8 +9,10 @@ import io.rdmarepl.testsupport.net.NetworkNamespaces;
 import io.rdmarepl.testsupport.net.SystemCommand;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,16 +27,17 @@ import java.util.Optional;
  *   CPU 1 (everything else):       PostgreSQL b, rdmarepl apply, the reverse shipper (idle), host coordinator's
  *                                  rdmarepl coordinate, and this JVM: the client and its checks
  * </pre>
- * "CPU 0" and "CPU 1" are the first two CPUs this process may run on. A CPU list is given with {@code taskset -c}
- * (cgroup v1 here; affinity is inherited, so a host's PostgreSQL children and a role's lease guard stay on it); this
- * JVM moves itself, every thread, to CPU 1 before the first trial. So the kill of the primary, whose teardown takes
- * most of a CPU for tens of milliseconds, happens on a CPU of its own, as when the primary's machine dies.
+ * "CPU 0" and "CPU 1" are the first two CPUs this process may run on. A host's CPU is given with {@code taskset -c}
+ * (CPU affinity, which works the same under cgroup v1 and v2, and is inherited: a host's PostgreSQL children and a
+ * role's lease guard stay on it); this JVM moves itself, every thread, to CPU 1 before the first trial and back to
+ * the CPUs it had at the end. So the kill of the primary, whose teardown took most of both vCPUs for tens of
+ * milliseconds when everything shared them, happens on a CPU of its own, as when the primary's machine dies.
  */
 final class HostsLayout implements AutoCloseable {
     static final String PRIMARY = "a";
     static final String STANDBY = "b";
-    private static final java.time.Duration QUIET_TIMEOUT = java.time.Duration.ofSeconds(30);
-    private static final java.time.Duration REHEARSAL_TIMEOUT = java.time.Duration.ofSeconds(60);
+    private static final Duration QUIET_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration REHEARSAL_TIMEOUT = Duration.ofSeconds(60);
     static final String REHEARSAL = "a planned switchover to b and back to a before each kill: the failover paths warm";
 
     private final String primaryCpu;
@@ -125,7 +128,7 @@ final class HostsLayout implements AutoCloseable {
     static void rehearse(HostCluster cluster) throws Exception {
         for (String to : List.of(STANDBY, PRIMARY)) {
             CoordinatorHttp coordinator = cluster.coordinator();
-            java.net.http.HttpResponse<String> answer = coordinator.post("/switchover", "{\"to\":\"" + to + "\"}",
+            HttpResponse<String> answer = coordinator.post("/switchover", "{\"to\":\"" + to + "\"}",
                     HostCluster.COORDINATOR_TOKEN);
             if (answer.statusCode() != 200 || !answer.body().contains("\"switched\"")) {
                 throw new IllegalStateException("rehearsal: the switchover to " + to + " answered " + answer.statusCode() + ": "

@@ -137,7 +137,8 @@ public final class InProcessCoordinator implements CoordinatorView, AutoCloseabl
         }
     }
 
-    private static void deleteQuietly(Path directory) {
+    /** Removes {@code directory} and everything in it, as far as it can (a temporary directory may be left behind). */
+    public static void deleteQuietly(Path directory) {
         try (Stream<Path> paths = Files.walk(directory)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException ignored) {

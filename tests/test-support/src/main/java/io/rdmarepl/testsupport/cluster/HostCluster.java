@@ -26,8 +26,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Members a and b and a coordinator, each on a host of its own (a network namespace of a {@link Network}), the roles
@@ -301,7 +303,7 @@ public final class HostCluster implements AutoCloseable {
                 return false;
             }
             long after = cpuNanos(roles);
-            if (after - before <= java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(QUIET_WINDOW_MS) / 10) {
+            if (after - before <= TimeUnit.MILLISECONDS.toNanos(QUIET_WINDOW_MS) / 10) {
                 return true;
             }
             before = after;
@@ -317,7 +319,7 @@ public final class HostCluster implements AutoCloseable {
             if (process == null) {
                 continue;
             }
-            for (ProcessHandle p : java.util.stream.Stream.concat(java.util.stream.Stream.of(process), process.descendants()).toList()) {
+            for (ProcessHandle p : Stream.concat(Stream.of(process), process.descendants()).toList()) {
                 total += p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
             }
         }
@@ -499,7 +501,7 @@ public final class HostCluster implements AutoCloseable {
      */
     private void killLeftOnMembers() {
         Set<Long> servers = this.servers.values().stream().flatMap(s -> ProcessHandle.of(s.pid()).stream())
-                .flatMap(p -> java.util.stream.Stream.concat(java.util.stream.Stream.of(p), p.descendants()))
+                .flatMap(p -> Stream.concat(Stream.of(p), p.descendants()))
                 .map(ProcessHandle::pid).collect(Collectors.toSet());
         for (NetHost host : hosts.values()) {
             for (long pid : host.pids()) {

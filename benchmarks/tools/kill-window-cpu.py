@@ -11,7 +11,10 @@ a CPU inside the window (scheduling delay: the longest wait, and all waits added
   wait; python3 benchmarks/tools/kill-window-cpu.py perf.data bench.json [window_ms [shift_ms]]
 
 window_ms (default 60) is the window's length; shift_ms (default 0) moves it: -500 shows the same split half a
-second before each kill, for comparison. Kills are placed by each trial's `killed_at_monotonic_ns` (the clock
+second before each kill, for comparison. A report of `--layout hosts` (every role a process, each host on its CPU)
+is split by CPU and process instead: window_ms "rto" (the default there) is each trial's own SIGKILL -> first write,
+and each JVM is named by its threads (coordinator, applier, shipper, lease guard, the bench's client) with the part
+its JIT compilers took. Kills are placed by each trial's `killed_at_monotonic_ns` (the clock
 perf stamps events with); a report without it falls back on `killed_at` (wall clock) and the clocks' offset now,
 which is only right if the wall clock was not stepped since. A kill outside the trace is an error.
 """
@@ -23,11 +26,12 @@ import sys
 import time
 
 # perf sched timehist: time cpu task wait_time sch_delay run_time (ms); task is name[pid], name[tid/pid] or <idle>
-LINE = re.compile(r"^\s*(\d+\.\d+)\s+\[\d+\]\s+(.+?)(?:\[(\d+)(?:/(\d+))?\])?\s+(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)\s*$")
+LINE = re.compile(r"^\s*(\d+\.\d+)\s+\[(\d+)\]\s+(.+?)(?:\[(\d+)(?:/(\d+))?\])?\s+(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)\s*$")
 JIT = ("C1 CompilerThre", "C2 CompilerThre")
 
 
 def slices(trace):
+    """Each slice a thread ran: (start, end, name, pid, scheduling delay before it, tid, cpu), times in s."""
     result = subprocess.run(["perf", "sched", "timehist", "-i", trace], capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"perf sched timehist -i {trace} failed ({result.returncode}): {result.stderr.strip()}")
@@ -35,10 +39,10 @@ def slices(trace):
     for line in result.stdout.splitlines():
         m = LINE.match(line)
         if m:
-            end, name, tid = float(m.group(1)), m.group(2).strip(), int(m.group(3) or 0)  # <idle> has no pid
-            pid = int(m.group(4)) if m.group(4) else tid
-            delay_s, run_s = float(m.group(6)) / 1000.0, float(m.group(7)) / 1000.0
-            rows.append((end - run_s, end, name, pid, delay_s, tid))
+            end, cpu, name, tid = float(m.group(1)), int(m.group(2)), m.group(3).strip(), int(m.group(4) or 0)  # <idle>: no pid
+            pid = int(m.group(5)) if m.group(5) else tid
+            delay_s, run_s = float(m.group(7)) / 1000.0, float(m.group(8)) / 1000.0
+            rows.append((end - run_s, end, name, pid, delay_s, tid, cpu))
     if not rows:
         sys.exit(f"no scheduler events in {trace}: was it recorded with `perf sched record -a`?")
     return rows
@@ -70,18 +74,63 @@ def overlap(start, end, window_start, window_end):
     return max(0.0, min(end, window_end) - max(start, window_start))
 
 
+# --layout hosts: a JVM is named by the first of these thread-name prefixes it has (perf keeps 15 characters)
+ROLES = (("rdmarepl-failov", "bench client"), ("rdmarepl-probe", "coordinator"), ("rdmarepl-applie", "applier"),
+         ("rdmarepl-primar", "shipper"), ("rdmarepl-lease-", "lease guard"))
+
+
+def hosts_layout(rows, report, window, shift_s):
+    names = {}
+    for _, _, name, pid, _, _, _ in rows:
+        names.setdefault(pid, set()).add(name)
+
+    def who(name, pid):
+        if pid == 0:
+            return "idle"
+        if name.startswith("postgres"):
+            return "postgres"
+        for prefix, role in ROLES:
+            if any(n.startswith(prefix) for n in names[pid]):
+                return f"{role}[{pid}]"
+        return f"java[{pid}]" if "C1 CompilerThre" in names[pid] or "C2 CompilerThre" in names[pid] else "other"
+
+    print("ms of CPU by CPU and process, from each kill (a JVM's JIT compilers' part in brackets)")
+    for index, trial in enumerate(report["per_trial"], 1):
+        if "killed_at_monotonic_ns" not in trial:
+            continue
+        start = trial["killed_at_monotonic_ns"] / 1e9 + shift_s
+        length = trial.get("rto_ms", 60) / 1000.0 if window == "rto" else int(window) / 1000.0
+        end = start + length
+        used, jit = {}, {}
+        for run_start, run_end, name, pid, _, _, cpu in rows:
+            inside = overlap(run_start, run_end, start, end)
+            if inside > 0:
+                key = (cpu, who(name, pid))
+                used[key] = used.get(key, 0.0) + inside * 1000.0
+                if name in JIT:
+                    jit[key] = jit.get(key, 0.0) + inside * 1000.0
+        print(f"trial {index:2} (RTO {trial.get('rto_ms')} ms), {int(length * 1000)} ms:")
+        for cpu in sorted({c for c, _ in used}):
+            split = "  ".join(f"{w} {v:.0f}" + (f" [{jit[(c, w)]:.0f}]" if jit.get((c, w), 0) >= 1 else "")
+                              for (c, w), v in sorted(used.items(), key=lambda kv: -kv[1]) if c == cpu and v >= 1)
+            print(f"  CPU {cpu}: {split}")
+
+
 def main():
     trace, bench = sys.argv[1], sys.argv[2]
-    window_s = (int(sys.argv[3]) if len(sys.argv) > 3 else 60) / 1000.0
-    shift_s = (int(sys.argv[4]) if len(sys.argv) > 4 else 0) / 1000.0
     with open(bench) as f:
         report = json.loads(f.read().strip().splitlines()[-1])
     rows = slices(trace)
+    if report.get("layout") == "hosts":
+        hosts_layout(rows, report, sys.argv[3] if len(sys.argv) > 3 else "rto", (int(sys.argv[4]) if len(sys.argv) > 4 else 0) / 1000.0)
+        return
+    window_s = (int(sys.argv[3]) if len(sys.argv) > 3 else 60) / 1000.0
+    shift_s = (int(sys.argv[4]) if len(sys.argv) > 4 else 0) / 1000.0
     first, last = min(r[0] for r in rows), max(r[1] for r in rows)
     # the bench JVM: the process with the most rdmarepl-* threads (a process it forks carries the forking
     # thread's name until it execs, and is one thread)
     threads = {}
-    for _, _, name, pid, _, tid in rows:
+    for _, _, name, pid, _, tid, _ in rows:
         if name.startswith("rdmarepl-"):
             threads.setdefault(pid, set()).add(tid)
     if not threads:
@@ -95,7 +144,7 @@ def main():
         if start < first or end > last:
             sys.exit(f"trial {index}: its window {start:.3f}-{end:.3f} s is outside the trace ({first:.3f}-{last:.3f} s)")
         used, waits = {}, []
-        for run_start, run_end, name, pid, delay, _ in rows:
+        for run_start, run_end, name, pid, delay, _, _ in rows:
             inside = overlap(run_start, run_end, start, end)
             if inside > 0:
                 kind = category(name, pid, jvm)

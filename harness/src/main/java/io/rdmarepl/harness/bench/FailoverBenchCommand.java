@@ -7,14 +7,20 @@ import io.rdmarepl.channel.shm.ShmPaths;
 import io.rdmarepl.harness.rig.FailoverOutcome;
 import io.rdmarepl.harness.rig.FailoverTrial;
 import io.rdmarepl.harness.rig.InProcessCoordinator;
+import io.rdmarepl.harness.rig.RemoteCoordinator;
 import io.rdmarepl.harness.rig.ReplicationRoles;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresPair;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.cluster.HostCluster;
 import io.rdmarepl.testsupport.history.ClientWriter;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -37,6 +43,11 @@ import picocli.CommandLine.Option;
  * its first write, for comparison. With {@code --mode sync} the shipper runs in strict sync mode (the client starts
  * only once sync is on), and a trial passes only when every transaction the old primary acknowledged is on the
  * promoted replica.
+ * <p>
+ * {@code --layout shared} (the default) runs the roles as threads of this process, all of them and both servers on
+ * every CPU. {@code --layout hosts} runs each trial on a {@link HostCluster}: the roles as separate processes on
+ * network-namespace hosts, the primary's PostgreSQL and shipper on a CPU of their own, everything else on another
+ * ({@link HostsLayout}); PostgreSQL's reference is not run there.
  */
 @Command(name = "failover",
         mixinStandardHelpOptions = true,
@@ -81,6 +92,27 @@ public final class FailoverBenchCommand implements Callable<Integer> {
             description = "Where the coordinator's state file goes (fsynced at the epoch and at every settled phase). Default: the system's temporary directory.")
     java.nio.file.Path stateDir;
 
+    @Option(names = "--layout", defaultValue = "shared", paramLabel = "shared|hosts",
+            description = {"shared: the roles as threads of this process, the servers and everything on every CPU. hosts: each role a "
+                    + "process of its own on a network-namespace host, the primary's PostgreSQL and shipper on one CPU, the standby's "
+                    + "PostgreSQL, applier, coordinator and the client on another (needs root, iproute2, taskset and 2 CPUs; no "
+                    + "reference). Default: ${DEFAULT-VALUE}."})
+    String layout;
+
+    @Option(names = "--role-java-opts", paramLabel = "OPTIONS", defaultValue = "",
+            description = "--layout hosts: JVM options of every role process, as RDMAREPL_JAVA_OPTS gives them to the packaged units (e.g. "
+                    + "\"-XX:TieredStopAtLevel=1\"). Default: none, the JVM's own defaults, as the units run them.")
+    String roleJavaOpts;
+
+    @Option(names = "--rehearse", description = {"--layout hosts: before the client starts, a planned switchover to b and back to a, "
+            + "and the roles left to settle: the failover paths have run once before the kill. Not a production failover (that one is "
+            + "cold): the order of what warming those paths at start could give."})
+    boolean rehearse;
+
+    @Option(names = "--keep-logs", description = "--layout hosts: keep each trial's directory (configurations, role logs), not only a failed "
+            + "trial's.")
+    boolean keepLogs;
+
     @Option(names = "--no-reference", description = "Skip PostgreSQL's physical standby (pg_ctl promote).")
     boolean noReference;
 
@@ -99,14 +131,38 @@ public final class FailoverBenchCommand implements Callable<Integer> {
      */
     private CompletableFuture<PostgresPair> nextPair;
 
+    /** {@code --layout hosts}: the CPUs of the hosts; null with {@code --layout shared}. */
+    private HostsLayout hosts;
+
     @Override
     public Integer call() throws Exception {
         validate();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter progress = spec.commandLine().getErr();
-        referenceUnavailable = noReference ? "--no-reference" : null;
+        if (!"hosts".equals(layout)) {
+            return run(out, progress);
+        }
+        StringBuilder why = new StringBuilder();
+        Optional<HostsLayout> prepared = HostsLayout.prepare(why);
+        if (prepared.isEmpty()) {
+            progress.println("rdmarepl bench failover --layout hosts: cannot run here: " + why);
+            progress.flush();
+            return 2;
+        }
+        try (HostsLayout layout = prepared.get()) {
+            hosts = layout;
+            progress.println("layout hosts: " + layout.describe());
+            progress.flush();
+            return run(out, progress);
+        } finally {
+            hosts = null;
+        }
+    }
+
+    private int run(PrintWriter out, PrintWriter progress) throws Exception {
+        referenceUnavailable = hosts != null ? "not run with --layout hosts" : noReference ? "--no-reference" : null;
         java.util.List<FailoverBenchReport.Trial> done = new java.util.ArrayList<>();
-        nextPair = startPair();
+        nextPair = hosts != null ? null : startPair();
         for (int i = 1; i <= trials; i++) {
             FailoverBenchReport.Trial trial;
             try {
@@ -121,7 +177,8 @@ public final class FailoverBenchCommand implements Callable<Integer> {
         if (nextPair != null) { // only after a failure in the last trial's teardown
             closeQuietly(nextPair);
         }
-        FailoverBenchReport report = new FailoverBenchReport(mode, rate, writers, applySynchronousCommit(), referenceUnavailable, done);
+        FailoverBenchReport report = new FailoverBenchReport(layout, hosts == null ? Map.of() : hosts.toMap(),
+                rehearse ? HostsLayout.REHEARSAL : null, mode, rate, writers, applySynchronousCommit(), referenceUnavailable, done);
         if (json) {
             out.println(new ObjectMapper().writeValueAsString(report.toMap()));
         } else {
@@ -132,6 +189,9 @@ public final class FailoverBenchCommand implements Callable<Integer> {
     }
 
     private FailoverBenchReport.Trial trial(int index) throws Exception {
+        if (hosts != null) {
+            return hostsTrial(index);
+        }
         CompletableFuture<PostgresPair> starting = nextPair != null ? nextPair : startPair();
         nextPair = null;
         PostgresPair pair;
@@ -161,11 +221,7 @@ public final class FailoverBenchCommand implements Callable<Integer> {
                     outcome = new FailoverTrial(primary, replica, coordinator, message -> { }, roles)
                             .run(rate, writers, Duration.ofMillis(warmupMs), Duration.ofMillis(writeOnMs));
                 }
-                String failed = outcome.pass() ? null : outcome.transitionsBeforeKill() > 0
-                        ? "the coordinator failed over the healthy primary before the kill: " + outcome.history().get(0).get("reason")
-                        : outcome.sync() && outcome.lostAcknowledged() > 0
-                        ? "SYNC MODE LOST " + outcome.lostAcknowledged() + " ACKNOWLEDGED TRANSACTION(S): " + outcome.toMap()
-                        : "the failover did not pass: " + outcome.toMap();
+                String failed = failure(outcome);
                 if (reference == null) {
                     return new FailoverBenchReport.Trial(outcome, -1, -1, failed);
                 }
@@ -180,6 +236,46 @@ public final class FailoverBenchCommand implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /** Why {@code outcome} did not pass, or null when it did. */
+    private static String failure(FailoverOutcome outcome) {
+        return outcome.pass() ? null : outcome.transitionsBeforeKill() > 0
+                ? "the coordinator failed over the healthy primary before the kill: " + outcome.history().get(0).get("reason")
+                : outcome.sync() && outcome.lostAcknowledged() > 0
+                ? "SYNC MODE LOST " + outcome.lostAcknowledged() + " ACKNOWLEDGED TRANSACTION(S): " + outcome.toMap()
+                : "the failover did not pass: " + outcome.toMap();
+    }
+
+    /**
+     * One trial of {@code --layout hosts}: a new cluster (servers, role processes, coordinator, network), the same trial
+     * as the shared layout's against it, then everything stopped. Its directory (configurations, role logs) is removed
+     * when the trial passed, kept and named otherwise.
+     */
+    private FailoverBenchReport.Trial hostsTrial(int index) throws Exception {
+        Map<String, String> applier = applySynchronousCommit() == null ? Map.of()
+                : Map.of("apply.synchronous.commit", applySynchronousCommit());
+        Path directory = hosts.newDirectory(index, stateDir);
+        FailoverBenchReport.Trial trial;
+        List<String> jvm = roleJavaOpts.isBlank() ? List.of() : List.of(roleJavaOpts.trim().split("\\s+"));
+        try (HostCluster cluster = hosts.start(directory, jvm, Map.of(), applier)) {
+            if (rehearse) {
+                HostsLayout.rehearse(cluster);
+            }
+            RemoteCoordinator coordinator = new RemoteCoordinator(cluster.coordinator(), HostsLayout.STANDBY);
+            FailoverOutcome outcome = new FailoverTrial(cluster.server(HostsLayout.PRIMARY), cluster.server(HostsLayout.STANDBY), coordinator,
+                    message -> { }, null).run(rate, writers, Duration.ofMillis(warmupMs), Duration.ofMillis(writeOnMs));
+            String failed = failure(outcome);
+            trial = new FailoverBenchReport.Trial(outcome, -1, -1, failed == null ? null : failed + " (role logs in " + directory + ")");
+        } catch (Exception | AssertionError e) { // an AssertionError: something awaited did not come in time
+            throw new IllegalStateException(e.getClass().getSimpleName() + ": " + e.getMessage() + " (role logs in " + directory + ")", e);
+        }
+        if (trial.error() == null && !keepLogs) {
+            InProcessCoordinator.deleteQuietly(directory);
+        } else if (trial.error() == null) {
+            spec.commandLine().getErr().println("trial " + index + ": configurations and role logs kept in " + directory);
+        }
+        return trial;
     }
 
     /** The applier's synchronous_commit: as asked, else on in sync mode, else null (the applier's default). */
@@ -216,6 +312,15 @@ public final class FailoverBenchCommand implements Callable<Integer> {
         }
         if (!"async".equals(mode) && !"sync".equals(mode)) {
             problems.add("--mode " + mode + ": must be async or sync");
+        }
+        if (!"shared".equals(layout) && !"hosts".equals(layout)) {
+            problems.add("--layout " + layout + ": must be shared or hosts");
+        }
+        if (rehearse && !"hosts".equals(layout)) {
+            problems.add("--rehearse: with --layout hosts only (the shared layout's roles stay warm from one trial to the next)");
+        }
+        if ("hosts".equals(layout) && "sync".equals(mode)) {
+            problems.add("--mode sync: with --layout shared only, so far (--layout hosts measures async mode)");
         }
         if (applySynchronousCommit != null && !java.util.Set.of("on", "off", "local", "remote_write", "remote_apply")
                 .contains(applySynchronousCommit)) {

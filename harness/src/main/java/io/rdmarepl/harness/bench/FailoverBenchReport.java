@@ -20,6 +20,9 @@ final class FailoverBenchReport {
     record Trial(FailoverOutcome outcome, long referenceUs, int referenceLost, String error) {
     }
 
+    private final String layout;
+    private final Map<String, Object> cpus;
+    private final String rehearsal;
     private final String mode;
     private final int rate;
     private final int writers;
@@ -28,12 +31,19 @@ final class FailoverBenchReport {
     private final List<Trial> trials;
 
     /**
+     * @param layout                 where the roles ran: shared (threads of one process, every CPU) or hosts (processes on
+     *                               hosts of their own, the primary's on a CPU of its own)
+     * @param cpus                   hosts layout: which CPU the primary's host had and which the others shared; else empty
+     * @param rehearsal              what ran before each kill to warm the failover paths ({@code --rehearse}), or null
      * @param mode                   the shipper's replication.mode: async or sync
      * @param applySynchronousCommit the applier's apply.synchronous.commit, null for its default (off)
      * @param referenceUnavailable   why PostgreSQL's reference was not run, or null when it was
      */
-    FailoverBenchReport(String mode, int rate, int writers, String applySynchronousCommit, String referenceUnavailable,
-                        List<Trial> trials) {
+    FailoverBenchReport(String layout, Map<String, Object> cpus, String rehearsal, String mode, int rate, int writers,
+                        String applySynchronousCommit, String referenceUnavailable, List<Trial> trials) {
+        this.layout = layout;
+        this.cpus = Map.copyOf(cpus);
+        this.rehearsal = rehearsal;
         this.mode = mode;
         this.applySynchronousCommit = applySynchronousCommit;
         this.writers = writers;
@@ -82,6 +92,13 @@ final class FailoverBenchReport {
     Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("pass", pass());
+        m.put("layout", layout);
+        if (!cpus.isEmpty()) {
+            m.put("cpus", new java.util.TreeMap<>(cpus));
+        }
+        if (rehearsal != null) {
+            m.put("rehearsal", rehearsal);
+        }
         m.put("mode", mode);
         m.put("trials", trials.size());
         m.put("rate", rate);
@@ -131,9 +148,12 @@ final class FailoverBenchReport {
 
     String table() {
         StringBuilder out = new StringBuilder();
-        out.append(String.format("rdmarepl bench failover: %d trial(s), %s, applier synchronous_commit %s, %s at %s, SIGKILL of the "
-                        + "primary's postmaster%n",
-                trials.size(), sync() ? "SYNC mode (strict, remote_flush: a commit returns once the replica holds it)" : "async mode",
+        out.append(String.format("rdmarepl bench failover: %d trial(s), layout %s, %s, applier synchronous_commit %s, %s at %s, SIGKILL "
+                        + "of the primary's postmaster%n",
+                trials.size(), "hosts".equals(layout) ? "hosts (each role a process on its own host; the primary's host on CPU "
+                        + cpus.get("primary_host_cpu") + ", the others on CPU " + cpus.get("other_cpu") + ")"
+                        : "shared (the roles in one process, everything on every CPU)", (rehearsal == null ? "" : "REHEARSED (" + rehearsal
+                        + "), ") + (sync() ? "SYNC mode (strict, remote_flush: a commit returns once the replica holds it)" : "async mode"),
                 applySynchronousCommit == null ? "off" : applySynchronousCommit,
                 writers == 1 ? "one client" : "one client with " + writers + " writers",
                 rate == 0 ? "full speed" : rate + " tx/s"));

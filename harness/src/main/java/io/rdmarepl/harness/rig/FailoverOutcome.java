@@ -8,6 +8,7 @@ import java.util.Set;
 /**
  * What one SIGKILL of the primary came to.
  *
+ * @param promoted              the coordinator promoted the member the trial expected ({@link CoordinatorView#standby()})
  * @param detectionMs           the coordinator's own figure (its {@code last_failover}): for how long the primary had
  *                              failed both signals when it decided
  * @param killToDetectionMs     wall clock, SIGKILL to the coordinator's SUSPECT transition (what the user waits for)
@@ -97,7 +98,7 @@ public record FailoverOutcome(
      * pg_stat_replication too) and no transaction the old primary acknowledged is missing on the new one (RPO 0).
      */
     public boolean pass() {
-        return promoted && transitionsBeforeKill == 0 && InProcessCoordinator.STANDBY.equals(newPrimary) && rtoMs >= 0
+        return promoted && transitionsBeforeKill == 0 && rtoMs >= 0
                 && missingOnNew == 0 && unaccounted == 0 && writablePrimariesAfter == 1
                 && (!sync() || (lostAcknowledged == 0 && "sync".equals(syncAtKill.get("sync_state"))
                 && "sync".equals(syncAtKill.get("primary_sync_state"))));

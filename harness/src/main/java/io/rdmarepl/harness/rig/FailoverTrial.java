@@ -51,17 +51,17 @@ public final class FailoverTrial {
 
     private final PostgresServer primary;
     private final PostgresServer replica;
-    private final InProcessCoordinator coordinator;
+    private final CoordinatorView coordinator;
     private final Consumer<String> progress;
     private final ReplicationRoles roles;
 
     /** An async-mode trial (the shipper's promise is not read). */
-    public FailoverTrial(PostgresServer primary, PostgresServer replica, InProcessCoordinator coordinator, Consumer<String> progress) {
+    public FailoverTrial(PostgresServer primary, PostgresServer replica, CoordinatorView coordinator, Consumer<String> progress) {
         this(primary, replica, coordinator, progress, null);
     }
 
     /** @param roles the shipper and applier of the pair; its mode is the trial's; null: async, not read */
-    public FailoverTrial(PostgresServer primary, PostgresServer replica, InProcessCoordinator coordinator, Consumer<String> progress,
+    public FailoverTrial(PostgresServer primary, PostgresServer replica, CoordinatorView coordinator, Consumer<String> progress,
                          ReplicationRoles roles) {
         this.primary = primary;
         this.replica = replica;
@@ -84,13 +84,15 @@ public final class FailoverTrial {
     public FailoverOutcome run(int rate, int writers, Duration warmup, Duration after) throws Exception {
         boolean sync = roles != null && roles.sync();
         coordinator.awaitPhase("HEALTHY", Duration.ofSeconds(30));
+        // what the coordinator did before this trial (a rehearsal's switchovers) is no part of it
+        long trialStartWallMs = System.currentTimeMillis();
         FailoverDataSourceConfig config = FailoverDataSourceConfig.builder().coordinatorUrl(coordinator.url())
                 .user(PostgresServer.SUPERUSER).password("").poolSize(Math.max(2, writers)).connectionTimeout(Duration.ofSeconds(10))
                 .applicationName("rdmarepl-failover-client").build();
         try (FailoverDataSource dataSource = new FailoverDataSource(config)) {
             AtomicLong switchedNs = new AtomicLong();
             dataSource.addTopologyListener((previous, next) -> {
-                if (next.primary() != null && InProcessCoordinator.STANDBY.equals(next.primary().name())) {
+                if (next.primary() != null && coordinator.standby().equals(next.primary().name())) {
                     switchedNs.compareAndSet(0, System.nanoTime());
                 }
             });
@@ -122,8 +124,8 @@ public final class FailoverTrial {
                 awaitAcks(client, replica, NEW_PRIMARY_WRITES_TIMEOUT, "the new primary");
                 Thread.sleep(after.toMillis()); // the workload after the failover, as long as asked: not a wait for something
                 client.close();
-                return outcome(client, promoted, killNs, killWallMs, switchedNs.get(), sync ? "sync" : "async", writers, syncAtKill,
-                        inFlightAtKill, firstAckMs);
+                return outcome(client, promoted, killNs, killWallMs, trialStartWallMs, switchedNs.get(), sync ? "sync" : "async", writers,
+                        syncAtKill, inFlightAtKill, firstAckMs);
             } finally {
                 client.close();
                 deleteQuietly(leftovers);
@@ -132,7 +134,8 @@ public final class FailoverTrial {
     }
 
     private FailoverOutcome outcome(ClientWriter client, Map<String, Object> promoted, long killNs, long killWallMs,
-                                    long switchedNs, String mode, int writers, Map<String, Object> syncAtKill, int inFlightAtKill,
+                                    long trialStartWallMs, long switchedNs, String mode, int writers, Map<String, Object> syncAtKill,
+                                    int inFlightAtKill,
                                     long firstAckMs)
             throws SQLException {
         @SuppressWarnings("unchecked")
@@ -172,7 +175,7 @@ public final class FailoverTrial {
             }
         }
         return new FailoverOutcome(
-                true,
+                coordinator.standby().equals(promoted.get("primary")),
                 String.valueOf(promoted.get("primary")),
                 ((Number) promoted.get("epoch")).intValue(),
                 number(report, "detection_ms"),
@@ -190,8 +193,8 @@ public final class FailoverTrial {
                 client.failures(),
                 writable,
                 report == null ? null : String.valueOf(report.get("message")),
-                history(killWallMs),
-                transitionsBeforeKill(killWallMs),
+                history(killWallMs, trialStartWallMs),
+                transitionsBeforeKill(killWallMs, trialStartWallMs),
                 Set.copyOf(lost),
                 Set.copyOf(byOld),
                 mode,
@@ -263,11 +266,14 @@ public final class FailoverTrial {
         return -1;
     }
 
-    /** Every transition after the cluster was initialised, with its time relative to the kill (negative: before it). */
-    private List<Map<String, Object>> history(long killWallMs) {
+    /**
+     * Every transition since the trial began (after the cluster was initialised), with its time relative to the kill
+     * (negative: before it).
+     */
+    private List<Map<String, Object>> history(long killWallMs, long trialStartWallMs) {
         List<Map<String, Object>> entries = new ArrayList<>();
         for (HistoryEntry entry : coordinator.history()) {
-            if (!"uninitialised".equals(entry.from())) {
+            if (!"uninitialised".equals(entry.from()) && entry.atMs() >= trialStartWallMs) {
                 Map<String, Object> e = new LinkedHashMap<>();
                 e.put("after_kill_ms", entry.atMs() - killWallMs);
                 e.put("to", entry.to());
@@ -278,9 +284,10 @@ public final class FailoverTrial {
         return entries;
     }
 
-    /** Transitions the coordinator made before the kill: a failover of a healthy primary. */
-    private int transitionsBeforeKill(long killWallMs) {
-        return (int) coordinator.history().stream().filter(e -> !"uninitialised".equals(e.from()) && e.atMs() < killWallMs).count();
+    /** Transitions the coordinator made after the trial began and before the kill: a failover of a healthy primary. */
+    private int transitionsBeforeKill(long killWallMs, long trialStartWallMs) {
+        return (int) coordinator.history().stream()
+                .filter(e -> !"uninitialised".equals(e.from()) && e.atMs() >= trialStartWallMs && e.atMs() < killWallMs).count();
     }
 
     @SuppressWarnings("unchecked")

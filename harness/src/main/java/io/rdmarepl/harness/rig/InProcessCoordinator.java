@@ -8,13 +8,11 @@ import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.machine.Coordinator;
 import io.rdmarepl.coordinator.state.HistoryEntry;
 import io.rdmarepl.coordinator.store.StateStore;
-import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +26,7 @@ import java.util.stream.Stream;
  * endpoint) and {@value #STANDBY} (the replica, with its applier's). Its admin endpoint serves the topology the
  * failover-aware clients follow.
  */
-public final class InProcessCoordinator implements AutoCloseable {
+public final class InProcessCoordinator implements CoordinatorView, AutoCloseable {
     public static final String PRIMARY = "pga";
     public static final String STANDBY = "pgb";
 
@@ -102,11 +100,13 @@ public final class InProcessCoordinator implements AutoCloseable {
     }
 
     /** http://127.0.0.1:port: what clients give {@code FailoverDataSourceConfig.coordinatorUrl}. */
+    @Override
     public String url() {
         return "http://" + admin.address().getHostString() + ":" + admin.address().getPort();
     }
 
     /** The {@code /status} document. */
+    @Override
     public Map<String, Object> status() {
         return coordinator.status();
     }
@@ -115,28 +115,15 @@ public final class InProcessCoordinator implements AutoCloseable {
         return String.valueOf(coordinator.status().get("phase"));
     }
 
+    @Override
     public List<HistoryEntry> history() {
         return coordinator.history();
     }
 
-    /**
-     * Waits until the coordinator is in {@code phase}.
-     *
-     * @throws AssertionError with the last status when it is not there within {@code timeout}
-     */
-    public Map<String, Object> awaitPhase(String phase, Duration timeout) {
-        return Await.until("the coordinator " + phase, timeout, coordinator::status, status -> phase.equals(status.get("phase")));
-    }
-
-    /**
-     * Waits until {@code /status} carries the {@code last_failover} report. The coordinator publishes PROMOTED a
-     * moment before it sets the report, so a status read right at PROMOTED may not have it yet.
-     *
-     * @throws AssertionError with the last status when it has none within {@code timeout}
-     */
-    public Map<String, Object> awaitLastFailover(Duration timeout) {
-        return Await.until("the coordinator's last_failover report", timeout, coordinator::status,
-                status -> status.get("last_failover") != null);
+    /** {@value #STANDBY}. */
+    @Override
+    public String standby() {
+        return STANDBY;
     }
 
     @Override
@@ -150,7 +137,8 @@ public final class InProcessCoordinator implements AutoCloseable {
         }
     }
 
-    private static void deleteQuietly(Path directory) {
+    /** Removes {@code directory} and everything in it, as far as it can (a temporary directory may be left behind). */
+    public static void deleteQuietly(Path directory) {
         try (Stream<Path> paths = Files.walk(directory)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException ignored) {

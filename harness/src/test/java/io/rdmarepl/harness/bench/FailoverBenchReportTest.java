@@ -13,7 +13,7 @@ class FailoverBenchReportTest {
 
     @Test
     void syncModeSaysSoAndPassesOnlyWithNothingLost() {
-        FailoverBenchReport report = new FailoverBenchReport("sync", 0, 4, "on", "--no-reference",
+        FailoverBenchReport report = new FailoverBenchReport("shared", Map.of(), null, "sync", 0, 4, "on", "--no-reference",
                 List.of(trial(outcome("sync", 0, "sync"))));
 
         assertThat(report.pass()).isTrue();
@@ -30,7 +30,7 @@ class FailoverBenchReportTest {
     void aSyncTrialThatLostAnAcknowledgedTransactionFails() {
         FailoverOutcome lost = outcome("sync", 1, "sync");
         assertThat(lost.pass()).isFalse();
-        FailoverBenchReport report = new FailoverBenchReport("sync", 0, 4, "on", "--no-reference", List.of(trial(lost)));
+        FailoverBenchReport report = new FailoverBenchReport("shared", Map.of(), null, "sync", 0, 4, "on", "--no-reference", List.of(trial(lost)));
         assertThat(report.pass()).isFalse();
         assertThat(report.table()).contains("ACKNOWLEDGED TRANSACTIONS LOST: 1 of 120").endsWith("FAIL\n");
     }
@@ -42,7 +42,7 @@ class FailoverBenchReportTest {
 
     @Test
     void asyncModeMayLoseWhatWasInFlight() {
-        FailoverBenchReport report = new FailoverBenchReport("async", 200, 1, null, "--no-reference",
+        FailoverBenchReport report = new FailoverBenchReport("shared", Map.of(), null, "async", 200, 1, null, "--no-reference",
                 List.of(trial(outcome("async", 2, null))));
         assertThat(report.pass()).isTrue();
         assertThat(report.toMap()).containsEntry("mode", "async").containsEntry("apply_synchronous_commit", "off");

@@ -3,6 +3,7 @@ package io.rdmarepl.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmarepl.testsupport.Await;
+import io.rdmarepl.testsupport.cluster.RoleProcess;
 import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;

@@ -8,6 +8,7 @@ import io.rdmarepl.client.FailoverDataSource;
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.PostgresServer;
 import io.rdmarepl.testsupport.Stall;
+import io.rdmarepl.testsupport.cluster.CoordinatorHttp;
 import io.rdmarepl.testsupport.history.ClientWriter;
 import io.rdmarepl.testsupport.history.HistoryCheck;
 import java.net.URI;
@@ -59,7 +60,7 @@ class FailoverIT {
         replication.startBoth();
         coordinator = new CoordinatorHttp(replication.adminBase(replication.startCoordinator(Map.of())));
         coordinator.awaitPhase("HEALTHY", Duration.ofSeconds(30));
-        dataSource = coordinator.dataSource();
+        dataSource = Applications.dataSource(coordinator);
     }
 
     @AfterAll
@@ -86,7 +87,7 @@ class FailoverIT {
     @Order(2)
     void stallsShorterThanTheThresholdsNeverFailOver() throws Exception {
         long longestUs = 0;
-        try (ClientWriter writer = CoordinatorHttp.writerThrough(dataSource).start(); Stall stall = new Stall()) {
+        try (ClientWriter writer = Applications.writerThrough(dataSource).start(); Stall stall = new Stall()) {
             for (int i = 0; i < 20; i++) {
                 List<Long> pids = new ArrayList<>(Stall.postgres(replication.primary().pid()));
                 pids.add(replication.shipper().pid());
@@ -115,7 +116,7 @@ class FailoverIT {
     void killingThePrimaryPromotesTheReplicaAndClientsFollow() throws Exception {
         long killNs;
         JsonNode promoted;
-        try (ClientWriter writer = CoordinatorHttp.writerThrough(dataSource).start()) {
+        try (ClientWriter writer = Applications.writerThrough(dataSource).start()) {
             Await.until("300 writes acknowledged", Duration.ofSeconds(60), () -> writer.acknowledged() >= 300);
             killNs = System.nanoTime();
             ProcessHandle.of(replication.primary().pid()).ifPresent(ProcessHandle::destroyForcibly);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmarepl.testsupport.cluster.CoordinatorHttp;
 import io.rdmarepl.testsupport.history.Ack;
 import io.rdmarepl.testsupport.history.ClientWriter;
 import io.rdmarepl.testsupport.history.WriteHistory;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmarepl.client.FailoverDataSource;
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.ZooKeeperEnsemble;
+import io.rdmarepl.testsupport.cluster.CoordinatorHttp;
+import io.rdmarepl.testsupport.cluster.HostCluster;
 import io.rdmarepl.testsupport.history.Ack;
 import io.rdmarepl.testsupport.history.ClientWriter;
 import io.rdmarepl.testsupport.history.WriteHistory;
@@ -128,7 +130,7 @@ final class MinorityCoordinatorTrials {
         Map<String, RequestWatch.Seen> seen = new LinkedHashMap<>();
         String notes;
         posts.values().forEach(RequestWatch::reset);
-        try (FailoverDataSource dataSource = cluster.dataSource();
+        try (FailoverDataSource dataSource = Applications.dataSource(cluster);
              ClientWriter application = trials.following(dataSource, history);
              ClientWriter insisting = primaryCutFromMajority ? trials.insistingOn(cluster.server(primary), history) : null) {
             application.awaitMore(50, Duration.ofSeconds(30));

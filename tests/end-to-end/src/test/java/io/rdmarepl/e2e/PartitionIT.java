@@ -1,5 +1,6 @@
 package io.rdmarepl.e2e;
 
+import io.rdmarepl.testsupport.cluster.HostCluster;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -5,6 +5,8 @@ import io.rdmarepl.client.FailoverDataSource;
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.PostgresServer;
 import io.rdmarepl.testsupport.SmallDisk;
+import io.rdmarepl.testsupport.cluster.HostCluster;
+import io.rdmarepl.testsupport.cluster.RoleProcess;
 import io.rdmarepl.testsupport.compare.ComparisonReport;
 import io.rdmarepl.testsupport.compare.ReplicaComparison;
 import io.rdmarepl.testsupport.history.Ack;
@@ -33,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * the runbook's one command, {@code rdmarepl rejoin OLD}) and returns what it saw. The checks are the caller's.
  */
 final class PartitionTrials {
-    static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(60);
+    static final Duration FAILOVER_TIMEOUT = HostCluster.FAILOVER_TIMEOUT;
     static final Duration HEAL_TIMEOUT = Duration.ofSeconds(90);
     /** How long an operator retries `rdmarepl rejoin` while the coordinator cannot see the old primary yet. */
     static final Duration REJOIN_TIMEOUT = Duration.ofSeconds(30);
@@ -77,7 +79,7 @@ final class PartitionTrials {
         WriteHistory history = new WriteHistory();
         long cutNs;
         JsonNode failover;
-        try (FailoverDataSource dataSource = cluster.dataSource();
+        try (FailoverDataSource dataSource = Applications.dataSource(cluster);
              ClientWriter application = following(dataSource, history);
              ClientWriter insisting = insistingOn(cluster.server(primary), history)) {
             application.awaitMore(50, Duration.ofSeconds(30));
@@ -135,7 +137,7 @@ final class PartitionTrials {
         Set<String> phases = new TreeSet<>();
         long cutNs;
         String notes;
-        try (FailoverDataSource dataSource = cluster.dataSource();
+        try (FailoverDataSource dataSource = Applications.dataSource(cluster);
              ClientWriter application = following(dataSource, history)) {
             application.awaitMore(50, Duration.ofSeconds(30));
             cutNs = System.nanoTime();
@@ -167,7 +169,7 @@ final class PartitionTrials {
         long whileCut;
         long afterHeal;
         String notes;
-        try (FailoverDataSource dataSource = cluster.dataSource();
+        try (FailoverDataSource dataSource = Applications.dataSource(cluster);
              ClientWriter application = following(dataSource, history)) {
             application.awaitMore(50, Duration.ofSeconds(30));
             cutNs = System.nanoTime();
@@ -226,7 +228,7 @@ final class PartitionTrials {
         long whileFull;
         long afterFreed;
         String notes;
-        try (FailoverDataSource dataSource = cluster.dataSource();
+        try (FailoverDataSource dataSource = Applications.dataSource(cluster);
              ClientWriter application = following(dataSource, history)) {
             application.awaitMore(50, Duration.ofSeconds(30));
             fillNs = System.nanoTime();
@@ -273,7 +275,7 @@ final class PartitionTrials {
      */
     ClientCut clientCutFromCoordinator(Duration maxAge) throws Exception {
         Duration connectionTimeout = Duration.ofSeconds(1);
-        try (FailoverDataSource dataSource = cluster.coordinator().dataSource(maxAge, connectionTimeout)) {
+        try (FailoverDataSource dataSource = Applications.dataSource(cluster.coordinator(), maxAge, connectionTimeout)) {
             Await.until("the data source hands out a connection", FAILOVER_TIMEOUT, () -> connectionOrError(dataSource), ""::equals);
             long cutNs = System.nanoTime();
             partitions.cutOneWay(cluster.network().client(), cluster.coordinatorHost());
@@ -318,7 +320,7 @@ final class PartitionTrials {
         String applied = lossPercent + "% loss";
         long faultNs;
         String notes;
-        try (FailoverDataSource dataSource = cluster.dataSource();
+        try (FailoverDataSource dataSource = Applications.dataSource(cluster);
              ClientWriter application = following(dataSource, history)) {
             application.awaitMore(50, Duration.ofSeconds(30));
             faultNs = System.nanoTime();
@@ -377,7 +379,7 @@ final class PartitionTrials {
 
     /** The application: writing through the failover-aware DataSource, acknowledgements named by member. */
     ClientWriter following(FailoverDataSource dataSource, WriteHistory history) {
-        return CoordinatorHttp.writerThrough(dataSource).history(history).members(server -> cluster.member(server.address())).start();
+        return Applications.writerThrough(dataSource).history(history).members(server -> cluster.member(server.address())).start();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.rdmarepl.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmarepl.testsupport.ZooKeeperEnsemble;
+import io.rdmarepl.testsupport.cluster.HostCluster;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;

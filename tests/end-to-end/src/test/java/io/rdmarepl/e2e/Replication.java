@@ -4,6 +4,8 @@ import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresPair;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.cluster.RoleConfigs;
+import io.rdmarepl.testsupport.cluster.RoleProcess;
 import io.rdmarepl.testsupport.compare.ComparisonReport;
 import io.rdmarepl.testsupport.compare.ReplicaComparison;
 import java.io.IOException;
@@ -252,7 +254,7 @@ final class Replication implements AutoCloseable {
     void startReverseRoles() throws Exception {
         Path reverseRing = Path.of(ring + "-reverse");
         String reverseUri = ringUri.startsWith("softrdma") ? "softrdma://127.0.0.1:" + RoleConfigs.freePort() : "shm://" + reverseRing;
-        Properties shipping = RoleConfigs.shipper("replica", replica(), "primary", reverseUri);
+        Properties shipping = RoleConfigs.shipper("replica", replica(), "primary", reverseUri, ROLES_TOKEN);
         shipping.setProperty("activation", "on-request");
         shipping.setProperty("fence.lease.dir", directory.toString());
         if (coordinated) {
@@ -260,7 +262,7 @@ final class Replication implements AutoCloseable {
         }
         Path shippingFile = directory.resolve("reverse-shipper.properties");
         store(shipping, shippingFile);
-        Properties applying = RoleConfigs.applier("replica", reverseUri, primary());
+        Properties applying = RoleConfigs.applier("replica", reverseUri, primary(), ROLES_TOKEN);
         applying.setProperty("activation", "on-request");
         Path applyingFile = directory.resolve("reverse-applier.properties");
         store(applying, applyingFile);
@@ -409,10 +411,10 @@ final class Replication implements AutoCloseable {
     }
 
     private void writeConfigs() throws IOException {
-        Properties shipping = RoleConfigs.shipper("primary", primary(), "replica", ringUri);
+        Properties shipping = RoleConfigs.shipper("primary", primary(), "replica", ringUri, ROLES_TOKEN);
         shipping.setProperty("fence.lease.dir", directory.toString()); // not /dev/shm: another test run may name its source alike
         store(shipping, shipperConfig);
-        store(RoleConfigs.applier("primary", ringUri, replica()), applierConfig);
+        store(RoleConfigs.applier("primary", ringUri, replica(), ROLES_TOKEN), applierConfig);
     }
 
     private void store(Properties properties, Path file) throws IOException {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmarepl.client.FailoverDataSource;
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.PostgresServer;
+import io.rdmarepl.testsupport.cluster.CoordinatorHttp;
 import io.rdmarepl.testsupport.compare.ComparisonReport;
 import io.rdmarepl.testsupport.history.ClientWriter;
 import io.rdmarepl.testsupport.history.HistoryCheck;
@@ -57,7 +58,7 @@ class SwitchoverIT {
         replication.startReverseRoles();
         coordinator = new CoordinatorHttp(replication.adminBase(replication.startCoordinator(Map.of())));
         coordinator.awaitPhase("HEALTHY", Duration.ofSeconds(30));
-        dataSource = coordinator.dataSource();
+        dataSource = Applications.dataSource(coordinator);
     }
 
     @AfterAll
@@ -75,7 +76,7 @@ class SwitchoverIT {
         PostgresServer pga = replication.primary();
         PostgresServer pgb = replication.replica();
         List<String> outages = new ArrayList<>();
-        try (ClientWriter writer = CoordinatorHttp.writerThrough(dataSource).start()) {
+        try (ClientWriter writer = Applications.writerThrough(dataSource).start()) {
             writer.awaitMore(200, WRITES_TIMEOUT);
 
             JsonNode there = switchover("pgb", 2);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.ZooKeeperTestServers;
+import io.rdmarepl.testsupport.cluster.CoordinatorHttp;
+import io.rdmarepl.testsupport.cluster.RoleProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

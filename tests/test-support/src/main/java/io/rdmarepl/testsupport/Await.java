@@ -79,8 +79,20 @@ public final class Await {
      * @return the accepted value
      */
     public static <T> T until(String what, Duration timeout, Callable<T> probe, Predicate<T> done) {
+        return until(what, timeout, FIRST_POLL_NS, TimeUnit.MILLISECONDS.toNanos(MAX_POLL_MS), probe, done);
+    }
+
+    /**
+     * Like {@link #until(String, Duration, Callable, Predicate)}, polling every {@code every}: for a probe that costs the
+     * system under test (a request to a process whose timing is being measured), not to be run hundreds of times a second.
+     */
+    public static <T> T until(String what, Duration timeout, Duration every, Callable<T> probe, Predicate<T> done) {
+        return until(what, timeout, every.toNanos(), every.toNanos(), probe, done);
+    }
+
+    private static <T> T until(String what, Duration timeout, long firstPollNs, long maxPollNs, Callable<T> probe, Predicate<T> done) {
         long deadlineNs = System.nanoTime() + timeout.toNanos();
-        long pollNs = FIRST_POLL_NS;
+        long pollNs = firstPollNs;
         T last = null;
         Exception lastError = null;
         while (true) {
@@ -97,7 +109,7 @@ public final class Await {
                 throw new AssertionError("expected " + what + " within " + timeout.toMillis() + " ms; last value: " + last
                         + (lastError == null ? "" : ", last error: " + lastError), lastError);
             }
-            pollNs = pause(pollNs, what);
+            pollNs = pause(pollNs, maxPollNs, what);
         }
     }
 
@@ -143,10 +155,15 @@ public final class Await {
 
     /** Parks for {@code pollNs}; returns the next, longer pause. Interrupted: fails, and the flag stays set. */
     private static long pause(long pollNs, String what) {
+        return pause(pollNs, TimeUnit.MILLISECONDS.toNanos(MAX_POLL_MS), what);
+    }
+
+    /** Parks for {@code pollNs}; returns the next pause, doubled up to {@code maxPollNs}. */
+    private static long pause(long pollNs, long maxPollNs, String what) {
         LockSupport.parkNanos(pollNs);
         if (Thread.currentThread().isInterrupted()) {
             throw new AssertionError("interrupted while waiting for " + what);
         }
-        return Math.min(Math.max(FIRST_POLL_NS, pollNs * 2), TimeUnit.MILLISECONDS.toNanos(MAX_POLL_MS));
+        return Math.min(Math.max(FIRST_POLL_NS, pollNs * 2), maxPollNs);
     }
 }

@@ -11,7 +11,8 @@ import java.util.Properties;
 
 /**
  * The repository's example configurations ({@code config/} and {@code config/rdma/}), for the config loaders' own
- * tests: what operators copy must load. Found from a module's directory (Maven runs tests there).
+ * tests (what operators copy must load) and the host clusters that run them. Found from a module's directory (Maven runs
+ * tests there) or from the harness jar's.
  */
 public final class ExampleConfigs {
     private ExampleConfigs() {
@@ -44,12 +45,24 @@ public final class ExampleConfigs {
         return properties;
     }
 
+    /**
+     * {@code config/} of the repository above the working directory, else above where this class was loaded from (the
+     * harness jar under {@code harness/target}, run from anywhere).
+     */
     private static Path configDirectory() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isDirectory(dir.resolve("config")) && Files.isRegularFile(dir.resolve("rdmarepl"))) {
-                return dir.resolve("config");
+        List<Path> starts = new ArrayList<>(List.of(Path.of("").toAbsolutePath()));
+        try {
+            starts.add(Path.of(ExampleConfigs.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath());
+        } catch (final java.net.URISyntaxException | RuntimeException ex) {
+            // no code source to start from: the working directory only
+        }
+        for (final Path start : starts) {
+            for (Path dir = start; dir != null; dir = dir.getParent()) {
+                if (Files.isDirectory(dir.resolve("config")) && Files.isRegularFile(dir.resolve("rdmarepl"))) {
+                    return dir.resolve("config");
+                }
             }
         }
-        throw new IllegalStateException("no repository config/ directory above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException("no repository config/ directory above " + starts);
     }
 }

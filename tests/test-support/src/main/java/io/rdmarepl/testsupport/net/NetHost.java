@@ -13,11 +13,17 @@ public final class NetHost {
     private final String name;
     private final String namespace;
     private final String address;
+    private final String cpus;
 
     NetHost(String name, String namespace, String address) {
+        this(name, namespace, address, null);
+    }
+
+    NetHost(String name, String namespace, String address, String cpus) {
         this.name = name;
         this.namespace = namespace;
         this.address = address;
+        this.cpus = cpus;
     }
 
     /** e.g. "primary": what tests and messages call it. */
@@ -35,12 +41,27 @@ public final class NetHost {
         return Optional.ofNullable(namespace);
     }
 
-    /** {@code command} as run on this host: prefixed with {@code ip netns exec <namespace>} unless it is the root. */
+    /**
+     * The CPUs every process of this host runs on ({@code taskset}'s list, e.g. "0" or "1-3"), as if the host had only
+     * those; empty: any CPU.
+     */
+    public Optional<String> cpus() {
+        return Optional.ofNullable(cpus);
+    }
+
+    /**
+     * {@code command} as run on this host: prefixed with {@code ip netns exec <namespace>} unless it is the root, and
+     * with {@code taskset -c <cpus>} when the host has {@link #cpus()}. Both exec the command (the process's pid is the
+     * command's), and its children inherit the namespace and the CPUs.
+     */
     public List<String> command(List<String> command) {
-        if (namespace == null) {
-            return List.copyOf(command);
+        List<String> wrapped = new ArrayList<>();
+        if (namespace != null) {
+            wrapped.addAll(List.of("ip", "netns", "exec", namespace));
         }
-        List<String> wrapped = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
+        if (cpus != null) {
+            wrapped.addAll(List.of("taskset", "-c", cpus));
+        }
         wrapped.addAll(command);
         return wrapped;
     }
@@ -55,8 +76,18 @@ public final class NetHost {
         return SystemCommand.run(command(List.of(command)));
     }
 
+    /** The processes in this host's namespace now ({@code ip netns pids}); empty for the root namespace. */
+    public List<Long> pids() {
+        if (namespace == null) {
+            return List.of();
+        }
+        return SystemCommand.attempt(List.of("ip", "netns", "pids", namespace)).output().lines().map(String::trim)
+                .filter(p -> p.matches("\\d+")).map(Long::valueOf).toList();
+    }
+
     @Override
     public String toString() {
-        return name + " (" + address + (namespace == null ? ", root namespace" : ", " + namespace) + ")";
+        return name + " (" + address + (namespace == null ? ", root namespace" : ", " + namespace) + (cpus == null ? "" : ", CPUs " + cpus)
+                + ")";
     }
 }

@@ -79,6 +79,18 @@ public final class Network implements AutoCloseable {
      * {@code eth0} on the bridge at the next address of the subnet.
      */
     public synchronized NetHost addHost(String name) {
+        return addHost(name, null);
+    }
+
+    /**
+     * Like {@link #addHost(String)}, the host's processes on {@code cpus} only ({@link NetHost#cpus()}; null: any CPU).
+     *
+     * @param cpus a CPU list as {@code taskset -c} takes it, e.g. "0" or "1-3"
+     */
+    public synchronized NetHost addHost(String name, String cpus) {
+        if (cpus != null && !cpus.matches("\\d+([-,]\\d+)*")) {
+            throw new IllegalArgumentException("CPU list must be like 0, 1-3 or 0,2: " + cpus);
+        }
         if (!name.matches("[a-z][a-z0-9]{0,11}")) {
             throw new IllegalArgumentException("host name must match [a-z][a-z0-9]{0,11}: " + name);
         }
@@ -88,7 +100,7 @@ public final class Network implements AutoCloseable {
         int index = hosts.size() + 2;
         String namespace = NetworkNamespaces.PREFIX + owner + "-" + name;
         String outside = "rr" + bridge.substring(StaleNetworks.BRIDGE_PREFIX.length()) + index;
-        NetHost host = new NetHost(name, namespace, address(index));
+        NetHost host = new NetHost(name, namespace, address(index), cpus);
         SystemCommand.run(List.of("ip", "netns", "add", namespace));
         hosts.add(host);
         SystemCommand.run(List.of("ip", "link", "add", outside, "type", "veth", "peer", "name", outside + "p"));

@@ -1,4 +1,4 @@
-package io.rdmarepl.e2e;
+package io.rdmarepl.testsupport.cluster;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -6,7 +6,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.testsupport.net.NetHost;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.charset.StandardCharsets;
@@ -21,11 +20,25 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One {@code rdmarepl ship|apply --config FILE} in its own JVM, on this JVM's classpath, its stdout and stderr
- * written to a log file of its own under target/, in this JVM's network namespace or on a host of a test network. {@link #kill()} is SIGKILL; {@link #stop()} is SIGTERM, as an operator or a
- * supervisor would send.
+ * One {@code rdmarepl ship|apply|coordinate --config FILE} in its own JVM, on this JVM's classpath (which must hold
+ * the {@code cli} module: the end-to-end tests', the harness jar), its stdout and stderr written to a log file of its
+ * own, in this JVM's network namespace or on a host of a test network. {@link #kill()} is SIGKILL; {@link #stop} is
+ * SIGTERM, as an operator or a supervisor would send.
  */
-final class RoleProcess {
+public final class RoleProcess {
+    /**
+     * The JVM options of a role by default: small and quick to start, since two of these share two cores with two
+     * PostgreSQL servers and the test.
+     */
+    public static final List<String> SMALL_JVM = List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    /** The JVM's own defaults, as the packaged systemd units run the roles (no RDMAREPL_JAVA_OPTS). */
+    public static final List<String> DEFAULT_JVM = List.of();
+    /**
+     * The environment variable of the cluster secret ({@code io.rdmarepl.channel.ChannelSecurity.SECRET_ENV}, which this
+     * module cannot import: the channel's own tests use this module; the end-to-end tests check that the two agree).
+     */
+    public static final String CHANNEL_SECRET_ENV = "RDMAREPL_CHANNEL_SECRET";
+    private static final String MAIN_CLASS = "io.rdmarepl.cli.RdmareplCommand";
     /** The cluster secret every role of this test run shares (softrdma:// checks it). */
     private static final String CHANNEL_SECRET = newSecret();
     private static final int TAIL_LINES = 40;
@@ -39,7 +52,7 @@ final class RoleProcess {
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "e2e-process-killer"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "rdmarepl-role-process-killer"));
     }
 
     private final String label;
@@ -57,21 +70,21 @@ final class RoleProcess {
      * @param label   names the process in messages, e.g. "shipper #2"
      * @param logFile output of the process (replaced)
      */
-    static RoleProcess start(String role, String label, Path config, Path logFile) {
-        return start(role, label, config, logFile, null);
+    public static RoleProcess start(String role, String label, Path config, Path logFile) {
+        return start(role, label, config, logFile, null, SMALL_JVM);
     }
 
-    /** Like {@link #start(String, String, Path, Path)}, on {@code host} of a network ({@code ip netns exec}) unless it is null. */
-    static RoleProcess start(String role, String label, Path config, Path logFile, NetHost host) {
+    /**
+     * Like {@link #start(String, String, Path, Path)}, on {@code host} of a network ({@code ip netns exec}, and its CPUs)
+     * unless it is null, with {@code jvmOptions} ({@link #SMALL_JVM}, {@link #DEFAULT_JVM} or others).
+     */
+    public static RoleProcess start(String role, String label, Path config, Path logFile, NetHost host, List<String> jvmOptions) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // small and quick to start: two of these share two cores with two PostgreSQL servers and the test
-        command.add("-Xmx384m");
-        command.add("-XX:+UseSerialGC");
-        command.add("-XX:TieredStopAtLevel=1");
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
-        command.add("io.rdmarepl.cli.RdmareplCommand");
+        command.add(MAIN_CLASS);
         command.add(role);
         command.add("--config");
         command.add(config.toString());
@@ -83,7 +96,7 @@ final class RoleProcess {
                     .redirectErrorStream(true)
                     .redirectOutput(Redirect.appendTo(logFile.toFile()));
             builder.environment().put("RDMAREPL_DEBUG", "1");
-            builder.environment().put(ChannelSecurity.SECRET_ENV, CHANNEL_SECRET); // used by softrdma:// rings
+            builder.environment().put(CHANNEL_SECRET_ENV, CHANNEL_SECRET); // used by softrdma:// rings
             Process process = builder.start();
             LIVE.add(process);
             process.onExit().thenRun(() -> LIVE.remove(process));
@@ -94,13 +107,13 @@ final class RoleProcess {
     }
 
     /** SIGKILL, then wait for the process to be gone. */
-    void kill() {
+    public void kill() {
         process.destroyForcibly();
         awaitExit(Duration.ofSeconds(10));
     }
 
     /** SIGTERM (graceful stop); SIGKILL if it is still running after {@code timeout}. */
-    void stop(Duration timeout) {
+    public void stop(Duration timeout) {
         if (!process.isAlive()) {
             return;
         }
@@ -111,7 +124,7 @@ final class RoleProcess {
     }
 
     /** @return the exit code, or empty if the process still runs after {@code timeout} */
-    OptionalInt awaitExit(Duration timeout) {
+    public OptionalInt awaitExit(Duration timeout) {
         try {
             if (process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 return OptionalInt.of(process.exitValue());
@@ -123,20 +136,20 @@ final class RoleProcess {
         }
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
-    String label() {
+    public String label() {
         return label;
     }
 
     /** @return the URL of its admin endpoint's /status once the process printed it, else null */
-    String statusUrl() {
+    public String statusUrl() {
         for (String line : lines()) {
             int at = line.indexOf("admin http://");
             if (at >= 0) {
@@ -147,12 +160,12 @@ final class RoleProcess {
     }
 
     /** The whole log so far. */
-    String log() {
+    public String log() {
         return String.join("\n", lines());
     }
 
     /** The last lines of its log, for assertion messages. */
-    String tail() {
+    public String tail() {
         List<String> lines = lines();
         return "--- " + label + " (pid " + process.pid() + (process.isAlive() ? ", running" : ", exited " + process.exitValue())
                 + "), last lines of " + logFile + " ---\n"
@@ -173,7 +186,7 @@ final class RoleProcess {
     }
 
     /** The process's {@code /status} document as one diagnostic line, or "" when it does not run or has no endpoint. */
-    static String statusLine(RoleProcess process) {
+    public static String statusLine(RoleProcess process) {
         if (process == null || !process.isAlive() || process.statusUrl() == null) {
             return "";
         }

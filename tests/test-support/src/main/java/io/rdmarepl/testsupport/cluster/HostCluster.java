@@ -1,6 +1,5 @@
-package io.rdmarepl.e2e;
+package io.rdmarepl.testsupport.cluster;
 
-import io.rdmarepl.client.FailoverDataSource;
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.ExampleConfigs;
@@ -9,6 +8,7 @@ import io.rdmarepl.testsupport.ZooKeeperEnsemble;
 import io.rdmarepl.testsupport.history.ClientWriter;
 import io.rdmarepl.testsupport.net.NetHost;
 import io.rdmarepl.testsupport.net.Network;
+import io.rdmarepl.testsupport.net.NetworkNamespaces;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,7 +25,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Members a and b and a coordinator, each on a host of its own (a network namespace of a {@link Network}), the roles
@@ -45,20 +49,28 @@ import java.util.concurrent.CompletableFuture;
  * </pre>
  * Each role runs under a {@link SupervisedRole}, restarted after a failure as its systemd unit would restart it.
  * A sidecar reaches its own PostgreSQL at 127.0.0.1, as on one machine; everything else goes through the network, so
- * cutting a host cuts its PostgreSQL and its sidecars together.
+ * cutting a host cuts its PostgreSQL and its sidecars together. A host may be given CPUs of its own
+ * ({@link Builder#cpus}): its PostgreSQL and roles run on those only, as on a machine of that size. Used by the
+ * end-to-end partition tests and by {@code rdmarepl bench failover --layout hosts}.
  */
-final class HostCluster implements AutoCloseable {
-    static final String SCHEMA = ClientWriter.SCHEMA + ";\nCREATE TABLE marker (id bigint PRIMARY KEY, at timestamptz NOT NULL DEFAULT clock_timestamp())";
-    static final String ROLES_TOKEN = "rdmarepl-example-roles-token";
-    static final String COORDINATOR_TOKEN = "rdmarepl-example-coordinator-token";
+public final class HostCluster implements AutoCloseable {
+    public static final String SCHEMA = ClientWriter.SCHEMA
+            + ";\nCREATE TABLE marker (id bigint PRIMARY KEY, at timestamptz NOT NULL DEFAULT clock_timestamp())";
+    public static final String ROLES_TOKEN = "rdmarepl-example-roles-token";
+    public static final String COORDINATOR_TOKEN = "rdmarepl-example-coordinator-token";
+    /** How long a failover may take at most in these clusters, partitions and ZooKeeper sessions included. */
+    public static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
-    static final int SHIPPER_ADMIN = 7480;
-    static final int APPLIER_ADMIN = 9472;
-    private static final int COORDINATOR_ADMIN = 7490;
+    private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(20);
+    private static final long QUIET_WINDOW_MS = 250;
+    public static final int SHIPPER_ADMIN = 7480;
+    public static final int APPLIER_ADMIN = 9472;
+    public static final int COORDINATOR_ADMIN = 7490;
 
     private final Path directory;
     private final Network network;
+    private final Builder options;
     private final Map<String, NetHost> hosts = new LinkedHashMap<>();
     private final Map<String, PostgresServer> servers = new LinkedHashMap<>();
     private final List<SupervisedRole> processes = new ArrayList<>();
@@ -68,9 +80,15 @@ final class HostCluster implements AutoCloseable {
     /** The state store's ensemble; null when the state is in a file. */
     private ZooKeeperEnsemble zookeeper;
 
-    private HostCluster(Path directory, Network network) {
+    private HostCluster(Path directory, Network network, Builder options) {
         this.directory = directory;
         this.network = network;
+        this.options = options;
+    }
+
+    /** A cluster named {@code name} with the defaults; {@link Builder#start()} starts it. */
+    public static Builder builder(String name) {
+        return new Builder(name);
     }
 
     /**
@@ -78,8 +96,8 @@ final class HostCluster implements AutoCloseable {
      * go into both shippers' configurations (sync mode, say); {@code serverSql} runs on both servers before the roles
      * start. Skips the calling test where namespaces are unavailable.
      */
-    static HostCluster start(String name, Map<String, String> shipperSettings, String serverSql) throws Exception {
-        return start(name, shipperSettings, serverSql, null, 1);
+    public static HostCluster start(String name, Map<String, String> shipperSettings, String serverSql) throws Exception {
+        return builder(name).shipperSettings(shipperSettings).serverSql(serverSql).start();
     }
 
     /**
@@ -87,48 +105,133 @@ final class HostCluster implements AutoCloseable {
      * ensemble of three servers timed as {@code timing}, every server and coordinator on a host of its own; the first
      * coordinator leads at the start, the others follow.
      */
-    static HostCluster startOnZooKeeper(String name, ZooKeeperEnsemble.Timing timing, int coordinators,
-                                        Map<String, String> shipperSettings, String serverSql) throws Exception {
-        return start(name, shipperSettings, serverSql, timing, coordinators);
+    public static HostCluster startOnZooKeeper(String name, ZooKeeperEnsemble.Timing timing, int coordinators,
+                                               Map<String, String> shipperSettings, String serverSql) throws Exception {
+        return builder(name).zooKeeper(timing, coordinators).shipperSettings(shipperSettings).serverSql(serverSql).start();
     }
 
-    private static HostCluster start(String name, Map<String, String> shipperSettings, String serverSql,
-                                     ZooKeeperEnsemble.Timing zooKeeperTiming, int coordinators) throws Exception {
-        Path directory = Path.of("target", "e2e", name).toAbsolutePath();
-        Files.createDirectories(directory);
-        // a fresh cluster starts at epoch 1, with new servers: what an earlier run's shippers kept (their epoch, a lease
-        // a killed shipper left armed for another server's port) is not this cluster's; their guards are gone (close)
-        for (String member : List.of("a", "b")) {
-            for (String kept : List.of("rdmarepl-epoch-", "rdmarepl-lease-")) {
-                Files.deleteIfExists(directory.resolve(kept + member));
-                Files.deleteIfExists(directory.resolve(kept + member + ".lock"));
-            }
+    /** The options of a cluster; {@link #start()} starts it. */
+    public static final class Builder {
+        private final String name;
+        private Path directory;
+        private Map<String, String> shipperSettings = Map.of();
+        private Map<String, String> applierSettings = Map.of();
+        private String serverSql = "";
+        private ZooKeeperEnsemble.Timing zooKeeperTiming;
+        private int coordinators = 1;
+        private Durability durability = Durability.FAST;
+        private final Map<String, String> cpus = new LinkedHashMap<>();
+        private List<String> jvmOptions = RoleProcess.SMALL_JVM;
+        private boolean settle;
+
+        private Builder(String name) {
+            this.name = name;
         }
-        Network network = Network.create();
-        HostCluster cluster = new HostCluster(directory, network);
-        try {
-            cluster.startAll(shipperSettings, serverSql, zooKeeperTiming, coordinators);
-            return cluster;
-        } catch (Exception | AssertionError e) {
-            cluster.close();
-            throw e;
+
+        /** Where configurations, logs and leases go; default {@code target/e2e/<name>} under the working directory. */
+        public Builder directory(Path directory) {
+            this.directory = directory;
+            return this;
+        }
+
+        /** Settings of both shippers' configurations over the example's (sync mode, say). */
+        public Builder shipperSettings(Map<String, String> shipperSettings) {
+            this.shipperSettings = Map.copyOf(shipperSettings);
+            return this;
+        }
+
+        /** Settings of every applier's configuration over the example's. */
+        public Builder applierSettings(Map<String, String> applierSettings) {
+            this.applierSettings = Map.copyOf(applierSettings);
+            return this;
+        }
+
+        /** SQL run on both servers before the roles start, after {@link #SCHEMA}. */
+        public Builder serverSql(String serverSql) {
+            this.serverSql = serverSql;
+            return this;
+        }
+
+        /** The coordinators' state in a ZooKeeper ensemble: see {@link #startOnZooKeeper}. */
+        public Builder zooKeeper(ZooKeeperEnsemble.Timing timing, int coordinators) {
+            this.zooKeeperTiming = timing;
+            this.coordinators = coordinators;
+            return this;
+        }
+
+        /** The servers' durability; default {@link Durability#FAST}. */
+        public Builder durability(Durability durability) {
+            this.durability = durability;
+            return this;
+        }
+
+        /**
+         * Host {@code host} ("a", "b", "coordinator", ...) runs on {@code cpus} only ({@code taskset -c}'s list): its
+         * PostgreSQL, its roles and whatever they start. Default: any CPU.
+         */
+        public Builder cpus(String host, String cpus) {
+            this.cpus.put(host, cpus);
+            return this;
+        }
+
+        /** The roles' JVM options; default {@link RoleProcess#SMALL_JVM}. */
+        public Builder jvmOptions(List<String> jvmOptions) {
+            this.jvmOptions = List.copyOf(jvmOptions);
+            return this;
+        }
+
+        /**
+         * Each role started only once the one before it is quiet ({@link #awaitQuiet}): on a CPU or two, JVMs starting
+         * at once (each compiling its start for a second or two) can hold a running role off its CPU for longer than the
+         * shipper's lease. Default: off.
+         */
+        public Builder settle(boolean settle) {
+            this.settle = settle;
+            return this;
+        }
+
+        /**
+         * Starts everything and waits until the coordinator reports HEALTHY with a the primary. Skips the calling test
+         * (JUnit) where namespaces are unavailable: a caller that is no test asks
+         * {@link NetworkNamespaces#unavailableReason()} first.
+         */
+        public HostCluster start() throws Exception {
+            Path dir = (directory != null ? directory : Path.of("target", "e2e", name)).toAbsolutePath();
+            Files.createDirectories(dir);
+            // a fresh cluster starts at epoch 1, with new servers: what an earlier run's shippers kept (their epoch, a lease
+            // a killed shipper left armed for another server's port) is not this cluster's; their guards are gone (close)
+            for (String member : List.of("a", "b")) {
+                for (String kept : List.of("rdmarepl-epoch-", "rdmarepl-lease-")) {
+                    Files.deleteIfExists(dir.resolve(kept + member));
+                    Files.deleteIfExists(dir.resolve(kept + member + ".lock"));
+                }
+            }
+            Network network = Network.create();
+            HostCluster cluster = new HostCluster(dir, network, this);
+            try {
+                cluster.startAll(shipperSettings, serverSql, zooKeeperTiming, coordinators);
+                return cluster;
+            } catch (Exception | AssertionError e) {
+                cluster.close();
+                throw e;
+            }
         }
     }
 
     private void startAll(Map<String, String> shipperSettings, String serverSql, ZooKeeperEnsemble.Timing zooKeeperTiming,
                           int coordinatorCount) throws Exception {
-        hosts.put("a", network.addHost("a"));
-        hosts.put("b", network.addHost("b"));
+        hosts.put("a", addHost("a"));
+        hosts.put("b", addHost("b"));
         CompletableFuture<ZooKeeperEnsemble> ensemble = CompletableFuture.completedFuture(null);
         if (zooKeeperTiming == null) {
-            coordinatorHosts.add(network.addHost("coordinator"));
+            coordinatorHosts.add(addHost("coordinator"));
         } else {
             List<NetHost> zooKeeperHosts = new ArrayList<>();
             for (int i = 1; i <= 3; i++) {
-                zooKeeperHosts.add(network.addHost("zk" + i));
+                zooKeeperHosts.add(addHost("zk" + i));
             }
             for (int i = 1; i <= coordinatorCount; i++) {
-                coordinatorHosts.add(network.addHost("coord" + i));
+                coordinatorHosts.add(addHost("coord" + i));
             }
             Path zooKeeperDirectory = Files.createDirectories(directory.resolve("zookeeper"));
             ensemble = CompletableFuture.supplyAsync(() -> ZooKeeperEnsemble.start(zooKeeperDirectory, zooKeeperHosts, zooKeeperTiming,
@@ -141,14 +244,16 @@ final class HostCluster implements AutoCloseable {
         zookeeper = ensemble.join();
         servers.values().forEach(s -> s.execute(SCHEMA + (serverSql.isEmpty() ? "" : ";\n" + serverSql)));
 
-        start("apply", "applier-b", "b", role("applier.properties", "b", shipperSettings, false));
+        settled(start("apply", "applier-b", "b", role("applier.properties", "b", shipperSettings, false)));
         awaitAdmin("b", APPLIER_ADMIN);
         shippers.put("a", start("ship", "shipper-a", "a", role("shipper.properties", "a", shipperSettings, true)));
         Await.until("a's replication slot streams", START_TIMEOUT, () -> slotActive(servers.get("a")), Boolean::booleanValue);
-        start("apply", "applier-a", "a", role("reverse-applier.properties", "a", shipperSettings, false));
+        settled(shippers.get("a"));
+        settled(start("apply", "applier-a", "a", role("reverse-applier.properties", "a", shipperSettings, false)));
         awaitAdmin("a", APPLIER_ADMIN);
         shippers.put("b", start("ship", "shipper-b", "b", role("reverse-shipper.properties", "b", shipperSettings, true)));
         awaitAdmin("b", SHIPPER_ADMIN);
+        settled(shippers.get("b"));
 
         if (zookeeper == null) {
             Properties c = resolve(ExampleConfigs.read(example("coordinator.properties")), false);
@@ -168,6 +273,63 @@ final class HostCluster implements AutoCloseable {
         }
     }
 
+    /** With {@link Builder#settle}: waits until {@code role} is quiet. */
+    private SupervisedRole settled(SupervisedRole role) {
+        if (options.settle) {
+            awaitQuiet(List.of(role), SETTLE_TIMEOUT);
+        }
+        return role;
+    }
+
+    /**
+     * Waits until the role processes (with what they started: the lease guards) together use at most a tenth of a CPU,
+     * over {@value #QUIET_WINDOW_MS} ms: their JVMs have compiled what starting them took, as they would have long before
+     * a failover in production. Gives up after {@code timeout}.
+     *
+     * @return whether they were quiet within {@code timeout}
+     */
+    public boolean awaitQuiet(Duration timeout) {
+        return awaitQuiet(processes, timeout);
+    }
+
+    private static boolean awaitQuiet(List<SupervisedRole> roles, Duration timeout) {
+        long deadlineNs = System.nanoTime() + timeout.toNanos();
+        long before = cpuNanos(roles);
+        while (System.nanoTime() - deadlineNs < 0) {
+            try {
+                Thread.sleep(QUIET_WINDOW_MS); // the window the CPU time is measured over, not a wait for something
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            long after = cpuNanos(roles);
+            if (after - before <= TimeUnit.MILLISECONDS.toNanos(QUIET_WINDOW_MS) / 10) {
+                return true;
+            }
+            before = after;
+        }
+        return false;
+    }
+
+    /** CPU time the roles' processes and their descendants used so far. */
+    private static long cpuNanos(List<SupervisedRole> roles) {
+        long total = 0;
+        for (SupervisedRole role : roles) {
+            ProcessHandle process = ProcessHandle.of(role.current().pid()).orElse(null);
+            if (process == null) {
+                continue;
+            }
+            for (ProcessHandle p : Stream.concat(Stream.of(process), process.descendants()).toList()) {
+                total += p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+            }
+        }
+        return total;
+    }
+
+    private NetHost addHost(String name) {
+        return network.addHost(name, options.cpus.get(name));
+    }
+
     private void startCoordinator(String label, NetHost host, Path config, boolean leads) throws Exception {
         start("coordinate", label, host, config);
         CoordinatorHttp http = new CoordinatorHttp("http://" + host.address() + ":" + COORDINATOR_ADMIN);
@@ -181,35 +343,35 @@ final class HostCluster implements AutoCloseable {
         }
     }
 
-    NetHost host(String member) {
+    public NetHost host(String member) {
         return hosts.get(member);
     }
 
     /** The (first) coordinator's host. */
-    NetHost coordinatorHost() {
+    public NetHost coordinatorHost() {
         return coordinatorHosts.get(0);
     }
 
     /** Every coordinator's host, the first coordinator's first. */
-    List<NetHost> coordinatorHosts() {
+    public List<NetHost> coordinatorHosts() {
         return List.copyOf(coordinatorHosts);
     }
 
     /** Every coordinator, in the order of {@link #coordinatorHosts()}. */
-    List<CoordinatorHttp> coordinators() {
+    public List<CoordinatorHttp> coordinators() {
         return List.copyOf(coordinators);
     }
 
     /** The ZooKeeper ensemble holding the coordinators' state; null when the state is in a file. */
-    ZooKeeperEnsemble zookeeper() {
+    public ZooKeeperEnsemble zookeeper() {
         return zookeeper;
     }
 
-    Network network() {
+    public Network network() {
         return network;
     }
 
-    PostgresServer server(String member) {
+    public PostgresServer server(String member) {
         return servers.get(member);
     }
 
@@ -217,11 +379,11 @@ final class HostCluster implements AutoCloseable {
      * The coordinator: with several, the one that leads (waited for until exactly one says it does, so each answer
      * comes from the one deciding).
      */
-    CoordinatorHttp coordinator() {
+    public CoordinatorHttp coordinator() {
         if (coordinators.size() == 1) {
             return coordinators.get(0);
         }
-        return Await.until("exactly one coordinator leads", PartitionTrials.FAILOVER_TIMEOUT, () -> {
+        return Await.until("exactly one coordinator leads", FAILOVER_TIMEOUT, () -> {
             List<CoordinatorHttp> leading = new ArrayList<>();
             for (CoordinatorHttp c : coordinators) {
                 try {
@@ -236,30 +398,30 @@ final class HostCluster implements AutoCloseable {
         }, leading -> leading.size() == 1).get(0);
     }
 
-    /** An application's data source, following every coordinator's topology. */
-    FailoverDataSource dataSource() {
-        return CoordinatorHttp.dataSource(coordinators.stream().map(CoordinatorHttp::base).toList());
+    /** What an application's data source follows: every coordinator's admin endpoint, the first coordinator's first. */
+    public List<String> coordinatorUrls() {
+        return coordinators.stream().map(CoordinatorHttp::base).toList();
     }
 
     /** The shipper beside {@code member}'s PostgreSQL (b's waits for the coordinator until b is primary). */
-    RoleProcess shipper(String member) {
+    public RoleProcess shipper(String member) {
         return shippers.get(member).current();
     }
 
     /** The member whose host has {@code address}, e.g. what {@code inet_server_addr()} answered; else the address. */
-    String member(String address) {
+    public String member(String address) {
         return hosts.entrySet().stream().filter(e -> e.getValue().address().equals(address)).map(Map.Entry::getKey)
                 .findFirst().orElse(address);
     }
 
     /** The admin {@code /status} of {@code member}'s shipper, as the client reads it over the network. */
-    String shipperStatus(String member) throws IOException, InterruptedException {
+    public String shipperStatus(String member) throws IOException, InterruptedException {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + host(member).address() + ":" + SHIPPER_ADMIN
                 + "/status")).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 
     /** The admin {@code /status} of the applier beside {@code member}'s PostgreSQL, or what went wrong asking. */
-    String applierStatusOrError(String member) {
+    public String applierStatusOrError(String member) {
         try {
             return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + host(member).address() + ":"
                     + APPLIER_ADMIN + "/status")).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
@@ -272,12 +434,12 @@ final class HostCluster implements AutoCloseable {
     }
 
     /** Where this cluster keeps its configurations, logs and leases. */
-    Path directory() {
+    public Path directory() {
         return directory;
     }
 
     /** Like {@link #shipperStatus}, or what went wrong asking: for messages. */
-    String shipperStatusOrError(String member) {
+    public String shipperStatusOrError(String member) {
         try {
             return shipperStatus(member);
         } catch (IOException e) {
@@ -289,7 +451,7 @@ final class HostCluster implements AutoCloseable {
     }
 
     /** While starting: fails when a role process exited (a bad configuration, say) rather than waiting for it. */
-    void checkAlive() {
+    public void checkAlive() {
         for (SupervisedRole process : processes) {
             if (!process.current().isAlive()) {
                 throw new AssertionError(process.label() + " exited while the cluster started\n" + process.tail());
@@ -298,14 +460,14 @@ final class HostCluster implements AutoCloseable {
     }
 
     /** How often each role was restarted by its supervisor, e.g. "shipper-a 1", only those restarted. */
-    String restarts() {
+    public String restarts() {
         StringBuilder out = new StringBuilder();
         processes.stream().filter(p -> p.restarts() > 0).forEach(p -> out.append(out.length() == 0 ? "" : ", ")
                 .append(p.label()).append(' ').append(p.restarts()));
         return out.length() == 0 ? "none" : out.toString();
     }
 
-    String tails() {
+    public String tails() {
         StringBuilder out = new StringBuilder();
         processes.forEach(p -> out.append(p.tail()));
         return out.toString();
@@ -322,7 +484,7 @@ final class HostCluster implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             try {
-                LeaseGuards.killLeftIn(directory); // a guard outlives its shipper on purpose
+                killLeftOnMembers(); // a lease guard outlives its shipper on purpose
                 if (zookeeper != null) {
                     zookeeper.close();
                 }
@@ -333,8 +495,25 @@ final class HostCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * Kills what still runs on a member's host beside its PostgreSQL once the supervised roles are stopped: the lease
+     * guards the shippers started (they outlive their shippers by design).
+     */
+    private void killLeftOnMembers() {
+        Set<Long> servers = this.servers.values().stream().flatMap(s -> ProcessHandle.of(s.pid()).stream())
+                .flatMap(p -> Stream.concat(Stream.of(p), p.descendants()))
+                .map(ProcessHandle::pid).collect(Collectors.toSet());
+        for (NetHost host : hosts.values()) {
+            for (long pid : host.pids()) {
+                if (!servers.contains(pid)) {
+                    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                }
+            }
+        }
+    }
+
     private PostgresServer startServer(String member) {
-        return PostgresServer.builder("pg" + member).durability(Durability.FAST).on(hosts.get(member)).start();
+        return PostgresServer.builder("pg" + member).durability(options.durability).on(hosts.get(member)).start();
     }
 
     /** An example role configuration for a process on {@code member}'s host. */
@@ -347,6 +526,8 @@ final class HostCluster implements AutoCloseable {
         if (shipper) {
             p.setProperty("fence.lease.dir", directory.toString()); // this cluster's guards only (see close)
             shipperSettings.forEach(p::setProperty);
+        } else {
+            options.applierSettings.forEach(p::setProperty);
         }
         return store(p, example.replace(".properties", "-" + member + ".properties"));
     }
@@ -385,7 +566,7 @@ final class HostCluster implements AutoCloseable {
     }
 
     private SupervisedRole start(String role, String label, NetHost host, Path config) {
-        SupervisedRole process = new SupervisedRole(role, label, config, directory, host);
+        SupervisedRole process = new SupervisedRole(role, label, config, directory, host, options.jvmOptions);
         processes.add(process);
         return process;
     }

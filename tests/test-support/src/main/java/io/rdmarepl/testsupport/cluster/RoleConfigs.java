@@ -1,4 +1,4 @@
-package io.rdmarepl.e2e;
+package io.rdmarepl.testsupport.cluster;
 
 import io.rdmarepl.testsupport.PostgresServer;
 import java.io.IOException;
@@ -6,12 +6,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
 
-/** The configuration files {@link Replication} starts its role processes with: a shipper's and an applier's. */
-final class RoleConfigs {
+/**
+ * Role configuration files: a shipper's and an applier's as the end-to-end tests' {@code Replication} starts them
+ * (on one host, admin endpoints on free ports), and {@link #store}.
+ */
+public final class RoleConfigs {
     private RoleConfigs() {
     }
 
-    static Properties shipper(String source, PostgresServer server, String standby, String uri) {
+    /** @param rolesToken the admin token of the roles (what the coordinator sends them) */
+    public static Properties shipper(String source, PostgresServer server, String standby, String uri, String rolesToken) {
         Properties shipping = new Properties();
         shipping.setProperty("source.name", source);
         shipping.setProperty("database.host", PostgresServer.HOST);
@@ -20,12 +24,13 @@ final class RoleConfigs {
         shipping.setProperty("standbys", standby);
         shipping.setProperty("standby." + standby + ".uri", uri);
         shipping.setProperty("admin.address", "127.0.0.1:0");
-        shipping.setProperty("admin.token", Replication.ROLES_TOKEN);
-        shipping.setProperty("fence.lease.ms", "0"); // see Replication.coordinated()
+        shipping.setProperty("admin.token", rolesToken);
+        shipping.setProperty("fence.lease.ms", "0"); // no lease: see the end-to-end tests' Replication.coordinated()
         return shipping;
     }
 
-    static Properties applier(String source, String uri, PostgresServer into) {
+    /** @param rolesToken the admin token of the roles (what the coordinator sends them) */
+    public static Properties applier(String source, String uri, PostgresServer into, String rolesToken) {
         Properties applying = new Properties();
         applying.setProperty("source.name", source);
         applying.setProperty("ring.uri", uri);
@@ -34,17 +39,17 @@ final class RoleConfigs {
         applying.setProperty("replica.connect.timeout.ms", "2000");
         applying.setProperty("apply.retry.max.ms", "500");
         applying.setProperty("admin.port", "0");
-        applying.setProperty("admin.token", Replication.ROLES_TOKEN);
+        applying.setProperty("admin.token", rolesToken);
         return applying;
     }
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
             return socket.getLocalPort();
         }
     }
 
-    static void store(Properties properties, Path file, String comment) throws IOException {
+    public static void store(Properties properties, Path file, String comment) throws IOException {
         try (var writer = Files.newBufferedWriter(file)) {
             properties.store(writer, comment);
         }

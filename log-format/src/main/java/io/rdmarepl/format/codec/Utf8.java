@@ -37,7 +37,7 @@ public final class Utf8 {
     }
 
     /** Writes {@code text} (free of unpaired surrogates) at {@code index}; returns the index after it. */
-    static int encode(CharSequence text, ByteBuffer buffer, int index) {
+    public static int encode(CharSequence text, ByteBuffer buffer, int index) {
         int at = index;
         int count = text.length();
         for (int i = 0; i < count; i++) {

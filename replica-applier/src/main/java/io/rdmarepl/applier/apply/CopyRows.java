@@ -6,6 +6,7 @@ import io.rdmarepl.format.codec.RecordDecoder;
 import io.rdmarepl.format.codec.RecordHandler;
 import io.rdmarepl.format.codec.RowChangeView;
 import io.rdmarepl.format.codec.TupleView;
+import io.rdmarepl.format.codec.Utf8;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -51,6 +52,8 @@ final class CopyRows implements RecordHandler {
     private final ApplierMetrics metrics;
     private final RecordDecoder decoder = new RecordDecoder();
     private final StringBuilder scratch = new StringBuilder(64);
+    /** {@link #scratch} as UTF-8. */
+    private ByteBuffer encoded = ByteBuffer.allocate(256);
     private byte[] out = new byte[SEND_AT + (64 << 10)];
     private int length;
     private int[] columns;
@@ -259,38 +262,21 @@ final class CopyRows implements RecordHandler {
         }
     }
 
-    /** Appends {@code text} as UTF-8 with COPY's escapes. */
+    /**
+     * Appends {@code text} (a text form {@link PgText} wrote) as UTF-8 with COPY's escapes: encoded into a reused
+     * buffer by the log format's encoder, then copied as a text value's bytes are.
+     */
     private void escaped(CharSequence text) {
-        int n = text.length();
-        room(n * 4);
-        for (int i = 0; i < n; i++) {
-            char c = text.charAt(i);
-            if (c < 0x80) {
-                switch (c) {
-                    case '\\' -> { out[length++] = '\\'; out[length++] = '\\'; }
-                    case '\t' -> { out[length++] = '\\'; out[length++] = 't'; }
-                    case '\n' -> { out[length++] = '\\'; out[length++] = 'n'; }
-                    case '\r' -> { out[length++] = '\\'; out[length++] = 'r'; }
-                    default -> out[length++] = (byte) c;
-                }
-            } else if (c < 0x800) {
-                out[length++] = (byte) (0xC0 | (c >> 6));
-                out[length++] = (byte) (0x80 | (c & 0x3F));
-            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
-                int cp = Character.toCodePoint(c, text.charAt(++i));
-                out[length++] = (byte) (0xF0 | (cp >> 18));
-                out[length++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-                out[length++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-                out[length++] = (byte) (0x80 | (cp & 0x3F));
-            } else if (Character.isSurrogate(c)) {
-                // the text came from valid UTF-8, so this cannot happen; a lone surrogate has no UTF-8 form
-                throw new IllegalStateException("a lone UTF-16 surrogate in column text: not valid UTF-8 on the source");
-            } else {
-                out[length++] = (byte) (0xE0 | (c >> 12));
-                out[length++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-                out[length++] = (byte) (0x80 | (c & 0x3F));
-            }
+        int bytes = Utf8.encodedLength(text);
+        if (bytes < 0) {
+            // the text came from valid UTF-8, so this cannot happen; a lone surrogate has no UTF-8 form
+            throw new IllegalStateException("a lone UTF-16 surrogate in column text: not valid UTF-8 on the source");
         }
+        if (encoded.capacity() < bytes) {
+            encoded = ByteBuffer.allocate(Math.max(bytes, encoded.capacity() * 2));
+        }
+        Utf8.encode(text, encoded, 0);
+        escapedUtf8(encoded, 0, bytes);
     }
 
     private void put(byte b) {

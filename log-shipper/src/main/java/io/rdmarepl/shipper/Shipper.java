@@ -11,7 +11,7 @@ import io.rdmarepl.shipper.capture.pgoutput.PgOutputCapture;
 import io.rdmarepl.shipper.capture.ChangeEncoding;
 import io.rdmarepl.shipper.capture.EngineProperties;
 import io.rdmarepl.shipper.capture.PrimaryPreflight;
-import io.rdmarepl.shipper.capture.PrimaryLiveness;
+import io.rdmarepl.shipper.liveness.PrimaryLiveness;
 import io.rdmarepl.shipper.capture.PublishedTables;
 import io.rdmarepl.shipper.capture.SequenceSync;
 import io.rdmarepl.shipper.capture.SlotRetention;

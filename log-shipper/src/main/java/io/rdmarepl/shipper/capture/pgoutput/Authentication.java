@@ -61,7 +61,7 @@ final class Authentication {
                 continue;
             }
             if (type != AUTHENTICATION || reader.bodyLength() < Integer.BYTES) {
-                throw new ReplicationException(Reason.PROTOCOL, "replication connection to " + endpoint.describe()
+                throw new ReplicationException(Reason.PROTOCOL, endpoint.title()
                     + ": expected an authentication request, got message type '" + BackendReader.printable(type) + "'");
             }
             ByteBuffer view = reader.view();
@@ -128,7 +128,7 @@ final class Authentication {
 
     private void requireScram() throws ReplicationException {
         if (scram == null) {
-            throw new ReplicationException(Reason.PROTOCOL, "replication connection to " + endpoint.describe()
+            throw new ReplicationException(Reason.PROTOCOL, endpoint.title()
                 + ": SASL continuation without a SASL start");
         }
     }
@@ -141,7 +141,7 @@ final class Authentication {
     }
 
     private ReplicationException failure(String why) {
-        return new ReplicationException(Reason.AUTHENTICATION, "replication connection to " + endpoint.describe()
+        return new ReplicationException(Reason.AUTHENTICATION, endpoint.title()
             + ": authentication failed: " + why);
     }
 

@@ -6,15 +6,12 @@ import io.rdmarepl.shipper.capture.CopyPoints;
 import io.rdmarepl.shipper.capture.PrimaryPreflight;
 import io.rdmarepl.shipper.capture.PublishedTables;
 import io.rdmarepl.shipper.config.ShipperConfig;
-import io.rdmarepl.shipper.config.SyncSettings;
 import io.rdmarepl.shipper.ship.ShipPipeline;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -190,11 +187,7 @@ public final class PgOutputCapture implements Capture {
     }
 
     private ReplicationEndpoint endpoint() {
-        return new ReplicationEndpoint(config.databaseHost(), config.databasePort(), config.databaseName(),
-                config.databaseUser(), config.databasePassword().isEmpty() ? null : config.databasePassword(),
-                SslMode.parse(config.sslMode()), config.sslRootCert().isEmpty() ? null : Path.of(config.sslRootCert()),
-                SyncSettings.applicationName(config.sourceName()), Duration.ofMillis(Math.max(1000, config.connectTimeout().toMillis())),
-                ReplicationEndpoint.STATUS_INTERVAL_DEFAULT, ReplicationEndpoint.RECEIVE_TIMEOUT_DEFAULT);
+        return PrimaryEndpoint.of(config);
     }
 
     /**

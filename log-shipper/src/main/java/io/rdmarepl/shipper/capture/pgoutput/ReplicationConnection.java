@@ -3,9 +3,7 @@ package io.rdmarepl.shipper.capture.pgoutput;
 import io.rdmarepl.shipper.capture.pgoutput.ReplicationException.Reason;
 import java.io.EOFException;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -77,39 +75,11 @@ public final class ReplicationConnection implements AutoCloseable {
      * @throws ReplicationException naming host:port, user and database, and the server's own error when it sent one
      */
     public static ReplicationConnection open(ReplicationEndpoint endpoint) throws ReplicationException {
-        long timeoutMs = Math.max(1, endpoint.connectTimeout().toMillis());
-        Socket tcp = new Socket();
-        try {
-            tcp.setTcpNoDelay(true);
-            tcp.setKeepAlive(true);
-            tcp.connect(new InetSocketAddress(endpoint.host(), endpoint.port()), (int) Math.min(Integer.MAX_VALUE, timeoutMs));
-            tcp.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs));
-            Socket io = TlsNegotiation.negotiate(tcp, endpoint);
-            BackendReader reader = new BackendReader(io.getInputStream());
-            FrontendWriter writer = new FrontendWriter(io.getOutputStream());
-            StartupHandshake.Session session = StartupHandshake.run(endpoint, reader, writer);
-            tcp.setSoTimeout(0);
-            ReplicationConnection connection = new ReplicationConnection(endpoint, tcp, reader, writer, session);
-            LOG.debug("opened {} (walsender pid {}, server {})", endpoint, connection.backendPid,
-                session.parameters().get("server_version"));
-            return connection;
-        } catch (ReplicationException ex) {
-            closeQuietly(tcp);
-            throw ex;
-        } catch (SocketTimeoutException ex) {
-            closeQuietly(tcp);
-            throw new ReplicationException(Reason.TIMEOUT, "replication connection to " + endpoint.describe()
-                + ": no answer within " + timeoutMs
-                + " ms (connectTimeout) while connecting, negotiating TLS or authenticating", ex);
-        } catch (EOFException ex) {
-            closeQuietly(tcp);
-            throw new ReplicationException(Reason.NETWORK, "replication connection to " + endpoint.describe()
-                + ": the server closed the connection during startup without an error message", ex);
-        } catch (IOException | RuntimeException ex) {
-            closeQuietly(tcp);
-            throw new ReplicationException(Reason.NETWORK, "replication connection to " + endpoint.describe()
-                + ": cannot connect: " + ex, ex);
-        }
+        WireSession wire = WireSession.open(endpoint);
+        ReplicationConnection connection = new ReplicationConnection(endpoint, wire.tcp(), wire.reader(), wire.writer(), wire.startup());
+        LOG.debug("opened {} (walsender pid {}, server {})", endpoint, connection.backendPid,
+            wire.startup().parameters().get("server_version"));
+        return connection;
     }
 
     /**
@@ -217,7 +187,7 @@ public final class ReplicationConnection implements AutoCloseable {
      */
     @Override
     public void close() {
-        abort(new ReplicationException(Reason.CLOSED, "replication connection to " + endpoint.describe()
+        abort(new ReplicationException(Reason.CLOSED, endpoint.title()
             + " was closed by close()"), true);
     }
 
@@ -317,10 +287,10 @@ public final class ReplicationConnection implements AutoCloseable {
         } else if (ex instanceof ReplicationException replication) {
             failure = replication;
         } else if (ex instanceof EOFException) {
-            failure = new ReplicationException(Reason.SERVER_ENDED, "replication connection to " + endpoint.describe()
+            failure = new ReplicationException(Reason.SERVER_ENDED, endpoint.title()
                 + ": the server closed the connection without an error message while " + doing + " (" + ex.getMessage() + ")", ex);
         } else {
-            failure = new ReplicationException(Reason.NETWORK, "replication connection to " + endpoint.describe()
+            failure = new ReplicationException(Reason.NETWORK, endpoint.title()
                 + ": " + ex + " while " + doing, ex);
         }
         abort(failure);
@@ -370,7 +340,7 @@ public final class ReplicationConnection implements AutoCloseable {
 
         @Override
         public void receiveTimedOut(long silentMs) {
-            abort(new ReplicationException(Reason.TIMEOUT, "replication connection to " + endpoint.describe()
+            abort(new ReplicationException(Reason.TIMEOUT, endpoint.title()
                 + ": no message from the server for " + silentMs + " ms (receiveTimeout "
                 + endpoint.receiveTimeout().toMillis() + " ms); closed"));
         }

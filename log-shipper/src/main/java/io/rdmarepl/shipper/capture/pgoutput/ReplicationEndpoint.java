@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * Where and how {@link ReplicationConnection} connects: a logical replication connection
- * ({@code replication=database}) to one database of a primary.
+ * ({@code replication=database}) to one database of a primary; or, with {@code replication} false, where a plain
+ * session of the same wire client connects ({@link PrimaryPing}).
  *
  * @param host             host name or address
  * @param port             TCP port
@@ -22,6 +23,7 @@ import java.util.Objects;
  * @param receiveTimeout   no message from the server for this long closes the connection; at half of it a status
  *                         update asks the server for a reply (the walreceiver's {@code wal_receiver_timeout},
  *                         60 s). Zero disables it.
+ * @param replication      true for a walsender session ({@code replication=database}), false for a plain backend
  */
 public record ReplicationEndpoint(
     String host,
@@ -34,7 +36,8 @@ public record ReplicationEndpoint(
     String applicationName,
     Duration connectTimeout,
     Duration statusInterval,
-    Duration receiveTimeout) {
+    Duration receiveTimeout,
+    boolean replication) {
 
     public static final SslMode SSL_MODE_DEFAULT = SslMode.PREFER;
     public static final String APPLICATION_NAME_DEFAULT = "rdmarepl";
@@ -68,30 +71,41 @@ public record ReplicationEndpoint(
     /** Defaults: no password, sslmode prefer, application_name {@value #APPLICATION_NAME_DEFAULT}, 10 s / 10 s / 60 s. */
     public static ReplicationEndpoint of(String host, int port, String database, String user) {
         return new ReplicationEndpoint(host, port, database, user, null, SSL_MODE_DEFAULT, null,
-            APPLICATION_NAME_DEFAULT, CONNECT_TIMEOUT_DEFAULT, STATUS_INTERVAL_DEFAULT, RECEIVE_TIMEOUT_DEFAULT);
+            APPLICATION_NAME_DEFAULT, CONNECT_TIMEOUT_DEFAULT, STATUS_INTERVAL_DEFAULT, RECEIVE_TIMEOUT_DEFAULT, true);
     }
 
     public ReplicationEndpoint withPassword(String password) {
         return new ReplicationEndpoint(host, port, database, user, password, sslMode, sslRootCert, applicationName,
-            connectTimeout, statusInterval, receiveTimeout);
+            connectTimeout, statusInterval, receiveTimeout, replication);
     }
 
     public ReplicationEndpoint withSsl(SslMode sslMode, Path sslRootCert) {
         return new ReplicationEndpoint(host, port, database, user, password, sslMode, sslRootCert, applicationName,
-            connectTimeout, statusInterval, receiveTimeout);
+            connectTimeout, statusInterval, receiveTimeout, replication);
     }
 
     public ReplicationEndpoint withApplicationName(String applicationName) {
         return new ReplicationEndpoint(host, port, database, user, password, sslMode, sslRootCert, applicationName,
-            connectTimeout, statusInterval, receiveTimeout);
+            connectTimeout, statusInterval, receiveTimeout, replication);
     }
 
     public ReplicationEndpoint withTimeouts(Duration connectTimeout, Duration statusInterval, Duration receiveTimeout) {
         return new ReplicationEndpoint(host, port, database, user, password, sslMode, sslRootCert, applicationName,
-            connectTimeout, statusInterval, receiveTimeout);
+            connectTimeout, statusInterval, receiveTimeout, replication);
     }
 
-    /** @return e.g. {@code 127.0.0.1:5432 (user rdmarepl, database shop)}, what every error message starts with */
+    /** The same server, database and credentials for a plain backend session named {@code applicationName}. */
+    public ReplicationEndpoint plainSession(String applicationName) {
+        return new ReplicationEndpoint(host, port, database, user, password, sslMode, sslRootCert, applicationName,
+            connectTimeout, statusInterval, receiveTimeout, false);
+    }
+
+    /** What every error message starts with: e.g. {@code replication connection to 127.0.0.1:5432 (user r, database shop)}. */
+    public String title() {
+        return (replication ? "replication connection to " : "connection to ") + describe();
+    }
+
+    /** @return e.g. {@code 127.0.0.1:5432 (user rdmarepl, database shop)} */
     public String describe() {
         return describe(host, port, user, database);
     }
@@ -99,7 +113,7 @@ public record ReplicationEndpoint(
     /** The password masked. */
     @Override
     public String toString() {
-        return "ReplicationEndpoint[" + describe() + ", password=" + (password == null ? "none" : "****")
+        return "ReplicationEndpoint[" + describe() + (replication ? "" : ", plain session") + ", password=" + (password == null ? "none" : "****")
             + ", sslmode=" + sslMode + (sslRootCert == null ? "" : ", sslrootcert=" + sslRootCert)
             + ", application_name=" + applicationName + ", connectTimeout=" + connectTimeout
             + ", statusInterval=" + statusInterval + ", receiveTimeout=" + receiveTimeout + "]";

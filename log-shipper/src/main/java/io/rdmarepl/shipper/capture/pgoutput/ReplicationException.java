@@ -50,7 +50,7 @@ public final class ReplicationException extends IOException {
     /** An ErrorResponse; {@link Reason#AUTHENTICATION} for SQLSTATE class 28 and during authentication. */
     static ReplicationException fromServer(ReplicationEndpoint endpoint, String doing, ServerError error, boolean authenticating) {
         Reason reason = authenticating || error.isAuthorizationFailure() ? Reason.AUTHENTICATION : Reason.SERVER_ERROR;
-        return new ReplicationException(reason, "replication connection to " + endpoint.describe() + ": " + doing
+        return new ReplicationException(reason, endpoint.title() + ": " + doing
             + " failed: the server said: " + error.describe(), error, null);
     }
 

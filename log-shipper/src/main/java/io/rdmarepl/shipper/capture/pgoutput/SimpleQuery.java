@@ -60,7 +60,7 @@ final class SimpleQuery {
                 default -> throw unexpected(endpoint, type, sql);
             }
             if (copy) {
-                throw new ReplicationException(Reason.PROTOCOL, "replication connection to " + endpoint.describe()
+                throw new ReplicationException(Reason.PROTOCOL, endpoint.title()
                     + ": " + describe(sql) + " started a COPY, which simpleQuery cannot run; the connection is unusable");
             }
         }
@@ -90,7 +90,7 @@ final class SimpleQuery {
                     if (error != null) {
                         throw ReplicationException.fromServer(endpoint, describe(command), error, false);
                     }
-                    throw new ReplicationException(Reason.PROTOCOL, "replication connection to " + endpoint.describe()
+                    throw new ReplicationException(Reason.PROTOCOL, endpoint.title()
                         + ": " + describe(command) + " ended without starting to stream (no CopyBothResponse)");
                 }
                 default -> throw unexpected(endpoint, type, command);
@@ -117,7 +117,7 @@ final class SimpleQuery {
     }
 
     private static ReplicationException unexpected(ReplicationEndpoint endpoint, byte type, String sql) {
-        return new ReplicationException(Reason.PROTOCOL, "replication connection to " + endpoint.describe()
+        return new ReplicationException(Reason.PROTOCOL, endpoint.title()
             + ": unexpected message type '" + BackendReader.printable(type) + "' in answer to " + describe(sql));
     }
 

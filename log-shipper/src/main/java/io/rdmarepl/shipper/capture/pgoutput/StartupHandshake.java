@@ -13,7 +13,7 @@ import java.util.Map;
  *          0    4 length
  *          4    4 protocol   196608 (3.0)
  *          8    n parameters { name cstring, value cstring }* 0
- *       user, database, replication=database, application_name, client_encoding=UTF8,
+ *       user, database, replication=database (only for a walsender), application_name, client_encoding=UTF8,
  *       options=-c DateStyle=ISO -c ... ({@link SessionSettings})
  *
  *   after AuthenticationOk, until ReadyForQuery ('Z', 1 byte: transaction status):
@@ -37,9 +37,11 @@ final class StartupHandshake {
         writer.beginUntyped()
             .putInt(PROTOCOL_3_0)
             .putCString("user").putCString(endpoint.user())
-            .putCString("database").putCString(endpoint.database())
-            .putCString("replication").putCString("database")
-            .putCString("application_name").putCString(endpoint.applicationName())
+            .putCString("database").putCString(endpoint.database());
+        if (endpoint.replication()) {
+            writer.putCString("replication").putCString("database");
+        }
+        writer.putCString("application_name").putCString(endpoint.applicationName())
             .putCString("client_encoding").putCString("UTF8")
             .putCString("options").putCString(SessionSettings.options(SessionSettings.FIXED))
             .putByte(0)
@@ -61,8 +63,8 @@ final class StartupHandshake {
                 case 'Z' -> {
                     return new Session(backendPid, parameters);
                 }
-                default -> throw new ReplicationException(Reason.PROTOCOL, "replication connection to "
-                    + endpoint.describe() + ": unexpected message type '" + BackendReader.printable(type)
+                default -> throw new ReplicationException(Reason.PROTOCOL, endpoint.title()
+                    + ": unexpected message type '" + BackendReader.printable(type)
                     + "' while starting the session");
             }
         }

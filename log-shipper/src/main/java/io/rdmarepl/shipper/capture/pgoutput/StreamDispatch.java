@@ -91,7 +91,7 @@ final class StreamDispatch {
             }
             handler.onKeepalive(walEnd, sendTimeUs, replyRequested);
         } else {
-            throw new ReplicationException(Reason.PROTOCOL, "replication connection to " + endpoint.describe()
+            throw new ReplicationException(Reason.PROTOCOL, endpoint.title()
                 + ": unknown or short CopyData message '" + BackendReader.printable(kind) + "' of " + length + " bytes");
         }
     }
@@ -100,16 +100,16 @@ final class StreamDispatch {
         switch (type) {
             case 'E' -> throw ReplicationException.fromServer(endpoint, "streaming",
                 ServerError.parse(reader.array(), reader.bodyOffset(), reader.bodyLength()), false);
-            case 'c' -> throw new ReplicationException(Reason.SERVER_ENDED, "replication connection to "
-                + endpoint.describe() + ": the server ended the stream (CopyDone)");
+            case 'c' -> throw new ReplicationException(Reason.SERVER_ENDED, endpoint.title()
+                + ": the server ended the stream (CopyDone)");
             case 'N' -> LOG.warn("replication connection to {}: the server says: {}", endpoint.describe(),
                 ServerError.parse(reader.array(), reader.bodyOffset(), reader.bodyLength()).describe());
             case 'S' -> StartupHandshake.putParameter(reader, parameters);
             case 'A' -> {
                 // a notification: not for us
             }
-            default -> throw new ReplicationException(Reason.PROTOCOL, "replication connection to "
-                + endpoint.describe() + ": unexpected message type '" + BackendReader.printable(type) + "' while streaming");
+            default -> throw new ReplicationException(Reason.PROTOCOL, endpoint.title()
+                + ": unexpected message type '" + BackendReader.printable(type) + "' while streaming");
         }
     }
 

@@ -76,9 +76,9 @@ final class TlsNegotiation {
                 data.readFully(body);
                 throw ReplicationException.fromServer(endpoint, "TLS negotiation", ServerError.parse(body, 0, body.length), false);
             }
-            case -1 -> throw new ReplicationException(Reason.NETWORK, "replication connection to " + endpoint.describe()
+            case -1 -> throw new ReplicationException(Reason.NETWORK, endpoint.title()
                 + ": the server closed the connection in answer to the SSLRequest");
-            default -> throw new ReplicationException(Reason.PROTOCOL, "replication connection to " + endpoint.describe()
+            default -> throw new ReplicationException(Reason.PROTOCOL, endpoint.title()
                 + ": the server answered the SSLRequest with byte " + answer + ", neither S nor N");
         }
     }
@@ -95,7 +95,7 @@ final class TlsNegotiation {
         try {
             tls.startHandshake();
         } catch (SSLException ex) {
-            throw new ReplicationException(Reason.TLS, "replication connection to " + endpoint.describe()
+            throw new ReplicationException(Reason.TLS, endpoint.title()
                 + ": TLS handshake failed (sslmode " + endpoint.sslMode()
                 + (endpoint.sslRootCert() == null ? "" : ", sslrootcert " + endpoint.sslRootCert()) + "): " + ex.getMessage(), ex);
         }
@@ -117,7 +117,7 @@ final class TlsNegotiation {
             context.init(null, trust, null);
             return context;
         } catch (GeneralSecurityException ex) {
-            throw new ReplicationException(Reason.TLS, "replication connection to " + endpoint.describe()
+            throw new ReplicationException(Reason.TLS, endpoint.title()
                 + ": cannot set up TLS: " + ex.getMessage(), ex);
         }
     }
@@ -128,7 +128,7 @@ final class TlsNegotiation {
         try (InputStream pem = Files.newInputStream(endpoint.sslRootCert())) {
             certificates = CertificateFactory.getInstance("X.509").generateCertificates(pem);
         } catch (IOException | GeneralSecurityException ex) {
-            throw new ReplicationException(Reason.TLS, "replication connection to " + endpoint.describe()
+            throw new ReplicationException(Reason.TLS, endpoint.title()
                 + ": cannot read sslrootcert " + endpoint.sslRootCert() + ": " + ex.getMessage(), ex);
         }
         if (certificates.isEmpty()) {
@@ -143,13 +143,13 @@ final class TlsNegotiation {
             }
             return store;
         } catch (IOException | GeneralSecurityException ex) {
-            throw new ReplicationException(Reason.TLS, "replication connection to " + endpoint.describe()
+            throw new ReplicationException(Reason.TLS, endpoint.title()
                 + ": cannot build a trust store from sslrootcert " + endpoint.sslRootCert() + ": " + ex.getMessage(), ex);
         }
     }
 
     private static ReplicationException failure(ReplicationEndpoint endpoint, String why) {
-        return new ReplicationException(Reason.TLS, "replication connection to " + endpoint.describe() + ": " + why);
+        return new ReplicationException(Reason.TLS, endpoint.title() + ": " + why);
     }
 
     /**

@@ -140,6 +140,29 @@ class ReplicationConnectionTlsIT {
         }
     }
 
+    /**
+     * The liveness ping reads its answers without blocking: under TLS they wait as encrypted bytes in the kernel's
+     * buffer, not as decrypted ones, and must still count as answered. The server runs hostssl rules only.
+     */
+    @Test
+    void shouldPingAPlainSessionOverTls() throws Exception {
+        try (PrimaryPing ping = PrimaryPing.open(endpoint(server, "postgres").withSsl(SslMode.REQUIRE, null), "ping-tls-it",
+            Duration.ofSeconds(5))) {
+            assertThat(ping.postmasterStart()).isBefore(java.time.Instant.now());
+            assertThat(ping.collectAndSend(System.nanoTime())).as("none in flight yet").isTrue();
+            for (int answered = 0; answered < 5; answered++) {
+                assertThat(ping.inFlightSinceNs()).isNotZero();
+                await("Sync " + answered + " answered over TLS", DEADLINE, () -> ping.collectAndSend(System.nanoTime()));
+            }
+            try (java.sql.Connection sql = server.connect("postgres");
+                 java.sql.ResultSet rs = sql.createStatement().executeQuery("SELECT s.ssl FROM pg_stat_ssl s"
+                     + " JOIN pg_stat_activity a USING (pid) WHERE a.application_name = 'ping-tls-it'")) {
+                assertThat(rs.next()).as("the ping's session").isTrue();
+                assertThat(rs.getBoolean(1)).as("encrypted").isTrue();
+            }
+        }
+    }
+
     private static void assertEncrypted(ReplicationEndpoint endpoint) throws ReplicationException {
         try (ReplicationConnection connection = ReplicationConnection.open(endpoint)) {
             String[] ssl = connection.simpleQuery("SELECT ssl::text, version FROM pg_stat_ssl WHERE pid = pg_backend_pid()").get(0);

@@ -1,4 +1,4 @@
-package io.rdmarepl.shipper.capture;
+package io.rdmarepl.shipper.liveness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,12 +6,14 @@ import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The postmaster behind a connection, found and watched through /proc; its SIGKILL seen before its backends notice. */
+/** The postmaster behind a session, found and watched through /proc; its SIGKILL seen before its backends notice. */
 class PostmasterWatchIT {
 
     @Test
@@ -19,7 +21,12 @@ class PostmasterWatchIT {
     void findsThePostmasterOfAConnectionAndSeesItsDeath() throws Exception {
         try (PostgresServer primary = PostgresServer.primary(Durability.FAST);
              Connection connection = primary.connect("postgres")) {
-            PostmasterWatch.Found found = PostmasterWatch.find(connection);
+            PostmasterWatch.Found found;
+            try (Statement statement = connection.createStatement();
+                 ResultSet rs = statement.executeQuery("SELECT pg_backend_pid(), pg_postmaster_start_time()")) {
+                rs.next();
+                found = PostmasterWatch.find(rs.getLong(1), rs.getTimestamp(2).toInstant());
+            }
             assertThat(found.whyNot()).isNull();
             PostmasterWatch watch = found.watch();
             assertThat(watch.pid()).isEqualTo(primary.pid());

@@ -1,64 +1,68 @@
-package io.rdmarepl.shipper.capture;
+package io.rdmarepl.shipper.liveness;
 
 import io.rdmarepl.control.PostmasterStatus;
+import io.rdmarepl.shipper.capture.pgoutput.PrimaryEndpoint;
+import io.rdmarepl.shipper.capture.pgoutput.PrimaryPing;
+import io.rdmarepl.shipper.capture.pgoutput.ReplicationEndpoint;
+import io.rdmarepl.shipper.capture.pgoutput.ReplicationException;
 import io.rdmarepl.shipper.config.ShipperConfig;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Whether the primary answers, checked every heartbeat interval with {@code SELECT 1} on a kept connection.
- * Heartbeats go out only while it does, so the standbys (and the coordinator reading them) see them stop
- * within milliseconds of the primary's death; Debezium itself notices only when its engine has stopped, a
- * few hundred milliseconds later. A failed check marks the primary dead at once; the next answer revives it.
+ * Whether the primary answers, checked every heartbeat interval on a kept session of its own. Heartbeats go out
+ * only while it does, so the standbys (and the coordinator reading them) see them stop within milliseconds of the
+ * primary's death; Debezium itself notices only when its engine has stopped, a few hundred milliseconds later. A
+ * broken session or an error marks the primary dead at once; the next answer revives it.
  *
- * <p>When the primary runs on this host, its postmaster process is watched too ({@link PostmasterWatch}): the
- * moment it exits the primary is dead, though its backends may answer {@code SELECT 1} for tens of milliseconds more.
- * The watch has its own thread, reading {@code /proc} every interval: the {@code SELECT 1} thread may be held by
- * such a backend just then, and {@link #alive()} is asked on the ship threads, which must not do I/O.
+ * <p>The check is a Sync on that session ({@link PrimaryPing}): sent at one tick, its answer collected at the next,
+ * so an idle shipper pays one wake-up per interval for it, not a wait for the round trip too, and no SQL. An
+ * answer still missing after the larger of 25 ms and five intervals makes the primary dead (a hung primary must
+ * look dead too).
+ *
+ * <p>When the primary runs on this host, its postmaster process is watched too ({@link PostmasterWatch}), on the
+ * same tick: the moment it exits the primary is dead, though its backends may answer for tens of milliseconds
+ * more. The tick never waits on the network, so the watch is never held up by a slow answer; {@link #alive()} is
+ * asked on the ship threads, which must not do I/O.
  */
 public final class PrimaryLiveness implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PrimaryLiveness.class);
-    private static final Duration TIMEOUT = Duration.ofSeconds(5);
-    private final ShipperConfig config;
+    /** How long an answer that began to arrive may take to complete before the session counts as broken. */
+    private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(5);
+    /** The session's {@code application_name}, what {@code pg_stat_activity} shows for it. */
+    static final String APPLICATION_NAME = "rdmarepl-liveness";
+    private final ReplicationEndpoint endpoint;
     private final long intervalNs;
     private final Thread thread;
-    private final Thread watchThread;
     private volatile boolean running = true;
     private volatile boolean alive = true;
-    private volatile long attemptStartNs;
+    /** When the unanswered Sync was sent; 0 while none is. */
+    private volatile long unansweredSinceNs;
     private final long overdueNs;
-    private Connection connection;
-    /** Prepared once per connection: 200 checks a second at the default interval, each a round trip and no parse. */
-    private PreparedStatement selectOne;
+    private PrimaryPing ping;
     private volatile PostmasterWatch postmaster;
     private volatile String postmasterWhyNot = "not looked for yet";
     /** Notified when the watch sees the postmaster exit, and on close: wakes {@link #awaitPostmasterExit}. */
     private final Object exitSignal = new Object();
 
     public PrimaryLiveness(ShipperConfig config, Duration interval) {
-        this.config = config;
+        this.endpoint = PrimaryEndpoint.of(config);
         this.intervalNs = interval.toNanos();
         this.overdueNs = Math.max(TimeUnit.MILLISECONDS.toNanos(25), intervalNs * 5);
         this.thread = new Thread(this::run, "rdmarepl-primary-liveness");
         thread.setDaemon(true);
         thread.start();
-        this.watchThread = new Thread(this::watch, "rdmarepl-postmaster-watch");
-        watchThread.setDaemon(true);
-        watchThread.start();
     }
 
     /**
-     * The last check answered, and the one under way (if any) has not waited longer than the larger of 25 ms and
-     * five intervals: a slow answer only pauses the heartbeats (a hung primary must look dead too), a refused or
-     * broken connection stops them until the primary answers again.
+     * The session is up, and the Sync in flight (if any) has not waited longer than the larger of 25 ms and five
+     * intervals: a slow answer only pauses the heartbeats (a hung primary must look dead too), a refused or broken
+     * session stops them until the primary answers again.
      */
     public boolean alive() {
-        long started = attemptStartNs;
-        return alive && (started == 0 || System.nanoTime() - started < overdueNs) && !postmasterExited();
+        long since = unansweredSinceNs;
+        return alive && (since == 0 || System.nanoTime() - since < overdueNs) && !postmasterExited();
     }
 
     /**
@@ -98,49 +102,45 @@ public final class PrimaryLiveness implements AutoCloseable {
     private void run() {
         while (running) {
             long start = System.nanoTime();
-            attemptStartNs = start;
-            try {
-                if (connection == null) {
-                    connection = PrimaryPreflight.connect(config);
-                    // generous: a stall must not break the connection, only a dead or unreachable primary
-                    connection.setNetworkTimeout(Runnable::run, (int) TIMEOUT.toMillis());
-                    watchPostmaster(connection);
-                    selectOne = connection.prepareStatement("SELECT 1");
-                }
-                selectOne.execute();
-                if (!alive) {
-                    LOG.info("primary answers again: heartbeats resume");
-                }
-                alive = true;
-            } catch (SQLException e) {
-                if (alive) {
-                    LOG.warn("primary stopped answering ({}): heartbeats stop", e.getMessage());
-                }
-                alive = false;
-                closeConnection();
-            } finally {
-                attemptStartNs = 0;
-            }
+            watchTick();
+            pingTick(start);
             long sleep = intervalNs - (System.nanoTime() - start);
             if (sleep > 0) {
                 LockSupport.parkNanos(sleep);
             }
         }
-        closeConnection();
+        closePing();
     }
 
-    private void watch() {
-        while (running) {
-            long start = System.nanoTime();
-            PostmasterWatch watch = postmaster;
-            if (watch != null && !watch.exited() && watch.check()) {
-                signalExitWaiters();
-                LOG.warn("the primary's postmaster exited ({}): heartbeats stop", watch.exit());
+    /** One pread of the postmaster's {@code /proc} entry: a microsecond, so every tick can afford it first. */
+    private void watchTick() {
+        PostmasterWatch watch = postmaster;
+        if (watch != null && !watch.exited() && watch.check()) {
+            signalExitWaiters();
+            LOG.warn("the primary's postmaster exited ({}): heartbeats stop", watch.exit());
+        }
+    }
+
+    private void pingTick(long nowNs) {
+        try {
+            if (ping == null) {
+                ping = PrimaryPing.open(endpoint, APPLICATION_NAME, ANSWER_TIMEOUT);
+                watchPostmaster(ping);
             }
-            long sleep = intervalNs - (System.nanoTime() - start);
-            if (sleep > 0) {
-                LockSupport.parkNanos(sleep);
+            if (ping.collectAndSend(nowNs)) {
+                if (!alive) {
+                    LOG.info("primary answers again: heartbeats resume");
+                }
+                alive = true;
             }
+            unansweredSinceNs = ping.inFlightSinceNs();
+        } catch (ReplicationException e) {
+            if (alive) {
+                LOG.warn("primary stopped answering ({}): heartbeats stop", e.getMessage());
+            }
+            alive = false;
+            unansweredSinceNs = 0;
+            closePing();
         }
     }
 
@@ -150,8 +150,8 @@ public final class PrimaryLiveness implements AutoCloseable {
         }
     }
 
-    private void watchPostmaster(Connection fresh) throws SQLException {
-        PostmasterWatch.Found found = PostmasterWatch.find(fresh);
+    private void watchPostmaster(PrimaryPing fresh) throws ReplicationException {
+        PostmasterWatch.Found found = PostmasterWatch.find(fresh.backendPid(), fresh.postmasterStart());
         PostmasterWatch previous = postmaster;
         if (found.watch() != null && (previous == null || previous.pid() != found.watch().pid())) {
             LOG.info("watching the primary's postmaster (pid {}): its exit stops the heartbeats at once", found.watch().pid());
@@ -162,14 +162,10 @@ public final class PrimaryLiveness implements AutoCloseable {
         postmasterWhyNot = found.whyNot();
     }
 
-    private void closeConnection() {
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException ignored) {
-                // already broken: that is why it is closed
-            }
-            connection = null;
+    private void closePing() {
+        if (ping != null) {
+            ping.close();
+            ping = null;
         }
     }
 
@@ -177,7 +173,6 @@ public final class PrimaryLiveness implements AutoCloseable {
     public void close() {
         running = false;
         thread.interrupt();
-        watchThread.interrupt();
         signalExitWaiters();
     }
 }

@@ -1,4 +1,4 @@
-package io.rdmarepl.shipper.capture;
+package io.rdmarepl.shipper.liveness;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -7,10 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -22,7 +18,7 @@ import java.util.Optional;
  * the moment the signal is delivered. The shipper stops its heartbeats then, and reports the exit on its admin
  * endpoint, so the coordinator knows of the death before any SQL check could.
  *
- * <p>Found from a connection to the primary: the parent of that connection's backend process, taken only when its
+ * <p>Found from a session with the primary: the parent of that session's backend process, taken only when its
  * start time is within {@link #START_TOLERANCE} of {@code pg_postmaster_start_time()}. A primary on another host or
  * in another PID namespace, or behind a connection pooler, has no such process here, and then there is no watch
  * (the heartbeats stop when the SQL checks fail, as before).
@@ -57,18 +53,11 @@ public final class PostmasterWatch {
     }
 
     /**
-     * @return the watch of the postmaster behind {@code connection}, or why there is none
-     * @throws SQLException when the primary cannot be asked
+     * @param backendPid      the pid of a backend of the primary, as the primary reported it
+     * @param postmasterStart {@code pg_postmaster_start_time()}, as the primary reported it
+     * @return the watch of the postmaster behind that backend, or why there is none
      */
-    public static Found find(Connection connection) throws SQLException {
-        long backendPid;
-        Instant postmasterStart;
-        try (Statement statement = connection.createStatement();
-             ResultSet rs = statement.executeQuery("SELECT pg_backend_pid(), pg_postmaster_start_time()")) {
-            rs.next();
-            backendPid = rs.getLong(1);
-            postmasterStart = rs.getTimestamp(2).toInstant();
-        }
+    public static Found find(long backendPid, Instant postmasterStart) {
         Optional<String[]> backend = stat(backendPid);
         if (backend.isEmpty()) {
             return Found.none("the primary's backend process " + backendPid + " is not visible from this host");

@@ -85,7 +85,7 @@ public final class Shipper implements AutoCloseable {
         SequenceBoard board = new SequenceBoard();
         this.sequences = new SequenceSync(config, board, this::capturing, metrics);
         try {
-            this.pipeline = new ShipPipeline(config.standbys(), config.sync(), config.disruptorSize(), config.heartbeatInterval(),
+            this.pipeline = new ShipPipeline(config.standbys(), config.sync(), config.disruptorSize(), config.shipInline(), config.heartbeatInterval(),
                     config.connectTimeout(), metrics, this::capturing, lease, board, config.ringEpoch());
         } catch (RuntimeException e) {
             sequences.close();
@@ -326,6 +326,7 @@ public final class Shipper implements AutoCloseable {
         status.put("source", config.sourceName());
         status.put("slot", config.slotName());
         status.put("capture_engine", capture.engine());
+        status.put("ship_path", pipeline.shipsInline() ? "inline" : "handlers");
         status.put("snapshot", capture.snapshotMode());
         status.put("initial_copy", capture.copying());
         long copyLsn = capture.copyLsn();

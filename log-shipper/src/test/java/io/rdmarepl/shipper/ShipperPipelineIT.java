@@ -26,7 +26,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The shipper against a real primary and a real shm ring, with a stand-in standby: the capture contract. It runs on
- * Debezium here and on the native engine in {@link PgOutputShipperPipelineIT}; both must pass it unchanged.
+ * Debezium here and on the native engine in {@link PgOutputShipperPipelineIT}; both must pass it unchanged. Here the
+ * Disruptor's handler thread writes the ring ({@code ship.inline=false}); there the capture thread does (the default
+ * with one async standby), so both of the pipeline's paths run the whole contract.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ShipperPipelineIT {
@@ -313,6 +315,11 @@ class ShipperPipelineIT {
         return "debezium";
     }
 
+    /** {@code ship.inline}: whether the capture thread writes the standby's ring itself. */
+    boolean shipInline() {
+        return false;
+    }
+
     private Shipper start(String name, RingCollector standby, Map<String, String> extra) throws Exception {
         Properties p = new Properties();
         p.setProperty("database.host", PostgresServer.HOST);
@@ -326,12 +333,14 @@ class ShipperPipelineIT {
         p.setProperty("admin.address", "127.0.0.1:0");
         p.setProperty("capture.poll.interval.ms", "5");
         p.setProperty("capture.engine", engine());
+        p.setProperty("ship.inline", Boolean.toString(shipInline()));
         extra.forEach(p::setProperty);
         Shipper shipper = Shipper.start(ShipperConfig.load(p), new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry());
         try {
             Await.until("slot " + name + " streaming, or the shipper failed", Duration.ofSeconds(60),
                     () -> shipper.failure() != null || slotActive(name));
             assertThat(shipper.failure()).as("the shipper failed before slot %s streamed", name).isNull();
+            assertThat(shipper.status().get("ship_path")).as("ship_path").isEqualTo(shipInline() ? "inline" : "handlers");
         } catch (AssertionError e) {
             shipper.close();
             throw e;

@@ -44,6 +44,7 @@ public record ShipperConfig(
         int maxBatchSize,
         int maxQueueSize,
         int disruptorSize,
+        boolean shipInline,
         Duration connectTimeout,
         long fenceLeaseMs,
         Path fenceLeaseDir,
@@ -135,6 +136,7 @@ public record ShipperConfig(
             r.problem(CAPTURE_MAX_QUEUE_SIZE, Integer.toString(queue), "must be larger than capture.max.batch.size (" + batch + ")");
         }
         int events = r.get(SHIP_BUFFER_EVENTS);
+        boolean shipInline = r.get(SHIP_INLINE);
         Duration connect = Duration.ofMillis(r.get(STANDBY_CONNECT_TIMEOUT_MS));
         String token = r.get(ADMIN_TOKEN);
         long lease = r.get(FENCE_LEASE_MS).orElse(token.isEmpty() ? 0 : AUTO_LEASE_MS);
@@ -163,7 +165,7 @@ public record ShipperConfig(
         r.rejectUnknownKeys();
         r.throwIfInvalid();
         return new ShipperConfig(sourceName, host, port, database, user, password, sslMode, sslRootCert, engine, slot, publication, tables, snapshot,
-                chunkBytes, parallelTables, List.copyOf(standbys), heartbeat, sequenceSync, poll, batch, queue, events, connect, lease, leaseDir, guard, admin, token, activation,
+                chunkBytes, parallelTables, List.copyOf(standbys), heartbeat, sequenceSync, poll, batch, queue, events, shipInline, connect, lease, leaseDir, guard, admin, token, activation,
                 sync, Map.copyOf(debezium), ringEpoch);
     }
 
@@ -173,7 +175,7 @@ public record ShipperConfig(
                 sslRootCert, captureEngine, slotName,
                 publicationName, publicationTables, mode, snapshotChunkBytes, snapshotParallelTables, standbys, heartbeatInterval, sequenceSyncInterval,
                 pollInterval, maxBatchSize,
-                maxQueueSize, disruptorSize, connectTimeout, fenceLeaseMs, fenceLeaseDir, fenceGuard, adminAddress, adminToken, activation, sync, debezium, ringEpoch);
+                maxQueueSize, disruptorSize, shipInline, connectTimeout, fenceLeaseMs, fenceLeaseDir, fenceGuard, adminAddress, adminToken, activation, sync, debezium, ringEpoch);
     }
 
     /**
@@ -188,7 +190,7 @@ public record ShipperConfig(
                 sslRootCert, captureEngine, slotName,
                 publicationName, publicationTables, snapshotMode, snapshotChunkBytes, snapshotParallelTables, standbys, heartbeatInterval, sequenceSyncInterval,
                 pollInterval, maxBatchSize,
-                maxQueueSize, disruptorSize, connectTimeout, fenceLeaseMs, fenceLeaseDir, fenceGuard, adminAddress, adminToken, activation, sync, debezium, epoch);
+                maxQueueSize, disruptorSize, shipInline, connectTimeout, fenceLeaseMs, fenceLeaseDir, fenceGuard, adminAddress, adminToken, activation, sync, debezium, epoch);
     }
 
     /**

@@ -97,6 +97,8 @@ public final class ShipperKeys {
             "Debezium max.queue.size");
     public static final ConfigKey<Integer> SHIP_BUFFER_EVENTS = key("ship.buffer.events", powerOfTwo(64, 1 << 24), "16384",
             "Disruptor ring size in records (power of two)");
+    public static final ConfigKey<Boolean> SHIP_INLINE = key("ship.inline", bool(), "true",
+            "with one standby in async mode, the capture thread writes the standby's ring itself rather than handing each transaction to a handler thread: one wake-up fewer per transaction; false always hands over");
     public static final ConfigKey<Long> STANDBY_CONNECT_TIMEOUT_MS = key("standby.connect.timeout.ms", wholeNumber(0, 3_600_000), "30000",
             "how long to wait for a standby's ring at start");
     public static final ConfigKey<OptionalLong> FENCE_LEASE_MS = key("fence.lease.ms", LEASE, "auto",
@@ -129,7 +131,7 @@ public final class ShipperKeys {
             DATABASE_SSLROOTCERT, CAPTURE_ENGINE, SLOT_NAME, PUBLICATION_NAME, PUBLICATION_TABLES, SNAPSHOT_MODE,
             SNAPSHOT_CHUNK_BYTES, SNAPSHOT_PARALLEL_TABLES, STANDBYS, STANDBY_URI, STANDBY_REQUIRED, HEARTBEAT_INTERVAL_MS,
             SEQUENCE_SYNC_INTERVAL_MS, CAPTURE_POLL_INTERVAL_MS, CAPTURE_MAX_BATCH_SIZE, CAPTURE_MAX_QUEUE_SIZE,
-            SHIP_BUFFER_EVENTS, STANDBY_CONNECT_TIMEOUT_MS, FENCE_LEASE_MS, FENCE_LEASE_DIR, FENCE_GUARD, REPLICATION_MODE,
+            SHIP_BUFFER_EVENTS, SHIP_INLINE, STANDBY_CONNECT_TIMEOUT_MS, FENCE_LEASE_MS, FENCE_LEASE_DIR, FENCE_GUARD, REPLICATION_MODE,
             SYNC_STANDBYS, SYNC_LEVEL, SYNC_DEGRADE_AFTER_MS, ACTIVATION, RING_EPOCH, ADMIN_ADDRESS, ADMIN_TOKEN, DEBEZIUM);
 
     private ShipperKeys() {

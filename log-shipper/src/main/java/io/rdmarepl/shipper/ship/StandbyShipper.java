@@ -14,14 +14,24 @@ import java.nio.ByteOrder;
 
 /**
  * Feeds one standby: writes each record of the stream into the standby's ring (waiting while the
- * ring is full, which stops the Disruptor and, behind it, Debezium), publishes at the end of each
+ * ring is full, which stops the Disruptor and, behind it, the capture), publishes at the end of each
  * batch, sends heartbeats between transactions while idle, and reports the standby's durable LSN.
  * Sequence states that changed on the {@link SequenceBoard} go out between transactions too: before the
  * next Begin, or while idle and capturing, as heartbeats do.
+ *
+ * <p>Threads. Records come from the Disruptor's handler thread ({@link #onEvent}), or, when the pipeline ships
+ * this standby inline ({@link #shipsInline}), straight from the capture thread ({@link #shipTransaction},
+ * {@link #shipRecord}), while the handler thread still wakes for heartbeats and feedback ({@link #onTimeout}).
+ * Everything that touches the ring runs under this object's monitor, uncontended when only one thread ships.
+ * Inline, the handler never sleeps on the ring's doorbell: that sleep writes to the ring's transport, which the
+ * capture thread may be writing then.
  */
 final class StandbyShipper implements EventHandler<ShipEvent> {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(StandbyShipper.class);
     /** Longest sleep on the doorbell while an acknowledgement is awaited: covers a ring lost on the way. */
     private static final long MAX_FEEDBACK_SLEEP_NS = 1_000_000;
+    /** Inline, a large transaction is published to the standby every this many records, not only at its end. */
+    static final int INLINE_PUBLISH_EVERY_RECORDS = 256;
 
     private final StandbyConfig standby;
     private final int index;
@@ -52,6 +62,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     private long lastWriteNs = System.nanoTime();
     private volatile String failure;
     private volatile boolean asleepOnDoorbell;
+    private volatile boolean inline;
     private java.util.function.LongSupplier published = () -> Long.MAX_VALUE;
 
     StandbyShipper(StandbyConfig standby, int index, WriterEnd end, AckTracker acks, ShipMetrics metrics, long heartbeatIntervalNs,
@@ -81,18 +92,71 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     }
 
     @Override
-    public void onEvent(ShipEvent event, long sequence, boolean endOfBatch) {
+    public synchronized void onEvent(ShipEvent event, long sequence, boolean endOfBatch) {
+        ship(event.role(), event.bytes(), 0, event.length(), event.commitLsn(), event.commitTimeUs(), endOfBatch);
+    }
+
+    /** From now on records come from the capture thread, not from the Disruptor; before the capture starts. */
+    void shipsInline() {
+        inline = true;
+    }
+
+    /**
+     * Writes a whole transaction ({@code recordCount} records at the start of {@code records}) on the calling
+     * thread and publishes it to the standby; a large one also every {@value #INLINE_PUBLISH_EVERY_RECORDS} records.
+     *
+     * @throws IllegalStateException naming the standby when it cannot be shipped to (it failed, now or before)
+     */
+    synchronized void shipTransaction(ByteBuffer records, int recordCount, ShipPipeline.RecordLength recordLength,
+                                      long commitLsn, long commitTimeUs) {
+        try {
+            int at = 0;
+            for (int i = 0; i < recordCount; i++) {
+                int length = recordLength.at(records, at);
+                boolean publish = i == recordCount - 1 || (i + 1) % INLINE_PUBLISH_EVERY_RECORDS == 0;
+                ship(ShipPipeline.role(i, recordCount), records, at, length, commitLsn, commitTimeUs, publish);
+                at += length;
+            }
+        } catch (RuntimeException e) {
+            throw failedInline(e);
+        }
+    }
+
+    /**
+     * Writes one record on the calling thread and publishes it to the standby.
+     *
+     * @throws IllegalStateException naming the standby when it cannot be shipped to (it failed, now or before)
+     */
+    synchronized void shipRecord(int role, ByteBuffer source, int offset, int length, long commitLsn, long commitTimeUs) {
+        try {
+            ship(role, source, offset, length, commitLsn, commitTimeUs, true);
+        } catch (RuntimeException e) {
+            throw failedInline(e);
+        }
+    }
+
+    /** As the Disruptor's failure handler does for a handler: this standby stops for good, the capture with it. */
+    private IllegalStateException failedInline(RuntimeException e) {
+        String reason = e.getMessage() == null ? e.toString() : e.getMessage();
+        if (failure == null) {
+            failed(reason);
+            LOG.error("shipping stopped: {}", reason);
+        }
+        return new IllegalStateException("shipping to standby " + standby.name() + ": " + failure, e);
+    }
+
+    private void ship(int role, ByteBuffer bytes, int offset, int length, long commitLsn, long commitTimeUs, boolean endOfBatch) {
         stopIfFailed();
-        if (event.role() == ShipEvent.BEGIN) {
+        if (role == ShipEvent.BEGIN) {
             shipSequences();
         }
-        write(event.bytes(), event.length());
-        switch (event.role()) {
+        write(bytes, offset, length);
+        switch (role) {
             case ShipEvent.BEGIN -> inTransaction = true;
             case ShipEvent.COMMIT -> {
                 inTransaction = false;
-                lastCommitLsn = event.commitLsn();
-                metrics.shipped(index, event.commitTimeUs());
+                lastCommitLsn = commitLsn;
+                metrics.shipped(index, commitTimeUs);
             }
             default -> {
             }
@@ -105,13 +169,19 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
 
     @Override
     public void onTimeout(long sequence) {
+        idleDuties();
+        sleepOnDoorbellWhileAwaited(sequence);
+    }
+
+    /** Heartbeat and sequences when due, between transactions; the standby's feedback. */
+    private synchronized void idleDuties() {
         stopIfFailed();
         if (!inTransaction && capturing.getAsBoolean()) {
             boolean wrote = shipSequences();
             if (System.nanoTime() - lastWriteNs >= heartbeatIntervalNs) {
                 int length = encoder.encodeHeartbeat(heartbeat, 0, heartbeat.capacity(), System.currentTimeMillis() * 1000L,
                         lastCommitLsn);
-                write(heartbeat, length);
+                write(heartbeat, 0, length);
                 wrote = true;
             }
             if (wrote) {
@@ -119,7 +189,6 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
             }
         }
         reportAcks();
-        sleepOnDoorbellWhileAwaited(sequence);
     }
 
     /**
@@ -128,7 +197,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
      * set before the cursor is read, and the publisher fences between storing the cursor and reading the flag.
      */
     private void sleepOnDoorbellWhileAwaited(long lastProcessed) {
-        if (!sleepsOnDoorbell() || !acks.acknowledgementAwaited() || failure != null) {
+        if (inline || !sleepsOnDoorbell() || !acks.acknowledgementAwaited() || failure != null) {
             return;
         }
         asleepOnDoorbell = true;
@@ -140,7 +209,9 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
         } finally {
             asleepOnDoorbell = false;
         }
-        reportAcks();
+        synchronized (this) {
+            reportAcks();
+        }
     }
 
     boolean sleepsOnDoorbell() {
@@ -170,7 +241,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
                 SequenceBoard.Reading r = entry.reading();
                 int length = encoder.encodeSequence(sequenceRecord, 0, sequenceRecord.capacity(), r.schema(), r.name(),
                         r.lastValue(), r.isCalled(), r.readTimeUs());
-                write(sequenceRecord, length);
+                write(sequenceRecord, 0, length);
             }
         }
         sequencesVersion = board.version();
@@ -199,10 +270,10 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
         }
     }
 
-    private void write(ByteBuffer bytes, int length) {
+    private void write(ByteBuffer bytes, int offset, int length) {
         idle.reset();
         long waitStartNs = 0;
-        while (!writer.tryWrite(ChangeStream.RECORD_FRAME_TYPE, bytes, 0, length)) {
+        while (!writer.tryWrite(ChangeStream.RECORD_FRAME_TYPE, bytes, offset, length)) {
             if (waitStartNs == 0) {
                 waitStartNs = System.nanoTime();
                 ring.publish();

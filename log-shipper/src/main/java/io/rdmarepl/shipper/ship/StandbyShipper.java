@@ -86,7 +86,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
         if (event.role() == ShipEvent.BEGIN) {
             shipSequences();
         }
-        write(event.bytes(), event.length());
+        write(event.bytes(), event.offset(), event.length());
         switch (event.role()) {
             case ShipEvent.BEGIN -> inTransaction = true;
             case ShipEvent.COMMIT -> {
@@ -111,7 +111,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
             if (System.nanoTime() - lastWriteNs >= heartbeatIntervalNs) {
                 int length = encoder.encodeHeartbeat(heartbeat, 0, heartbeat.capacity(), System.currentTimeMillis() * 1000L,
                         lastCommitLsn);
-                write(heartbeat, length);
+                write(heartbeat, 0, length);
                 wrote = true;
             }
             if (wrote) {
@@ -170,7 +170,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
                 SequenceBoard.Reading r = entry.reading();
                 int length = encoder.encodeSequence(sequenceRecord, 0, sequenceRecord.capacity(), r.schema(), r.name(),
                         r.lastValue(), r.isCalled(), r.readTimeUs());
-                write(sequenceRecord, length);
+                write(sequenceRecord, 0, length);
             }
         }
         sequencesVersion = board.version();
@@ -199,10 +199,10 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
         }
     }
 
-    private void write(ByteBuffer bytes, int length) {
+    private void write(ByteBuffer bytes, int offset, int length) {
         idle.reset();
         long waitStartNs = 0;
-        while (!writer.tryWrite(ChangeStream.RECORD_FRAME_TYPE, bytes, 0, length)) {
+        while (!writer.tryWrite(ChangeStream.RECORD_FRAME_TYPE, bytes, offset, length)) {
             if (waitStartNs == 0) {
                 waitStartNs = System.nanoTime();
                 ring.publish();

@@ -20,6 +20,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -152,8 +153,26 @@ final class NativeInitialCopy {
                 fail(chunk.failure());
                 continue;
             }
-            ship(chunk);
+            long last = ship(chunk);
+            awaitConsumed(last, closed);
             chunk.recycle();
+        }
+    }
+
+    /**
+     * Waits until every standby handler wrote the chunk's records (they refer to its buffer, not copies of it): the
+     * session that fills the chunk again goes on in its other one meanwhile.
+     */
+    private void awaitConsumed(long sequence, BooleanSupplier closed) {
+        while (!pipeline.consumed(sequence)) {
+            String failure = pipeline.failure();
+            if (failure != null) {
+                throw new IllegalStateException("initial copy: shipping to standby " + failure);
+            }
+            if (closed.getAsBoolean()) {
+                throw new IllegalStateException("capture closed during the initial copy");
+            }
+            LockSupport.parkNanos(20_000); // the standby handlers write the chunk to the ring: not a wait for an event
         }
     }
 
@@ -173,8 +192,11 @@ final class NativeInitialCopy {
         throw new IllegalStateException("initial copy: " + failure, failure);
     }
 
-    /** One chunk as its own flagged transaction; the first one opens with the Relations and the Truncate. */
-    private void ship(CopyChunk chunk) {
+    /**
+     * One chunk as its own flagged transaction; the first one opens with the Relations and the Truncate. The chunk's
+     * records are borrowed, not copied; returns the sequence of the transaction's last slot.
+     */
+    private long ship(CopyChunk chunk) {
         int begin = encoder.encodeBegin(frames, 0, frames.capacity(), 0, lsn, timeUs, TransactionDescriptor.BEGIN_SNAPSHOT_CHUNK_FLAG);
         pipeline.publish(ShipEvent.BEGIN, frames, 0, begin, lsn, 0);
         if (!headerShipped) {
@@ -183,10 +205,11 @@ final class NativeInitialCopy {
         ByteBuffer records = chunk.buffer();
         for (int at = 0; at < chunk.length(); ) {
             int length = TransactionSink.recordLength(records, at);
-            pipeline.publish(ShipEvent.BODY, records, at, length, lsn, 0);
+            pipeline.publishBorrowed(ShipEvent.BODY, records, at, length, lsn, 0);
             at += length;
         }
         commit();
+        return pipeline.lastPublished();
     }
 
     /** An empty transaction with {@code flags}; the header in it when no chunk shipped it (a copy without rows). */

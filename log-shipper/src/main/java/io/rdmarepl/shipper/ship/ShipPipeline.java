@@ -130,6 +130,15 @@ public final class ShipPipeline implements AutoCloseable {
         return sequence;
     }
 
+    /** The largest record every standby's ring takes (half the smallest ring). */
+    public int maxRecordBytes() {
+        int most = Integer.MAX_VALUE;
+        for (StandbyShipper shipper : shippers) {
+            most = Math.min(most, shipper.maxMessageBytes());
+        }
+        return most;
+    }
+
     /** The sequence of the last slot published. */
     public long lastPublished() {
         return ringBuffer.getCursor();

@@ -229,6 +229,11 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
         }
     }
 
+    /** The largest message this standby's ring takes: half of it. */
+    int maxMessageBytes() {
+        return ring.capacity() / 2;
+    }
+
     StandbyConfig standby() {
         return standby;
     }

@@ -35,9 +35,8 @@ final class CopySession implements Runnable {
             + " SET bytea_output = hex; SET TimeZone = 'UTC'; SET client_encoding = 'UTF8'";
 
     /**
-     * Text bytes a CopyChunk record holds at most (one row more may cross it): the applier sends each record as one
-     * COPY, and the ring carries it whole (a message may use half the ring; 1 MiB is far below the smallest sensible
-     * ring for a copy).
+     * Text bytes a CopyChunk record holds at most (one row more may cross it), where the standbys' rings are 4 MiB or
+     * more: the applier sends each record as one COPY, and the ring carries it whole (a message may use half the ring).
      */
     static final int RECORD_TEXT_BYTES = 1 << 20;
 
@@ -46,6 +45,8 @@ final class CopySession implements Runnable {
     private final BlockingQueue<CopyChunk> filled;
     private final BlockingQueue<CopyChunk> free = new ArrayBlockingQueue<>(2);
     private final int chunkBytes;
+    /** Text bytes a record holds at most (one row more may cross it). */
+    private final int recordTextBytes;
     private final RecordEncoder encoder = new RecordEncoder();
     /** Relation positions 0..n-1: every row holds the Relation's columns in its order ({@link CopyTable#copySql()}). */
     private int[] positions = new int[0];
@@ -60,7 +61,9 @@ final class CopySession implements Runnable {
     private CopyTable lastCopied;
     private Thread thread;
 
-    private CopySession(Connection connection, Queue<CopyProgress.Table> tables, BlockingQueue<CopyChunk> filled, int chunkBytes) {
+    private CopySession(Connection connection, Queue<CopyProgress.Table> tables, BlockingQueue<CopyChunk> filled, int chunkBytes,
+                        int recordTextBytes) {
+        this.recordTextBytes = recordTextBytes;
         this.connection = connection;
         this.tables = tables;
         this.filled = filled;
@@ -77,7 +80,7 @@ final class CopySession implements Runnable {
      * @param filled where full chunks, and the session's end, go to the publisher
      */
     static CopySession open(Connection connection, String snapshotName, Queue<CopyProgress.Table> tables,
-                            BlockingQueue<CopyChunk> filled, int chunkBytes) throws SQLException {
+                            BlockingQueue<CopyChunk> filled, int chunkBytes, int recordTextBytes) throws SQLException {
         try (Statement session = connection.createStatement()) {
             session.execute(SETTINGS);
             connection.setAutoCommit(false);
@@ -87,7 +90,7 @@ final class CopySession implements Runnable {
             closeQuietly(connection);
             throw e;
         }
-        return new CopySession(connection, tables, filled, chunkBytes);
+        return new CopySession(connection, tables, filled, chunkBytes, recordTextBytes);
     }
 
     /** The session's connection, inside the snapshot (the publisher reads the catalog through the first one). */
@@ -158,7 +161,7 @@ final class CopySession implements Runnable {
             if ((rows & (CopyProgress.PUBLISH_EVERY_ROWS - 1)) == 0) {
                 progress.progressed(rows, bytes);
             }
-            if (textLength >= RECORD_TEXT_BYTES || chunk.length() + recordLength() >= chunkBytes) {
+            if (textLength >= recordTextBytes || chunk.length() + recordLength() >= chunkBytes) {
                 close(t, columns);
                 if (chunk.length() >= chunkBytes) {
                     filled.put(chunk);

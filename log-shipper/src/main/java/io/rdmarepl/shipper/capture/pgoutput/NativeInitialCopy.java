@@ -100,7 +100,8 @@ final class NativeInitialCopy {
         CountDownLatch finished = new CountDownLatch(1);
         try {
             for (int i = 0; i < sessionCount; i++) {
-                sessions.add(CopySession.open(connections.open(), snapshotName, queue.tables(), queue.filled(), chunkBytes));
+                sessions.add(CopySession.open(connections.open(), snapshotName, queue.tables(), queue.filled(), chunkBytes,
+                        recordTextBytes()));
             }
             List<CopyTable> described = new ArrayList<>();
             for (String[] t : tables) {
@@ -125,6 +126,14 @@ final class NativeInitialCopy {
             finished.countDown();
             sessions.forEach(CopySession::abort);
         }
+    }
+
+    /**
+     * Text a CopyChunk record holds at most: {@link CopySession#RECORD_TEXT_BYTES}, less where a standby's ring is small
+     * (a record must fit in half of it, with room for the row that crosses the limit).
+     */
+    private int recordTextBytes() {
+        return Math.max(4 << 10, Math.min(CopySession.RECORD_TEXT_BYTES, pipeline.maxRecordBytes() / 4));
     }
 
     /** The shared table queue and the chunks on their way to the publisher. */

@@ -181,7 +181,9 @@ final class NativeInitialCopy {
             if (closed.getAsBoolean()) {
                 throw new IllegalStateException("capture closed during the initial copy");
             }
-            LockSupport.parkNanos(20_000); // the standby handlers write the chunk to the ring: not a wait for an event
+            // the standby handlers write the chunk while the ring has room, at the applier's pace (tens of ms a chunk):
+            // a millisecond's sleep costs the session nothing (it fills its other chunk) and keeps this thread off the CPU
+            LockSupport.parkNanos(1_000_000);
         }
     }
 

@@ -10,9 +10,17 @@ public enum RecordKind {
     DELETE(6, "Delete"),
     TRUNCATE(7, "Truncate"),
     HEARTBEAT(8, "Heartbeat"),
-    SEQUENCE(9, "Sequence");
+    SEQUENCE(9, "Sequence"),
+    /**
+     * Rows of an initial copy as the primary's {@code COPY ... TO STDOUT} text, unparsed (added 2026-12: an applier
+     * older than this kind refuses it as {@code unknown record kind 10} and pauses, applying nothing).
+     */
+    COPY_CHUNK(10, "CopyChunk");
 
-    private static final RecordKind[] BY_CODE = new RecordKind[10];
+    /** The highest code this build knows; a record with a higher one was written by a newer shipper. */
+    public static final int HIGHEST_CODE = 10;
+
+    private static final RecordKind[] BY_CODE = new RecordKind[HIGHEST_CODE + 1];
 
     static {
         for (RecordKind kind : values()) {

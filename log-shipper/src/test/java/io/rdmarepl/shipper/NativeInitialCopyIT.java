@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -97,6 +98,17 @@ class NativeInitialCopyIT {
             Map<String, Map<String, String>> copied = new HashMap<>();
             for (List<ChangeRecord> tx : transactions) {
                 for (ChangeRecord r : tx) {
+                    if (r instanceof ChangeRecord.CopyChunk chunk) {
+                        String table = names.get(chunk.relationId());
+                        assertThat(chunk.columns()).as("%s: every column in the Relation's order", table)
+                                .isEqualTo(IntStream.range(0, chunk.columns().size()).boxed().toList());
+                        for (List<String> row : ShippedTransactions.rows(chunk)) {
+                            String previous = copied.computeIfAbsent(table, t -> new HashMap<>())
+                                    .put(row.get(0), row.size() > 1 ? row.get(1) : null);
+                            assertThat(previous).as("row %s of %s copied twice", row.get(0), table).isNull();
+                        }
+                    }
+                    assertThat(r).as("the copy ships COPY text, not rows").isNotInstanceOf(ChangeRecord.Insert.class);
                     if (r instanceof ChangeRecord.Insert insert) {
                         List<Value> values = insert.newTuple().values();
                         String previous = copied.computeIfAbsent(names.get(insert.relationId()), t -> new HashMap<>())
@@ -122,8 +134,10 @@ class NativeInitialCopyIT {
     @Test
     void showsEachTableBeingCopiedWithItsRowsAndBytesWhileItRuns() throws Exception {
         try (RingCollector standby = new RingCollector(1 << 20)) {
-            standby.slowDown(TimeUnit.MILLISECONDS.toNanos(5)); // 64 records every 5 ms: the copy lasts while the test looks
-            try (Shipper shipper = start("copy_progress", standby, Map.of("snapshot.parallel.tables", "2"))) {
+            // a frame (a chunk of 64 KB) every 150 ms, heartbeats rarer: the copy (about 60 chunks) lasts while the test looks
+            standby.slowDownPerFrame(TimeUnit.MILLISECONDS.toNanos(150));
+            try (Shipper shipper = start("copy_progress", standby, Map.of("snapshot.parallel.tables", "2",
+                    "heartbeat.interval.ms", "200"))) {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> progress = Await.until("both large tables copying at once, with rows and bytes", Duration.ofSeconds(60),
                         () -> (Map<String, Object>) shipper.status().get("copy_progress"),
@@ -154,14 +168,16 @@ class NativeInitialCopyIT {
     @Test
     void aSessionThatFailsStopsTheCopyNamingItsTableAndLeavesNoSessionBehind() throws Exception {
         try (RingCollector standby = new RingCollector(1 << 20)) {
-            standby.slowDown(TimeUnit.MILLISECONDS.toNanos(5));
-            try (Shipper shipper = start("copy_failure", standby, Map.of("snapshot.parallel.tables", "2"))) {
-                Await.until("the copy of copy_mid under way", Duration.ofSeconds(60), () -> copySessions("copy_mid"), n -> n == 1);
-                primary.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'COPY%copy_mid%'"
+            // a frame (a chunk) every 50 ms, heartbeats rarer: copy_big's session (3 MB of COPY text) waits for room
+            standby.slowDownPerFrame(TimeUnit.MILLISECONDS.toNanos(50));
+            try (Shipper shipper = start("copy_failure", standby, Map.of("snapshot.parallel.tables", "2",
+                    "heartbeat.interval.ms", "200"))) {
+                Await.until("the copy of copy_big under way", Duration.ofSeconds(60), () -> copySessions("copy_big"), n -> n == 1);
+                primary.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'COPY%copy_big%'"
                         + " AND pid <> pg_backend_pid()");
                 String failure = Await.until("the shipper failed", Duration.ofSeconds(30), shipper::failure, f -> f != null);
-                // copy_mid's rows may all be in the socket's buffers already: then the session fails on its next table
-                assertThat(failure).containsPattern("initial copy of \"public\"\\.\"copy_(mid|small|empty)\": ");
+                // copy_big's rows may all be in the socket's buffers already: then the session fails on its next table
+                assertThat(failure).containsPattern("initial copy of \"public\"\\.\"copy_(big|small|empty)\": ");
                 Await.equalTo("copy sessions left on the primary", Duration.ofSeconds(30), () -> copySessions("copy_"), 0L);
                 assertThat(shipper.healthy()).isFalse();
             }

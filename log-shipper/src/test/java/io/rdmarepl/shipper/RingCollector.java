@@ -38,6 +38,7 @@ final class RingCollector implements AutoCloseable {
     private volatile boolean running = true;
     private volatile long durableCeiling = -1L;
     private volatile long pollPauseNs;
+    private volatile int pollFrames = 64;
 
     RingCollector(int capacity) {
         this(newPath(), capacity);
@@ -64,7 +65,7 @@ final class RingCollector implements AutoCloseable {
         });
         this.thread = new Thread(() -> {
             while (running) {
-                int read = reader.poll(assembler, 64);
+                int read = reader.poll(assembler, pollFrames);
                 // not waits for something: a standby slowed down on purpose (slowDown), or idling on an empty ring
                 if (pollPauseNs > 0) {
                     LockSupport.parkNanos(pollPauseNs);
@@ -95,7 +96,15 @@ final class RingCollector implements AutoCloseable {
         durableCeiling = lsn;
     }
 
+    /** Reads up to 64 frames, then pauses {@code pauseNs}; 0: full speed. */
     void slowDown(long pauseNs) {
+        pollFrames = 64;
+        pollPauseNs = pauseNs;
+    }
+
+    /** Reads one frame, then pauses {@code pauseNs} (an initial copy's chunk is one record of about a chunk's size). */
+    void slowDownPerFrame(long pauseNs) {
+        pollFrames = 1;
         pollPauseNs = pauseNs;
     }
 

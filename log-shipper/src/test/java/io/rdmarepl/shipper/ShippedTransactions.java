@@ -60,4 +60,27 @@ final class ShippedTransactions {
         }
         return value instanceof io.rdmarepl.format.record.Value.TextFallback f ? f.text() : String.valueOf(value);
     }
+
+    /** The rows of a CopyChunk, each its fields as text (null for NULL), unescaped from COPY's text format. */
+    static List<List<String>> rows(ChangeRecord.CopyChunk chunk) {
+        byte[] text = chunk.text();
+        io.rdmarepl.format.codec.CopyTextRow row = new io.rdmarepl.format.codec.CopyTextRow();
+        List<List<String>> rows = new ArrayList<>();
+        for (int start = 0; start < text.length; ) {
+            int end = start;
+            while (text[end] != '\n') {
+                end++;
+            }
+            row.parse(java.util.Arrays.copyOfRange(text, start, end), end - start);
+            List<String> fields = new ArrayList<>();
+            for (int f = 0; f < row.fields(); f++) {
+                fields.add(row.isNull(f) ? null : new String(row.text(), row.start(f), row.end(f) - row.start(f),
+                        java.nio.charset.StandardCharsets.UTF_8));
+            }
+            rows.add(fields);
+            start = end + 1;
+        }
+        assertThat(rows).as("rows of %s", chunk).hasSize(chunk.rowCount());
+        return rows;
+    }
 }

@@ -183,8 +183,15 @@ class ShipperRoleIT {
 
     private static List<String> inserted(List<ChangeRecord> records, String table) {
         Map<Integer, String> names = relationIds(records);
-        return records.stream().filter(r -> r instanceof ChangeRecord.Insert i && ("public." + table).equals(names.get(i.relationId())))
-                .map(r -> ShippedTransactions.text(((ChangeRecord.Insert) r).newTuple().values().get(0))).toList();
+        List<String> ids = new java.util.ArrayList<>();
+        for (ChangeRecord r : records) {
+            if (r instanceof ChangeRecord.Insert i && ("public." + table).equals(names.get(i.relationId()))) {
+                ids.add(ShippedTransactions.text(i.newTuple().values().get(0)));
+            } else if (r instanceof ChangeRecord.CopyChunk c && ("public." + table).equals(names.get(c.relationId()))) {
+                ShippedTransactions.rows(c).forEach(row -> ids.add(row.get(0)));
+            }
+        }
+        return ids;
     }
 
     private static List<String> relations(List<ChangeRecord> records) {

@@ -28,6 +28,7 @@ public final class RecordDecoder {
     private final RowChangeView rowChange = new RowChangeView();
     private final TruncateView truncate = new TruncateView();
     private final SequenceView sequence = new SequenceView();
+    private final CopyChunkView copyChunk = new CopyChunkView();
 
     /**
      * Decodes the record at {@code offset}, which must lie within {@code length} bytes, and calls the
@@ -52,7 +53,9 @@ public final class RecordDecoder {
         int code = in.get(offset + KIND_OFFSET) & 0xFF;
         RecordKind kind = RecordKind.ofCode(code);
         if (kind == null) {
-            throw FormatErrors.corrupt(null, offset, "unknown record kind " + code);
+            throw FormatErrors.corrupt(null, offset, "unknown record kind " + code + (code > RecordKind.HIGHEST_CODE
+                ? " (this decoder knows kinds 1-" + RecordKind.HIGHEST_CODE + "; a newer shipper wrote it: upgrade the applier)"
+                : ""));
         }
         int flags = in.getShort(offset + FLAGS_OFFSET) & 0xFFFF;
         int bodyLength = in.getInt(offset + BODY_LENGTH_OFFSET);
@@ -92,6 +95,10 @@ public final class RecordDecoder {
             case SEQUENCE:
                 sequence.wrap(in, offset, bodyLength, flags);
                 handler.onSequence(sequence);
+                break;
+            case COPY_CHUNK:
+                copyChunk.wrap(in, offset, bodyLength, flags);
+                handler.onCopyChunk(copyChunk);
                 break;
             case INSERT:
                 rowChange.wrap(in, offset, end, kind, flags, scanner);

@@ -19,7 +19,11 @@ package io.rdmarepl.format.codec;
  * <ul>
  *   <li>{@code version} is {@link #VERSION}; a decoder refuses any other, so the format can evolve by
  *       bumping it.</li>
- *   <li>{@code kind} is a {@link io.rdmarepl.format.RecordKind} code.</li>
+ *   <li>{@code kind} is a {@link io.rdmarepl.format.RecordKind} code: 1 Begin, 2 Commit, 3 Relation, 4 Insert,
+ *       5 Update, 6 Delete, 7 Truncate, 8 Heartbeat, 9 Sequence, 10 CopyChunk. New kinds are added with new codes
+ *       and the version stays 1: a decoder that does not know a code refuses the record ("unknown record kind 10")
+ *       rather than skip it, so an applier older than a kind pauses at the first record of it and applies nothing
+ *       of it; a shipper that writes a kind needs appliers at least as new (CopyChunk: 2026-12).</li>
  *   <li>{@code flags} depend on the kind ({@link RowChangeDescriptor}, {@link TruncateDescriptor},
  *       {@link SequenceDescriptor}); bits a
  *       kind does not define must be zero.</li>
@@ -29,7 +33,7 @@ package io.rdmarepl.format.codec;
  *
  * The bodies are described in {@link TransactionDescriptor} (Begin, Commit, Heartbeat),
  * {@link RelationDescriptor}, {@link RowChangeDescriptor} (Insert, Update, Delete), {@link TruncateDescriptor},
- * {@link SequenceDescriptor} and {@link ValueDescriptor} (column values). Offsets in those classes count from the record's first byte.
+ * {@link SequenceDescriptor}, {@link CopyChunkDescriptor} and {@link ValueDescriptor} (column values). Offsets in those classes count from the record's first byte.
  */
 public final class RecordDescriptor {
     /** The only version this codec reads and writes. */

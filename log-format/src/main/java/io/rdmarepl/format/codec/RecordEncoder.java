@@ -129,6 +129,54 @@ public final class RecordEncoder {
         return fixedWriter.endRecord();
     }
 
+    /**
+     * Completes a CopyChunk record whose {@code textLength} bytes of COPY text the caller already wrote at
+     * {@code offset + }{@link CopyChunkDescriptor#textOffset(int) textOffset(columnCount)} (rows straight from the
+     * primary, never copied twice); writes everything but the text. Returns the record's length.
+     *
+     * @param columns positions in the table's Relation record, {@code columns[0..columnCount)}
+     * @throws IllegalArgumentException when the counts disagree or the text does not end with a row's newline
+     */
+    public int encodeCopyChunkAround(ByteBuffer buffer, int offset, int maxLength, int relationId, int[] columns,
+                                     int columnCount, int rowCount, int textLength) {
+        if (columnCount < 0 || columnCount > columns.length || columnCount > CopyChunkDescriptor.MAX_COLUMNS) {
+            throw new IllegalArgumentException("columnCount " + columnCount + " is outside columns[0.." + columns.length
+                + "] or above " + CopyChunkDescriptor.MAX_COLUMNS);
+        }
+        if (rowCount < 0 || textLength < 0 || (rowCount == 0) != (textLength == 0)) {
+            throw new IllegalArgumentException("CopyChunk of " + rowCount + " rows with " + textLength + " bytes of text");
+        }
+        long length = CopyChunkDescriptor.copyChunkLength(columnCount, textLength);
+        ByteBuffer out = fixedWriter.begin(buffer, offset, maxLength, RecordKind.COPY_CHUNK, 0,
+            (int) Math.min(Integer.MAX_VALUE, length));
+        if (textLength > 0 && out.get(offset + (int) length - 1) != '\n') {
+            throw new IllegalArgumentException("CopyChunk text does not end with a row's newline");
+        }
+        out.putInt(offset + CopyChunkDescriptor.RELATION_ID_OFFSET, relationId);
+        out.putInt(offset + CopyChunkDescriptor.ROW_COUNT_OFFSET, rowCount);
+        out.putInt(offset + CopyChunkDescriptor.COLUMN_COUNT_OFFSET, columnCount);
+        for (int k = 0; k < columnCount; k++) {
+            if (columns[k] < 0 || columns[k] > 0xFFFF) {
+                throw new IllegalArgumentException("column position " + columns[k] + " is outside 0..65535");
+            }
+            out.putShort(offset + CopyChunkDescriptor.COLUMNS_OFFSET + k * Short.BYTES, (short) columns[k]);
+        }
+        out.putInt(offset + CopyChunkDescriptor.textLengthOffset(columnCount), textLength);
+        return fixedWriter.endRecord();
+    }
+
+    /** Writes a CopyChunk record, copying its text from {@code text[textOffset, textOffset + textLength)}. */
+    public int encodeCopyChunk(ByteBuffer buffer, int offset, int maxLength, int relationId, int[] columns,
+                               int columnCount, int rowCount, ByteBuffer text, int textOffset, int textLength) {
+        RecordDescriptor.checkRegion(buffer, offset, maxLength, "maxLength");
+        long length = CopyChunkDescriptor.copyChunkLength(Math.max(0, columnCount), textLength);
+        if (columnCount >= 0 && columnCount <= Math.min(columns.length, CopyChunkDescriptor.MAX_COLUMNS)
+            && textLength >= 0 && length <= maxLength) {
+            buffer.put(offset + CopyChunkDescriptor.textOffset(columnCount), text, textOffset, textLength);
+        }
+        return encodeCopyChunkAround(buffer, offset, maxLength, relationId, columns, columnCount, rowCount, textLength);
+    }
+
     /** Starts a Relation record; add columns to the returned writer, then {@code finish()}. */
     public RelationWriter startRelation(ByteBuffer buffer, int offset, int maxLength, int relationId,
                                         CharSequence schema, CharSequence table, char replicaIdentity) {

@@ -40,4 +40,11 @@ public interface RecordHandler {
     /** A sequence's state on the primary, shipped between transactions ({@link SequenceDescriptor}). */
     default void onSequence(SequenceView sequence) {
     }
+
+    /**
+     * Rows of an initial copy as COPY text ({@link CopyChunkDescriptor}). A handler that applies rows must not ignore
+     * it; the default does, as for every kind, for handlers that only look at some kinds.
+     */
+    default void onCopyChunk(CopyChunkView chunk) {
+    }
 }

@@ -68,4 +68,36 @@ public sealed interface ChangeRecord {
 
         public RecordKind kind() { return RecordKind.TRUNCATE; }
     }
+
+    /** Rows as COPY text ({@link io.rdmarepl.format.codec.CopyChunkDescriptor}); {@code text} is UTF-8, every row ended by a newline. */
+    record CopyChunk(int relationId, List<Integer> columns, int rowCount, byte[] text) implements ChangeRecord {
+        public CopyChunk {
+            columns = List.copyOf(columns);
+            text = text.clone();
+        }
+
+        @Override
+        public byte[] text() {
+            return text.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof CopyChunk c && c.relationId == relationId && c.columns.equals(columns)
+                && c.rowCount == rowCount && java.util.Arrays.equals(c.text, text);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(relationId, columns, rowCount, java.util.Arrays.hashCode(text));
+        }
+
+        @Override
+        public String toString() {
+            return "CopyChunk[relationId=" + relationId + ", columns=" + columns + ", rowCount=" + rowCount + ", text="
+                + new String(text, java.nio.charset.StandardCharsets.UTF_8) + "]";
+        }
+
+        public RecordKind kind() { return RecordKind.COPY_CHUNK; }
+    }
 }

@@ -26,6 +26,11 @@ public final class ChangeRecords {
         } else if (record instanceof ChangeRecord.Truncate r) {
             int[] ids = r.relationIds().stream().mapToInt(Integer::intValue).toArray();
             return encoder.encodeTruncate(buffer, offset, maxLength, r.cascade(), r.restartIdentity(), ids, ids.length);
+        } else if (record instanceof ChangeRecord.CopyChunk r) {
+            int[] columns = r.columns().stream().mapToInt(Integer::intValue).toArray();
+            byte[] text = r.text();
+            return encoder.encodeCopyChunk(buffer, offset, maxLength, r.relationId(), columns, columns.length, r.rowCount(),
+                ByteBuffer.wrap(text), 0, text.length);
         } else if (record instanceof ChangeRecord.Relation r) {
             RelationWriter writer = encoder.startRelation(buffer, offset, maxLength, r.relationId(), r.schema(), r.table(),
                 r.replicaIdentity());

@@ -4,6 +4,7 @@ import io.rdmarepl.format.NumericSpecial;
 import io.rdmarepl.format.OldTupleKind;
 import io.rdmarepl.format.ValueTag;
 import io.rdmarepl.format.codec.ArrayView;
+import io.rdmarepl.format.codec.CopyChunkView;
 import io.rdmarepl.format.codec.RecordHandler;
 import io.rdmarepl.format.codec.RelationView;
 import io.rdmarepl.format.codec.RowChangeView;
@@ -81,6 +82,17 @@ public final class RecordMaterializer implements RecordHandler {
     public void onSequence(SequenceView sequence) {
         last = new ChangeRecord.Sequence(sequence.schema(), sequence.name(), sequence.lastValue(), sequence.isCalled(),
             sequence.readTimeUs());
+    }
+
+    @Override
+    public void onCopyChunk(CopyChunkView chunk) {
+        List<Integer> columns = new ArrayList<>(chunk.columnCount());
+        for (int k = 0; k < chunk.columnCount(); k++) {
+            columns.add(chunk.column(k));
+        }
+        byte[] text = new byte[chunk.textLength()];
+        chunk.buffer().get(chunk.textOffset(), text);
+        last = new ChangeRecord.CopyChunk(chunk.relationId(), columns, chunk.rowCount(), text);
     }
 
     /** Copies every column of a tuple. */

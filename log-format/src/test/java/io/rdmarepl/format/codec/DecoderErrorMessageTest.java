@@ -56,7 +56,8 @@ class DecoderErrorMessageTest {
             .hasMessage("truncated record at offset 0: header needs 8 bytes, 5 remain");
         buffer.put(1, (byte) 99);
         assertThatThrownBy(() -> decoder.decode(buffer, 0, length, new RecordMaterializer()))
-            .hasMessage("corrupt record at offset 0: unknown record kind 99");
+            .hasMessage("corrupt record at offset 0: unknown record kind 99 (this decoder knows kinds 1-10; a newer shipper"
+                + " wrote it: upgrade the applier)");
     }
 
     @Test

@@ -16,6 +16,9 @@ public final class ShipEvent {
     public static final int COMMIT = 3;
 
     private ByteBuffer bytes = ByteBuffer.allocateDirect(1024).order(ByteOrder.LITTLE_ENDIAN);
+    /** A record this slot refers to instead of holding it ({@link #borrow}), or null. */
+    private ByteBuffer borrowed;
+    private int borrowedOffset;
     private int length;
     private int role;
     private long commitLsn;
@@ -27,14 +30,34 @@ public final class ShipEvent {
             bytes = ByteBuffer.allocateDirect(Math.max(length, bytes.capacity() * 2)).order(ByteOrder.LITTLE_ENDIAN);
         }
         bytes.put(0, source, offset, length);
+        this.borrowed = null;
         this.length = length;
         this.role = role;
         this.commitLsn = commitLsn;
         this.commitTimeUs = commitTimeUs;
     }
 
+    /**
+     * Refers to {@code length} bytes of {@code source} from {@code offset} without copying them: large records (an
+     * initial copy's CopyChunk records, up to a MiB) would otherwise grow every slot they pass through for good. The
+     * publisher keeps the bytes unchanged until the handlers are past this slot ({@link ShipPipeline#consumed}).
+     */
+    void borrow(int role, ByteBuffer source, int offset, int length, long commitLsn, long commitTimeUs) {
+        this.borrowed = source;
+        this.borrowedOffset = offset;
+        this.length = length;
+        this.role = role;
+        this.commitLsn = commitLsn;
+        this.commitTimeUs = commitTimeUs;
+    }
+
+    /** The buffer the record lies in, from {@link #offset()}. */
     ByteBuffer bytes() {
-        return bytes;
+        return borrowed != null ? borrowed : bytes;
+    }
+
+    int offset() {
+        return borrowed != null ? borrowedOffset : 0;
     }
 
     int length() {

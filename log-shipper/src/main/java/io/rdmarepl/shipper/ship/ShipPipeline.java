@@ -134,6 +134,44 @@ public final class ShipPipeline implements AutoCloseable {
     }
 
     /**
+     * Like {@link #publish}, but the slot refers to {@code source}'s bytes instead of copying them ({@link
+     * ShipEvent#borrow}): the caller keeps them unchanged until {@link #consumed} says every handler is past the
+     * returned sequence.
+     */
+    public long publishBorrowed(int role, ByteBuffer source, int offset, int length, long commitLsn, long commitTimeUs) {
+        if (inline != null) {
+            inline.shipRecord(role, source, offset, length, commitLsn, commitTimeUs); // written when it returns
+            return ringBuffer.getCursor();
+        }
+        long sequence = claim(1);
+        try {
+            ringBuffer.get(sequence).borrow(role, source, offset, length, commitLsn, commitTimeUs);
+        } finally {
+            ringBuffer.publish(sequence);
+        }
+        return sequence;
+    }
+
+    /** The largest record every standby's ring takes (half the smallest ring). */
+    public int maxRecordBytes() {
+        int most = Integer.MAX_VALUE;
+        for (StandbyShipper shipper : shippers) {
+            most = Math.min(most, shipper.maxMessageBytes());
+        }
+        return most;
+    }
+
+    /** The sequence of the last slot published. */
+    public long lastPublished() {
+        return ringBuffer.getCursor();
+    }
+
+    /** Whether every standby handler is past {@code sequence} (bytes it borrowed may be reused); inline, always. */
+    public boolean consumed(long sequence) {
+        return inline != null || ringBuffer.getMinimumGatingSequence() >= sequence;
+    }
+
+    /**
      * Hands a whole transaction ({@code recordCount} length-prefixed records at the start of {@code records}, see
      * {@link #recordLength}) to every standby and publishes it at once: the handlers are woken once per
      * transaction, not once per record. A transaction larger than a quarter of the Disruptor goes record by record.

@@ -93,7 +93,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
 
     @Override
     public synchronized void onEvent(ShipEvent event, long sequence, boolean endOfBatch) {
-        ship(event.role(), event.bytes(), 0, event.length(), event.commitLsn(), event.commitTimeUs(), endOfBatch);
+        ship(event.role(), event.bytes(), event.offset(), event.length(), event.commitLsn(), event.commitTimeUs(), endOfBatch);
     }
 
     /** From now on records come from the capture thread, not from the Disruptor; before the capture starts. */
@@ -298,6 +298,11 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
             metrics.feedback(index, ring.feedback().appliedLsn(), ring.feedback().durableLsn(), ring.position(),
                     ring.feedback().consumerPosition(), ring.capacity());
         }
+    }
+
+    /** The largest message this standby's ring takes: half of it. */
+    int maxMessageBytes() {
+        return ring.capacity() / 2;
     }
 
     StandbyConfig standby() {

@@ -6,6 +6,7 @@ import io.rdmarepl.applier.schema.SourceRelation;
 import io.rdmarepl.applier.schema.TableMapping;
 import io.rdmarepl.format.OldTupleKind;
 import io.rdmarepl.format.RecordKind;
+import io.rdmarepl.format.codec.CopyChunkView;
 import io.rdmarepl.format.codec.RecordDecoder;
 import io.rdmarepl.format.codec.RecordHandler;
 import io.rdmarepl.format.codec.RelationView;
@@ -37,6 +38,7 @@ final class GroupApplier implements RecordHandler {
     private static final int PROBED_ROWS_MOST = 500;
     private final RowBinder rowBinder = new RowBinder();
     private final CopyRows copyRows;
+    private final CopyChunkApply copyChunks;
     private final RelationCache relations;
     private final ReplicaSession session;
     private final ApplierMetrics metrics;
@@ -53,6 +55,9 @@ final class GroupApplier implements RecordHandler {
     private int end;
     private boolean snapshotChunk;
     private String truncating;
+    /** The CopyChunk being applied (its mapping and record offset), for a failure's message; null otherwise. */
+    private TableMapping copying;
+    private int copyingOffset;
 
     private GroupLog log;
     private boolean commitEach;
@@ -70,6 +75,7 @@ final class GroupApplier implements RecordHandler {
                  int batchMaxRows, int copyMinRows, boolean pauseOnDivergence, boolean reorder) {
         this.relations = relations;
         this.copyRows = new CopyRows(copyMinRows, batchMaxRows, reorder, metrics);
+        this.copyChunks = new CopyChunkApply(reorder, metrics);
         this.session = session;
         this.metrics = metrics;
         this.sequences = sequences;
@@ -110,6 +116,7 @@ final class GroupApplier implements RecordHandler {
         this.txIndex = 0;
         this.open = null;
         this.truncating = null;
+        this.copying = null;
         this.wroteInTransaction = false;
         plan.drop();
         end = log.transactionEnd(count - 1);
@@ -144,6 +151,8 @@ final class GroupApplier implements RecordHandler {
             failure = new ApplyFailure(FailureCategory.SCHEMA, failedTx, failedLsn, s.table(), s.column(), null, s.getMessage());
         } else if (cause instanceof ReplicaDivergedException d) {
             failure = new ApplyFailure(FailureCategory.PERMANENT, failedTx, failedLsn, d.table(), null, null, d.getMessage());
+        } else if (cause instanceof SQLException e && copying != null) {
+            failure = copyChunkFailure(e, failedTx, failedLsn);
         } else if (cause instanceof SQLException e && pauseOnDivergence && table != null
                 && open.shape().kind() == RecordKind.INSERT && "23505".equals(SqlErrors.sqlState(e))) {
             failure = new ApplyFailure(FailureCategory.PERMANENT, failedTx, failedLsn, table, null, "23505",
@@ -163,8 +172,9 @@ final class GroupApplier implements RecordHandler {
             failure = new ApplyFailure(category, failedTx, failedLsn, table, null, SqlErrors.sqlState(e),
                     SqlErrors.message(e) + where);
         } else {
-            failure = new ApplyFailure(FailureCategory.PERMANENT, failedTx, failedLsn, table, null, null,
-                    String.valueOf(cause.getMessage()));
+            String where = copying != null ? " (applying CopyChunk to " + copying.qualifiedName() + ")" : "";
+            failure = new ApplyFailure(FailureCategory.PERMANENT, failedTx, failedLsn,
+                    copying != null ? copying.qualifiedName() : table, null, null, cause.getMessage() + where);
         }
         if (failure.category() == FailureCategory.RETRIABLE && !(cause instanceof CommitTurn.Abandoned)) {
             session.discard();
@@ -173,6 +183,30 @@ final class GroupApplier implements RecordHandler {
         }
         open = null;
         return new Outcome(committed, rows, missingRows, failure);
+    }
+
+    /**
+     * A CopyChunk's COPY failed: a value the replica refused (class 22, 42) is named by the row the server's CONTEXT
+     * points at; a row already there without upsert (no replica primary key, a unique index) pauses as an INSERT would.
+     */
+    private ApplyFailure copyChunkFailure(SQLException e, long failedTx, long failedLsn) {
+        String table = copying.qualifiedName();
+        FailureCategory category = SqlErrors.classify(e);
+        String message = SqlErrors.message(e);
+        if (category == FailureCategory.SCHEMA) {
+            session.rollback();
+            try {
+                String refused = CopyChunkApply.refusedRow(session.connection(), e, copying, log.buffer(), copyingOffset, end);
+                message = refused != null ? refused : message;
+            } catch (SQLException | RuntimeException probeFailed) {
+                // the server's message alone
+            }
+        } else if ("23505".equals(SqlErrors.sqlState(e))) {
+            message = "COPY into " + table + " met a row that is already on the replica (" + SqlErrors.detail(e)
+                    + ") and the replica table has no primary key to overwrite it by: the replica differs from the primary";
+        }
+        return new ApplyFailure(category, failedTx, failedLsn, table, null, SqlErrors.sqlState(e),
+                message + " (applying CopyChunk to " + table + ")");
     }
 
     /**
@@ -345,6 +379,25 @@ final class GroupApplier implements RecordHandler {
         }
     }
 
+    /** Rows of an initial copy as COPY text: sent on as they are ({@link CopyChunkApply}), after every batch before. */
+    @Override
+    public void onCopyChunk(CopyChunkView chunk) {
+        try {
+            flush();
+            open = null; // a failure from here on is the chunk's
+            TableMapping m = mapping(chunk.relationId());
+            copying = m;
+            copyingOffset = recordOffset;
+            wroteInTransaction = true;
+            copyChunks.apply(session.connection(), m, chunk, snapshotChunk || !pauseOnDivergence);
+            metrics.batch(chunk.rowCount());
+            rows += chunk.rowCount();
+            copying = null;
+        } catch (SQLException | SchemaMismatchException | IllegalStateException e) {
+            throw new Abort(e);
+        }
+    }
+
     @Override
     public void onSequence(SequenceView sequence) {
         try {
@@ -360,6 +413,7 @@ final class GroupApplier implements RecordHandler {
         if (statementsGeneration != relations.generation()) {
             flush();
             session.statements().close();
+            copyChunks.forget();
             statementsGeneration = relations.generation();
         }
         return relations.mapping(relationId, session.connection());

@@ -7,7 +7,8 @@ import io.rdmarepl.applier.config.ApplierConfig;
 /**
  * The HikariCP pool of applier sessions. Each session pins what exact apply needs, whatever the database's
  * defaults: writable (clients default to read-only), {@code session_replication_role}, {@code synchronous_commit},
- * and TimeZone UTC, DateStyle ISO, IntervalStyle postgres, full float precision, hex bytea.
+ * and TimeZone UTC, DateStyle ISO, IntervalStyle postgres, full float precision, hex bytea, UTF8: the initial copy's
+ * sessions on the primary print with these settings, and a CopyChunk's text is read back with them.
  */
 public final class ReplicaDataSource {
     private ReplicaDataSource() {
@@ -40,6 +41,6 @@ public final class ReplicaDataSource {
                 + "SET session_replication_role = " + config.sessionReplicationRole() + "; "
                 + "SET synchronous_commit = " + config.synchronousCommit() + "; "
                 + "SET TimeZone = 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'postgres'; "
-                + "SET extra_float_digits = 3; SET bytea_output = 'hex'";
+                + "SET extra_float_digits = 3; SET bytea_output = 'hex'; SET client_encoding = 'UTF8'";
     }
 }

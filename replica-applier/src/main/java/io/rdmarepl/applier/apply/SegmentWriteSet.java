@@ -3,6 +3,7 @@ package io.rdmarepl.applier.apply;
 import io.rdmarepl.applier.schema.RelationCache;
 import io.rdmarepl.applier.schema.SchemaMismatchException;
 import io.rdmarepl.applier.schema.TableMapping;
+import io.rdmarepl.format.codec.CopyChunkView;
 import io.rdmarepl.format.codec.RecordDecoder;
 import io.rdmarepl.format.codec.RecordHandler;
 import io.rdmarepl.format.codec.RelationView;
@@ -145,6 +146,15 @@ final class SegmentWriteSet implements RecordHandler {
     @Override
     public void onSequence(SequenceView sequence) {
         alone = "a Sequence record";
+    }
+
+    /** An initial copy's rows: the whole table, so chunks of one table keep their order and meet its streamed changes. */
+    @Override
+    public void onCopyChunk(CopyChunkView chunk) {
+        TableMapping m = mapping(chunk.relationId());
+        if (m != null) {
+            tokens.add(relationToken(chunk.relationId(), TABLE));
+        }
     }
 
     @Override

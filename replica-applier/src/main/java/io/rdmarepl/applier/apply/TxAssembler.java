@@ -3,6 +3,7 @@ package io.rdmarepl.applier.apply;
 import io.rdmarepl.channel.fragment.MessageHandler;
 import io.rdmarepl.format.ChangeStream;
 import io.rdmarepl.format.Lsn;
+import io.rdmarepl.format.codec.CopyChunkView;
 import io.rdmarepl.format.codec.RecordDecoder;
 import io.rdmarepl.format.codec.RecordEncoder;
 import io.rdmarepl.format.codec.RecordHandler;
@@ -146,6 +147,11 @@ final class TxAssembler implements MessageHandler, RecordHandler {
 
     @Override
     public void onTruncate(TruncateView truncate) {
+        row();
+    }
+
+    @Override
+    public void onCopyChunk(CopyChunkView chunk) {
         row();
     }
 

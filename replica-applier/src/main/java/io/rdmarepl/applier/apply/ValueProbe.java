@@ -77,8 +77,27 @@ final class ValueProbe {
         return found[0];
     }
 
+    /**
+     * Writes {@code value}, a field's text as COPY reads it, alone into a temporary column of {@code target}'s declared
+     * type. Null when it passes.
+     */
+    static String refusedText(Connection connection, String value, ReplicaColumn target) throws SQLException {
+        return cast(connection, target, probe -> probe.setString(1, value), () -> value.length() > LONGEST_VALUE
+                ? value.substring(0, LONGEST_VALUE) + "..." : value);
+    }
+
+    private interface Bind {
+        void bind(PreparedStatement probe) throws SQLException;
+    }
+
     private static String cast(Connection connection, ValueBinder binder, TupleView tuple, int column, ReplicaColumn target)
             throws SQLException {
+        return cast(connection, target, probe -> binder.bind(probe, 1, tuple, column, null),
+                () -> PgText.forMessage(tuple, column, LONGEST_VALUE));
+    }
+
+    private static String cast(Connection connection, ReplicaColumn target, Bind bind,
+                               java.util.function.Supplier<String> shown) throws SQLException {
         try (Statement create = connection.createStatement()) {
             create.execute("CREATE TEMPORARY TABLE rdmarepl_value_probe (v " + target.declaredType() + ")");
         } catch (SQLException e) {
@@ -87,7 +106,7 @@ final class ValueProbe {
         }
         try (PreparedStatement probe = connection.prepareStatement(
                 "INSERT INTO pg_temp.rdmarepl_value_probe VALUES (?::" + target.castType() + ")")) {
-            binder.bind(probe, 1, tuple, column, null);
+            bind.bind(probe);
             probe.execute();
             connection.rollback();
             return null;
@@ -96,7 +115,7 @@ final class ValueProbe {
             if (refused.getSQLState() == null || refused.getSQLState().startsWith("08")) {
                 throw refused;
             }
-            String value = PgText.forMessage(tuple, column, LONGEST_VALUE);
+            String value = shown.get();
             return "column " + SqlNames.quote(target.name()) + " (" + target.declaredType() + ") refused '" + value + "': "
                     + SqlErrors.message(refused);
         }

@@ -53,13 +53,16 @@ final class CopyChunk {
         length += bytes;
     }
 
-    /** Makes room for at least twice what the buffer holds, keeping the records written so far. */
-    void grow() {
+    /**
+     * Makes room for twice what the buffer holds, keeping its first {@code keepBytes}: the records written so far and
+     * the text of the one still open.
+     */
+    void grow(int keepBytes) {
         if (buffer.capacity() >= 1 << 30) {
-            throw new IllegalStateException("initial copy: a single row encodes to more than 1 GB");
+            throw new IllegalStateException("initial copy: a single row is more than 1 GB of COPY text");
         }
         ByteBuffer bigger = ByteBuffer.allocateDirect(buffer.capacity() * 2).order(ByteOrder.LITTLE_ENDIAN);
-        bigger.put(0, buffer, 0, length);
+        bigger.put(0, buffer, 0, keepBytes);
         buffer = bigger;
     }
 

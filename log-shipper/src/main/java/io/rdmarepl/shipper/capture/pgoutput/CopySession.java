@@ -1,10 +1,8 @@
 package io.rdmarepl.shipper.capture.pgoutput;
 
-import io.rdmarepl.format.RecordCapacityException;
+import io.rdmarepl.format.codec.CopyChunkDescriptor;
 import io.rdmarepl.format.codec.RecordEncoder;
-import io.rdmarepl.format.codec.RowWriter;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -18,11 +16,12 @@ import org.postgresql.copy.CopyOut;
 /**
  * One session of an initial copy, on a thread of its own: a connection to the primary inside the slot's exported
  * snapshot ({@code REPEATABLE READ, READ ONLY; SET TRANSACTION SNAPSHOT}), taking tables from the shared queue until
- * none is left. Each table is read with {@code COPY ... TO STDOUT} (text format), every row split by
- * {@link CopyTextRow} and encoded as an Insert straight into the session's current {@link CopyChunk}; a chunk that
- * reached {@code snapshot.chunk.bytes} goes to the publisher, and the session goes on in its second chunk meanwhile.
- * A chunk may hold the end of one table and the start of the next. Nothing is allocated per row here (pgjdbc's
- * {@link CopyOut#readFromCopy()} returns each row as a new array).
+ * none is left. Each table is read with {@code COPY ... TO STDOUT} (text format), and its rows go unparsed into
+ * CopyChunk records ({@link CopyChunkDescriptor}) of up to {@link #RECORD_TEXT_BYTES} of text, written straight into
+ * the session's current {@link CopyChunk}: a row is appended as the server sent it, and the record's fields are
+ * written around its text when it is closed. A chunk that reached {@code snapshot.chunk.bytes} goes to the publisher,
+ * and the session goes on in its second chunk meanwhile. A chunk may hold the end of one table and the start of the
+ * next. Nothing is allocated per row here (pgjdbc's {@link CopyOut#readFromCopy()} returns each row as a new array).
  *
  * <pre>
  *   primary --COPY--> [rdmarepl-copy-N] parse, encode --chunk--> filled queue --> publisher (Disruptor, one producer)
@@ -35,21 +34,36 @@ final class CopySession implements Runnable {
     private static final String SETTINGS = "SET DateStyle = ISO; SET IntervalStyle = postgres; SET extra_float_digits = 3;"
             + " SET bytea_output = hex; SET TimeZone = 'UTC'; SET client_encoding = 'UTF8'";
 
+    /**
+     * Text bytes a CopyChunk record holds at most (one row more may cross it), where the standbys' rings are 4 MiB or
+     * more: the applier sends each record as one COPY, and the ring carries it whole (a message may use half the ring).
+     */
+    static final int RECORD_TEXT_BYTES = 1 << 20;
+
     private final Connection connection;
     private final Queue<CopyProgress.Table> tables;
     private final BlockingQueue<CopyChunk> filled;
     private final BlockingQueue<CopyChunk> free = new ArrayBlockingQueue<>(2);
     private final int chunkBytes;
+    /** Text bytes a record holds at most (one row more may cross it). */
+    private final int recordTextBytes;
     private final RecordEncoder encoder = new RecordEncoder();
-    private final CopyTextRow row = new CopyTextRow();
-    private ByteBuffer text = ByteBuffer.wrap(new byte[0]);
+    /** Relation positions 0..n-1: every row holds the Relation's columns in its order ({@link CopyTable#copySql()}). */
+    private int[] positions = new int[0];
+    /** The open CopyChunk record: where it starts in the chunk, where its text starts, its text bytes and rows so far. */
+    private int recordStart;
+    private int textStart;
+    private int textLength;
+    private int recordRows;
     private CopyChunk chunk;
     private CopyTable copying;
     /** The table this session copied last, once {@link #copying} is done with it. */
     private CopyTable lastCopied;
     private Thread thread;
 
-    private CopySession(Connection connection, Queue<CopyProgress.Table> tables, BlockingQueue<CopyChunk> filled, int chunkBytes) {
+    private CopySession(Connection connection, Queue<CopyProgress.Table> tables, BlockingQueue<CopyChunk> filled, int chunkBytes,
+                        int recordTextBytes) {
+        this.recordTextBytes = recordTextBytes;
         this.connection = connection;
         this.tables = tables;
         this.filled = filled;
@@ -66,7 +80,7 @@ final class CopySession implements Runnable {
      * @param filled where full chunks, and the session's end, go to the publisher
      */
     static CopySession open(Connection connection, String snapshotName, Queue<CopyProgress.Table> tables,
-                            BlockingQueue<CopyChunk> filled, int chunkBytes) throws SQLException {
+                            BlockingQueue<CopyChunk> filled, int chunkBytes, int recordTextBytes) throws SQLException {
         try (Statement session = connection.createStatement()) {
             session.execute(SETTINGS);
             connection.setAutoCommit(false);
@@ -76,7 +90,7 @@ final class CopySession implements Runnable {
             closeQuietly(connection);
             throw e;
         }
-        return new CopySession(connection, tables, filled, chunkBytes);
+        return new CopySession(connection, tables, filled, chunkBytes, recordTextBytes);
     }
 
     /** The session's connection, inside the snapshot (the publisher reads the catalog through the first one). */
@@ -128,93 +142,83 @@ final class CopySession implements Runnable {
         copying = t;
         progress.started(System.nanoTime());
         int columns = t.columns().size();
+        if (positions.length < columns) {
+            positions = new int[columns];
+            for (int c = 0; c < columns; c++) {
+                positions[c] = c;
+            }
+        }
         long rows = 0;
         long bytes = 0;
         CopyManager reader = connection.unwrap(PGConnection.class).getCopyAPI();
         CopyOut out = reader.copyOut(t.copySql());
+        open(t, columns);
         byte[] line;
         while ((line = out.readFromCopy()) != null) {
-            row.parse(line, line.length);
-            if (row.fields() != columns) {
-                throw new IllegalStateException("initial copy of " + t.qualified() + ": a row has " + row.fields()
-                        + " fields, the table " + columns + " columns");
-            }
-            if (text.array() != row.text()) {
-                text = ByteBuffer.wrap(row.text());
-            }
-            int length = encodeInsert(t);
-            chunk.advance(length);
-            bytes += length;
+            append(t, columns, line);
+            bytes += line.length;
             rows++;
             if ((rows & (CopyProgress.PUBLISH_EVERY_ROWS - 1)) == 0) {
                 progress.progressed(rows, bytes);
             }
-            if (chunk.length() >= chunkBytes) {
-                filled.put(chunk);
-                chunk = free.take();
+            if (textLength >= recordTextBytes || chunk.length() + recordLength() >= chunkBytes) {
+                close(t, columns);
+                if (chunk.length() >= chunkBytes) {
+                    filled.put(chunk);
+                    chunk = free.take();
+                }
+                open(t, columns);
             }
         }
+        close(t, columns);
         progress.finished(rows, bytes, System.nanoTime());
         lastCopied = t;
         copying = null;
     }
 
-    /** Encodes the parsed {@link #row} as an Insert at the end of the chunk, growing it for a row larger than its room. */
-    private int encodeInsert(CopyTable t) {
-        while (true) {
-            try {
-                return encodeInsert(t, chunk.buffer(), chunk.length(), chunk.room());
-            } catch (RecordCapacityException e) {
-                chunk.grow();
-            }
+    /** Starts a CopyChunk record of table {@code t} at the end of the chunk: its text goes after room for the fields. */
+    private void open(CopyTable t, int columns) {
+        recordStart = chunk.length();
+        textStart = recordStart + CopyChunkDescriptor.textOffset(columns);
+        textLength = 0;
+        recordRows = 0;
+        while (chunk.buffer().capacity() < textStart) {
+            chunk.grow(recordStart);
         }
     }
 
-    private int encodeInsert(CopyTable t, ByteBuffer target, int offset, int room) {
-        RowWriter writer = encoder.startInsert(target, offset, room, t.oid());
-        for (int c = 0; c < row.fields(); c++) {
-            if (row.isNull(c)) {
-                writer.putNull();
-                continue;
-            }
-            int start = row.start(c);
-            int length = row.end(c) - start;
-            switch (ColumnKind.ofTypeOid(t.typeOids()[c])) {
-                case BOOL -> writer.putBool(length == 1 && row.text()[start] == 't');
-                case INT2 -> writer.putInt2((short) integer(t, c, start, length));
-                case INT4 -> writer.putInt4((int) integer(t, c, start, length));
-                case INT8 -> writer.putInt8(integer(t, c, start, length));
-                default -> writer.putTextFallback(t.typeOids()[c], text, start, length);
-            }
+    /**
+     * Appends one row as the primary sent it (the server's COPY text, newline included): no parsing, no escaping. The
+     * server sends one row a CopyData message, which pgjdbc hands over as one array.
+     */
+    private void append(CopyTable t, int columns, byte[] line) {
+        if (line.length == 0 || line[line.length - 1] != '\n') {
+            throw new IllegalStateException("initial copy of " + t.qualified() + ": a COPY row of " + line.length
+                    + " bytes does not end with a newline");
         }
-        return writer.finish();
+        while (chunk.buffer().capacity() - textStart - textLength < line.length) {
+            chunk.grow(textStart + textLength);
+        }
+        chunk.buffer().put(textStart + textLength, line, 0, line.length);
+        textLength += line.length;
+        recordRows++;
     }
 
-    private long integer(CopyTable t, int column, int start, int length) {
-        byte[] b = row.text();
-        int i = start;
-        int end = start + length;
-        boolean negative = length > 0 && b[i] == '-';
-        if (negative) {
-            i++;
-        }
-        if (i == end) {
-            throw notInteger(t, column, start, length);
-        }
-        long value = 0;
-        for (; i < end; i++) {
-            int digit = b[i] - '0';
-            if (digit < 0 || digit > 9) {
-                throw notInteger(t, column, start, length);
-            }
-            value = value * 10 - digit; // accumulate negatively: Long.MIN_VALUE has no positive twin
-        }
-        return negative ? value : -value;
+    private int recordLength() {
+        return textStart - recordStart + textLength;
     }
 
-    private IllegalStateException notInteger(CopyTable t, int column, int start, int length) {
-        return new IllegalStateException("initial copy of " + t.qualified() + ", column " + t.columns().get(column)
-                + ": '" + new String(row.text(), start, length, StandardCharsets.UTF_8) + "' is not an integer");
+    /** Writes the open record's fields around its text; a record without rows is dropped. */
+    private void close(CopyTable t, int columns) {
+        if (recordRows == 0) {
+            return;
+        }
+        ByteBuffer target = chunk.buffer();
+        int length = encoder.encodeCopyChunkAround(target, recordStart, target.capacity() - recordStart, t.oid(),
+                positions, columns, recordRows, textLength);
+        chunk.advance(length);
+        recordRows = 0;
+        textLength = 0;
     }
 
     /**

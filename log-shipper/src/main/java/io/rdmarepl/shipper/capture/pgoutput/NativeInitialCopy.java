@@ -20,6 +20,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,7 +100,8 @@ final class NativeInitialCopy {
         CountDownLatch finished = new CountDownLatch(1);
         try {
             for (int i = 0; i < sessionCount; i++) {
-                sessions.add(CopySession.open(connections.open(), snapshotName, queue.tables(), queue.filled(), chunkBytes));
+                sessions.add(CopySession.open(connections.open(), snapshotName, queue.tables(), queue.filled(), chunkBytes,
+                        recordTextBytes()));
             }
             List<CopyTable> described = new ArrayList<>();
             for (String[] t : tables) {
@@ -124,6 +126,14 @@ final class NativeInitialCopy {
             finished.countDown();
             sessions.forEach(CopySession::abort);
         }
+    }
+
+    /**
+     * Text a CopyChunk record holds at most: {@link CopySession#RECORD_TEXT_BYTES}, less where a standby's ring is small
+     * (a record must fit in half of it, with room for the row that crosses the limit).
+     */
+    private int recordTextBytes() {
+        return Math.max(4 << 10, Math.min(CopySession.RECORD_TEXT_BYTES, pipeline.maxRecordBytes() / 4));
     }
 
     /** The shared table queue and the chunks on their way to the publisher. */
@@ -152,8 +162,28 @@ final class NativeInitialCopy {
                 fail(chunk.failure());
                 continue;
             }
-            ship(chunk);
+            long last = ship(chunk);
+            awaitConsumed(last, closed);
             chunk.recycle();
+        }
+    }
+
+    /**
+     * Waits until every standby handler wrote the chunk's records (they refer to its buffer, not copies of it): the
+     * session that fills the chunk again goes on in its other one meanwhile.
+     */
+    private void awaitConsumed(long sequence, BooleanSupplier closed) {
+        while (!pipeline.consumed(sequence)) {
+            String failure = pipeline.failure();
+            if (failure != null) {
+                throw new IllegalStateException("initial copy: shipping to standby " + failure);
+            }
+            if (closed.getAsBoolean()) {
+                throw new IllegalStateException("capture closed during the initial copy");
+            }
+            // the standby handlers write the chunk while the ring has room, at the applier's pace (tens of ms a chunk):
+            // a millisecond's sleep costs the session nothing (it fills its other chunk) and keeps this thread off the CPU
+            LockSupport.parkNanos(1_000_000);
         }
     }
 
@@ -173,8 +203,11 @@ final class NativeInitialCopy {
         throw new IllegalStateException("initial copy: " + failure, failure);
     }
 
-    /** One chunk as its own flagged transaction; the first one opens with the Relations and the Truncate. */
-    private void ship(CopyChunk chunk) {
+    /**
+     * One chunk as its own flagged transaction; the first one opens with the Relations and the Truncate. The chunk's
+     * records are borrowed, not copied; returns the sequence of the transaction's last slot.
+     */
+    private long ship(CopyChunk chunk) {
         int begin = encoder.encodeBegin(frames, 0, frames.capacity(), 0, lsn, timeUs, TransactionDescriptor.BEGIN_SNAPSHOT_CHUNK_FLAG);
         pipeline.publish(ShipEvent.BEGIN, frames, 0, begin, lsn, 0);
         if (!headerShipped) {
@@ -183,10 +216,11 @@ final class NativeInitialCopy {
         ByteBuffer records = chunk.buffer();
         for (int at = 0; at < chunk.length(); ) {
             int length = TransactionSink.recordLength(records, at);
-            pipeline.publish(ShipEvent.BODY, records, at, length, lsn, 0);
+            pipeline.publishBorrowed(ShipEvent.BODY, records, at, length, lsn, 0);
             at += length;
         }
         commit();
+        return pipeline.lastPublished();
     }
 
     /** An empty transaction with {@code flags}; the header in it when no chunk shipped it (a copy without rows). */

@@ -65,7 +65,7 @@ class CopySessionAllocationIT {
             }
             ConcurrentLinkedQueue<CopyProgress.Table> tables = new ConcurrentLinkedQueue<>();
             BlockingQueue<CopyChunk> filled = new ArrayBlockingQueue<>(3);
-            CopySession session = CopySession.open(primary.connect("postgres"), snapshot, tables, filled, 1 << 20);
+            CopySession session = CopySession.open(primary.connect("postgres"), snapshot, tables, filled, 1 << 20, 1 << 20);
             CopyTable table = CopyTable.describe(session.connection(), "public", "rows");
             tables.addAll(new CopyProgress(List.of(table), 1, System.nanoTime()).tables());
             Thread consumer = new Thread(() -> {

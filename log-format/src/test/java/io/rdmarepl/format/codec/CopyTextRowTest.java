@@ -1,4 +1,4 @@
-package io.rdmarepl.shipper.capture.pgoutput;
+package io.rdmarepl.format.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.rdmarepl.shipper.capture.pgoutput;
+package io.rdmarepl.format.codec;
 
 import java.util.Arrays;
 
@@ -10,7 +10,7 @@ import java.util.Arrays;
  * ({@code \\}, {@code \t} written as backslash-tab). The unescaped bytes are the column's text output, in the
  * server's encoding (UTF-8 here).
  */
-final class CopyTextRow {
+public final class CopyTextRow {
     private byte[] text = new byte[256];
     private int[] starts = new int[16];
     private int[] ends = new int[16];
@@ -22,7 +22,7 @@ final class CopyTextRow {
      *
      * @throws IllegalArgumentException on a backslash at the very end of the row
      */
-    CopyTextRow parse(byte[] row, int length) {
+    public CopyTextRow parse(byte[] row, int length) {
         if (length > 0 && row[length - 1] == '\n') {
             length--;
         }
@@ -120,24 +120,24 @@ final class CopyTextRow {
         return -1;
     }
 
-    int fields() {
+    public int fields() {
         return fields;
     }
 
-    boolean isNull(int field) {
+    public boolean isNull(int field) {
         return nulls[field];
     }
 
     /** The unescaped bytes: {@link #start}..{@link #end} of this array. */
-    byte[] text() {
+    public byte[] text() {
         return text;
     }
 
-    int start(int field) {
+    public int start(int field) {
         return starts[field];
     }
 
-    int end(int field) {
+    public int end(int field) {
         return ends[field];
     }
 }

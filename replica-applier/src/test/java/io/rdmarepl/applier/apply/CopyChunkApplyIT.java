@@ -1,0 +1,142 @@
+package io.rdmarepl.applier.apply;
+
+import static io.rdmarepl.applier.testing.Records.relation;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmarepl.applier.testing.ApplierFixture;
+import io.rdmarepl.applier.testing.Sql;
+import io.rdmarepl.format.record.ChangeRecord;
+import io.rdmarepl.testsupport.Await;
+import io.rdmarepl.testsupport.Durability;
+import io.rdmarepl.testsupport.PostgresServer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * CopyChunk records ({@link CopyChunkApply}) on a real replica fed through a real shm ring: the COPY text goes in as
+ * it is, a chunk that meets rows already there keeps upsert semantics through the temporary table, a table where a
+ * trigger fires for the applier goes that way from the start, a refused value is named by its row, a missing column
+ * pauses naming it. One server for the class.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class CopyChunkApplyIT {
+    private static final Duration DEADLINE = Duration.ofSeconds(15);
+    private static PostgresServer replica;
+
+    @BeforeAll
+    static void startReplica() {
+        replica = PostgresServer.replica(Durability.FAST);
+    }
+
+    @AfterAll
+    static void stopReplica() {
+        if (replica != null) {
+            replica.close();
+        }
+    }
+
+    private static ChangeRecord.CopyChunk chunk(int relation, int columns, List<String> rows) {
+        StringBuilder text = new StringBuilder();
+        rows.forEach(r -> text.append(r).append('\n'));
+        return new ChangeRecord.CopyChunk(relation, IntStream.range(0, columns).boxed().toList(), rows.size(),
+                text.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static List<String> rows(int fromId, int toId, String value) {
+        return IntStream.rangeClosed(fromId, toId).mapToObj(id -> id + "\t" + value).toList();
+    }
+
+    @Test
+    void shouldCopyTheTextAsItIsAndUpsertTheRowsAChunkMeets() throws Exception {
+        Sql.write(replica, "CREATE TABLE chunked (id int PRIMARY KEY, v text, b bytea, t timestamptz, n numeric);"
+                + " INSERT INTO chunked VALUES (5, 'replica', NULL, NULL, 0), (105, 'replica', NULL, NULL, 0)");
+        // COPY text: \t and \n escapes, an escaped backslash, \\N (a backslash and N, not NULL), UTF-8
+        String nasty = "tab\\there\\nnewline back\\\\slash é \\\\N-not-null";
+        try (ApplierFixture f = ApplierFixture.start(replica, "chunked")) {
+            ChangeRecord.Relation rel = relation(1, "chunked", 'd', "id*", "v", "b", "t", "n");
+            // rows 1..50 meet row 5: the COPY is rolled back to its savepoint and the bytes go through a temporary table
+            List<String> first = IntStream.rangeClosed(1, 50).mapToObj(id -> id + "\t" + nasty + "\t\\\\x00ff\t"
+                    + "2024-02-29 12:34:56.000001+00\t" + "3.14159265358979323846264338327950288").toList();
+            f.feeder().send(rel).snapshotChunk(1, 0x10, chunk(1, 5, first));
+            Await.until("the first chunk applied", DEADLINE, f::status, s -> s.transactionsApplied() >= 1);
+            assertThat(f.registry().get("rdmarepl.applier.copy.fallbacks").counter().count())
+                    .as("the first chunk met row 5").isEqualTo(1.0);
+            // rows 51..100 meet nothing: one COPY straight into the table
+            f.feeder().snapshotChunk(2, 0x10, chunk(1, 5, rows(51, 100, "copied\t\\N\t\\N\t-0")));
+            Await.until("the second chunk applied", DEADLINE, f::status, s -> s.transactionsApplied() >= 2);
+            assertThat(f.registry().get("rdmarepl.applier.copy.fallbacks").counter().count())
+                    .as("the second chunk met no row").isEqualTo(1.0);
+            // the first chunk again (a shipper restarted its copy), then the copy's last, unflagged transaction
+            f.feeder().snapshotChunk(3, 0x10, chunk(1, 5, first));
+            f.feeder().transaction(4, 0x10);
+            f.awaitApplied(0x10);
+            assertThat(f.registry().get("rdmarepl.applier.copy.fallbacks").counter().count())
+                    .as("the chunk sent again met its own rows").isEqualTo(2.0);
+            assertThat(f.registry().get("rdmarepl.applier.copied.rows").counter().count()).isEqualTo(150.0);
+        }
+        assertThat(Sql.rows(replica, "SELECT count(*), count(*) FILTER (WHERE v = 'copied'), min(id), max(id) FROM chunked"))
+                .containsExactly(List.of("101", "50", "1", "105"));
+        assertThat(Sql.rows(replica, "SELECT v, encode(b, 'hex'), t = '2024-02-29 12:34:56.000001+00', n::text"
+                + " FROM chunked WHERE id = 5"))
+                .as("row 5 overwritten by the chunk, every value exact")
+                .containsExactly(List.of("tab\there\nnewline back\\slash é \\N-not-null", "00ff", "t",
+                        "3.14159265358979323846264338327950288"));
+    }
+
+    @Test
+    void shouldInsertThroughATemporaryTableWhereATriggerFiresForTheApplier() throws Exception {
+        Sql.write(replica, "CREATE TABLE audited (id int PRIMARY KEY, v text); CREATE TABLE audit (id int);"
+                + " CREATE FUNCTION audit_row() RETURNS trigger LANGUAGE plpgsql AS"
+                + " $$BEGIN INSERT INTO audit VALUES (NEW.id); RETURN NEW; END$$;"
+                + " CREATE TRIGGER audit_it AFTER INSERT ON audited FOR EACH ROW EXECUTE FUNCTION audit_row();"
+                + " ALTER TABLE audited ENABLE ALWAYS TRIGGER audit_it");
+        try (ApplierFixture f = ApplierFixture.start(replica, "audited")) {
+            f.feeder().send(relation(1, "audited", 'd', "id*", "v")).snapshotChunk(1, 0x10, chunk(1, 2, rows(1, 40, "x")));
+            f.feeder().transaction(2, 0x10);
+            f.awaitApplied(0x10);
+            assertThat(f.registry().get("rdmarepl.applier.copy.fallbacks").counter().count())
+                    .as("not a fallback: the table never takes COPY").isEqualTo(0.0);
+        }
+        assertThat(Sql.rows(replica, "SELECT (SELECT count(*) FROM audited), (SELECT count(*) FROM audit)"))
+                .as("the trigger fired for every row, as for the row path's INSERTs").containsExactly(List.of("40", "40"));
+    }
+
+    @Test
+    void shouldNameTheRowAndColumnAChunkRefused() throws Exception {
+        Sql.write(replica, "CREATE TABLE narrow_chunk (id int PRIMARY KEY, code char(3))");
+        try (ApplierFixture f = ApplierFixture.start(replica, "narrow_chunk")) {
+            List<String> rows = IntStream.rangeClosed(1, 2_000).mapToObj(id -> id + "\t" + (id == 1_234 ? "abcdef" : "abc"))
+                    .toList();
+            f.feeder().send(relation(1, "narrow_chunk", 'd', "id*", "code")).snapshotChunk(1, 0x10, chunk(1, 2, rows));
+            f.feeder().transaction(2, 0x10);
+            ApplierStatus paused = Await.until("apply paused on the value the COPY refused", DEADLINE, f::status,
+                    s -> s.state() == ApplierState.PAUSED_SCHEMA);
+            assertThat(paused.lastError()).contains("column \"code\" (character(3)) refused 'abcdef'",
+                    "value too long for type character(3)", "row 1234 of 2000", "1234\tabcdef", "\"public\".\"narrow_chunk\"",
+                    "apply paused at transaction 1");
+        }
+        assertThat(Sql.rows(replica, "SELECT count(*) FROM narrow_chunk")).containsExactly(List.of("0"));
+    }
+
+    @Test
+    void shouldPauseNamingTheColumnTheReplicaLacks() throws Exception {
+        Sql.write(replica, "CREATE TABLE drifted (id int PRIMARY KEY)");
+        try (ApplierFixture f = ApplierFixture.start(replica, "drifted")) {
+            f.feeder().send(relation(1, "drifted", 'd', "id*", "extra")).snapshotChunk(1, 0x10, chunk(1, 2, rows(1, 3, "x")));
+            f.feeder().transaction(2, 0x10);
+            ApplierStatus paused = Await.until("apply paused on the missing column", DEADLINE, f::status,
+                    s -> s.state() == ApplierState.PAUSED_SCHEMA);
+            assertThat(paused.lastError()).contains("replica table \"public\".\"drifted\" has no column \"extra\"");
+            Sql.write(replica, "ALTER TABLE drifted ADD COLUMN extra text");
+            f.awaitApplied(0x10);
+        }
+        assertThat(Sql.rows(replica, "SELECT count(*), min(extra) FROM drifted")).containsExactly(List.of("3", "x"));
+    }
+}

@@ -85,7 +85,8 @@ public final class Shipper implements AutoCloseable {
         SequenceBoard board = new SequenceBoard();
         this.sequences = new SequenceSync(config, board, this::capturing, metrics);
         try {
-            this.pipeline = new ShipPipeline(config.standbys(), config.sync(), config.disruptorSize(), config.shipInline(), config.heartbeatInterval(),
+            this.pipeline = new ShipPipeline(config.standbys(), config.sync(), config.disruptorSize(),
+                    config.shipInline() && "pgoutput".equals(config.captureEngine()), config.heartbeatInterval(),
                     config.connectTimeout(), metrics, this::capturing, lease, board, config.ringEpoch());
         } catch (RuntimeException e) {
             sequences.close();

@@ -98,7 +98,7 @@ public final class ShipperKeys {
     public static final ConfigKey<Integer> SHIP_BUFFER_EVENTS = key("ship.buffer.events", powerOfTwo(64, 1 << 24), "16384",
             "Disruptor ring size in records (power of two)");
     public static final ConfigKey<Boolean> SHIP_INLINE = key("ship.inline", bool(), "true",
-            "with one standby in async mode, the capture thread writes the standby's ring itself rather than handing each transaction to a handler thread: one wake-up fewer per transaction; false always hands over");
+            "with the pgoutput engine and one standby in async mode, the capture thread writes each transaction into the standby's ring itself rather than handing it to a handler thread: one wake-up fewer per transaction; false always hands over");
     public static final ConfigKey<Long> STANDBY_CONNECT_TIMEOUT_MS = key("standby.connect.timeout.ms", wholeNumber(0, 3_600_000), "30000",
             "how long to wait for a standby's ring at start");
     public static final ConfigKey<OptionalLong> FENCE_LEASE_MS = key("fence.lease.ms", LEASE, "auto",

@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * Disruptor is full: by design, since offsets wait for the required standbys anyway.
  *
  * <p>With one standby in async mode ({@code ship.inline}, the default) nothing needs fanning out: the capture
- * thread writes that standby's ring itself, and the handler thread only sends heartbeats and reads feedback.
+ * thread writes a captured transaction into that standby's ring itself ({@link #publishTransaction}), and the
+ * handler thread sends heartbeats, reads feedback and writes what is still published one record at a time (an
+ * initial copy's chunks, whose buffers it borrows; Debezium's records), which reaches the ring first.
  * Every transaction then wakes one thread fewer on its way, which on a busy host is a wait for a CPU fewer. The
  * ring, not the Disruptor, is then the buffer between capture and standby. In sync mode the handlers keep the
  * records: there they sleep on their ring's doorbell until the standby's acknowledgement, which an inline writer
@@ -61,7 +63,9 @@ public final class ShipPipeline implements AutoCloseable {
      * @param sequences the primary's sequence states, shipped by every standby handler between transactions
      * @param shipEpoch the epoch this shipper ships at: a standby whose ring is at a newer one refuses it
      *                  ({@link StaleEpochException}); 0 for any
-     * @param shipInline whether a single standby in async mode is written by the capture thread itself
+     * @param shipInline whether a single standby in async mode is written by the capture thread itself, for the
+     *                   whole transactions it publishes ({@link #publishTransaction}); records published one by
+     *                   one (an initial copy's, Debezium's) always go through the handler
      */
     public ShipPipeline(List<StandbyConfig> standbys, SyncSettings sync, int bufferEvents, boolean shipInline, Duration heartbeatInterval,
                         Duration connectTimeout, ShipMetrics metrics, java.util.function.BooleanSupplier capturing, Lease lease,
@@ -121,10 +125,6 @@ public final class ShipPipeline implements AutoCloseable {
      * @throws IllegalStateException when a standby handler has failed (its stream is broken)
      */
     public void publish(int role, ByteBuffer source, int offset, int length, long commitLsn, long commitTimeUs) {
-        if (inline != null) {
-            inline.shipRecord(role, source, offset, length, commitLsn, commitTimeUs);
-            return;
-        }
         long sequence = claim(1);
         try {
             ringBuffer.get(sequence).set(role, source, offset, length, commitLsn, commitTimeUs);
@@ -139,10 +139,6 @@ public final class ShipPipeline implements AutoCloseable {
      * returned sequence.
      */
     public long publishBorrowed(int role, ByteBuffer source, int offset, int length, long commitLsn, long commitTimeUs) {
-        if (inline != null) {
-            inline.shipRecord(role, source, offset, length, commitLsn, commitTimeUs); // written when it returns
-            return ringBuffer.getCursor();
-        }
         long sequence = claim(1);
         try {
             ringBuffer.get(sequence).borrow(role, source, offset, length, commitLsn, commitTimeUs);
@@ -166,9 +162,9 @@ public final class ShipPipeline implements AutoCloseable {
         return ringBuffer.getCursor();
     }
 
-    /** Whether every standby handler is past {@code sequence} (bytes it borrowed may be reused); inline, always. */
+    /** Whether every standby handler is past {@code sequence} (bytes it borrowed may be reused). */
     public boolean consumed(long sequence) {
-        return inline != null || ringBuffer.getMinimumGatingSequence() >= sequence;
+        return ringBuffer.getMinimumGatingSequence() >= sequence;
     }
 
     /**
@@ -181,6 +177,7 @@ public final class ShipPipeline implements AutoCloseable {
     public void publishTransaction(ByteBuffer records, int recordCount, RecordLength recordLength, long commitLsn,
                                    long commitTimeUs) {
         if (inline != null) {
+            awaitHandedOver();
             inline.shipTransaction(records, recordCount, recordLength, commitLsn, commitTimeUs);
             return;
         }
@@ -210,6 +207,22 @@ public final class ShipPipeline implements AutoCloseable {
             throw e;
         } finally {
             ringBuffer.publish(first, last);
+        }
+    }
+
+    /**
+     * Inline, records handed to the handler before (an initial copy's) must reach the ring first: waits until the
+     * handler is past every slot published. One volatile read once streaming runs.
+     */
+    private void awaitHandedOver() {
+        long parkNs = MIN_FULL_PARK_NS;
+        while (ringBuffer.getMinimumGatingSequence() < ringBuffer.getCursor()) {
+            String failure = failure();
+            if (failure != null) {
+                throw new IllegalStateException("shipping to standby " + failure);
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(parkNs);
+            parkNs = Math.min(MAX_FULL_PARK_NS, parkNs << 1);
         }
     }
 

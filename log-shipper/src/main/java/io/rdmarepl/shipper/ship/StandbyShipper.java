@@ -19,9 +19,9 @@ import java.nio.ByteOrder;
  * Sequence states that changed on the {@link SequenceBoard} go out between transactions too: before the
  * next Begin, or while idle and capturing, as heartbeats do.
  *
- * <p>Threads. Records come from the Disruptor's handler thread ({@link #onEvent}), or, when the pipeline ships
- * this standby inline ({@link #shipsInline}), straight from the capture thread ({@link #shipTransaction},
- * {@link #shipRecord}), while the handler thread still wakes for heartbeats and feedback ({@link #onTimeout}).
+ * <p>Threads. Records come from the Disruptor's handler thread ({@link #onEvent}), and, when the pipeline ships
+ * this standby inline ({@link #shipsInline}), whole transactions straight from the capture thread
+ * ({@link #shipTransaction}), while the handler thread still wakes for heartbeats and feedback ({@link #onTimeout}).
  * Everything that touches the ring runs under this object's monitor, uncontended when only one thread ships.
  * Inline, the handler never sleeps on the ring's doorbell: that sleep writes to the ring's transport, which the
  * capture thread may be writing then.
@@ -117,19 +117,6 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
                 ship(ShipPipeline.role(i, recordCount), records, at, length, commitLsn, commitTimeUs, publish);
                 at += length;
             }
-        } catch (RuntimeException e) {
-            throw failedInline(e);
-        }
-    }
-
-    /**
-     * Writes one record on the calling thread and publishes it to the standby.
-     *
-     * @throws IllegalStateException naming the standby when it cannot be shipped to (it failed, now or before)
-     */
-    synchronized void shipRecord(int role, ByteBuffer source, int offset, int length, long commitLsn, long commitTimeUs) {
-        try {
-            ship(role, source, offset, length, commitLsn, commitTimeUs, true);
         } catch (RuntimeException e) {
             throw failedInline(e);
         }

@@ -101,11 +101,13 @@ final class PartitionBenchReport {
             return m;
         }
         List<TrialResult> results = results(s);
+        m.put("completed", results.size()); // the figures below are over these: a trial that could not finish has none
         m.put("lost_acknowledged", results.stream().mapToInt(r -> r.lostAcknowledged().size()).sum());
         m.put("lost_before_fault", results.stream().mapToInt(r -> r.lostBeforeFault().size()).sum());
         m.put("overlapping_primaries", results.stream().mapToInt(r -> r.overlappingPrimaries().size()).sum());
-        m.put("self_fence_ms", minMedianMax(results.stream().filter(r -> r.selfFenceMs() >= 0).map(TrialResult::selfFenceMs).toList()));
-        m.put("fenced_before_promoting_ms", minMedianMax(results.stream().filter(r -> r.selfFenceMs() >= 0)
+        // over the trials that failed over; in sync mode the old primary's last acknowledgement may precede the cut (< 0)
+        m.put("self_fence_ms", minMedianMax(results.stream().filter(TrialResult::failedOver).map(TrialResult::selfFenceMs).toList()));
+        m.put("fenced_before_promoting_ms", minMedianMax(results.stream().filter(TrialResult::failedOver)
                 .map(TrialResult::fencedBeforePromotingMs).toList()));
         m.put("failovers", results.stream().filter(TrialResult::failedOver).count());
         m.put("healed", results.size() == s.trials().size() && results.stream().allMatch(TrialResult::healed));
@@ -135,8 +137,8 @@ final class PartitionBenchReport {
             m.put("overlapping_primaries", r.overlappingPrimaries());
             m.put("lost_acknowledged", r.lostAcknowledged().size());
             m.put("lost_before_fault", r.lostBeforeFault().size());
-            m.put("self_fence_ms", r.selfFenceMs() >= 0 ? r.selfFenceMs() : null);
-            m.put("fenced_before_promoting_ms", r.selfFenceMs() >= 0 ? r.fencedBeforePromotingMs() : null);
+            m.put("self_fence_ms", r.failedOver() ? r.selfFenceMs() : null);
+            m.put("fenced_before_promoting_ms", r.failedOver() ? r.fencedBeforePromotingMs() : null);
             m.put("healed", r.healed());
             m.putAll(t.details());
             m.put("notes", r.notes());

@@ -35,6 +35,18 @@ class PartitionBenchReportTest {
     }
 
     @Test
+    void shouldReportASelfFenceBeforeTheCutInSyncMode() {
+        // strict sync: the cut-off primary's commits wait for its lost standby, its last acknowledgement precedes the cut
+        PartitionBenchReport.Scenario cut = new PartitionBenchReport.Scenario(PartitionScenario.PRIMARY_CUT_OFF, "sync",
+                List.of(trial(1, failover(-3, Set.of())), trial(2, failover(-1, Set.of()))), null);
+        PartitionBenchReport report = new PartitionBenchReport(2, List.of(cut));
+
+        assertThat(report.pass()).as(report.table()).isTrue();
+        assertThat(scenario(report, 0).get("self_fence_ms")).isEqualTo(Map.of("min", -3L, "median", -3L, "max", -1L));
+        assertThat(scenario(report, 0).get("fenced_before_promoting_ms")).isEqualTo(Map.of("min", 4400L, "median", 4400L, "max", 4400L));
+    }
+
+    @Test
     void shouldListAScenarioNotBuiltWithoutRunningOrPassingIt() {
         PartitionBenchReport.Scenario notBuilt = new PartitionBenchReport.Scenario(PartitionScenario.OLD_PRIMARY_RETURNS, "async",
                 List.of(), PartitionScenario.OLD_PRIMARY_RETURNS.notBuilt().orElseThrow());
@@ -72,7 +84,8 @@ class PartitionBenchReportTest {
         PartitionBenchReport report = new PartitionBenchReport(1, List.of(scenario));
 
         assertThat(report.pass()).isFalse();
-        assertThat(scenario(report, 0)).containsEntry("healed", false).containsEntry("pass", false);
+        assertThat(scenario(report, 0)).containsEntry("trials", 1).containsEntry("completed", 0).containsEntry("healed", false)
+                .containsEntry("pass", false);
         assertThat(report.table()).contains("FAILED: scenario 2 sync trial 1: AssertionError: HEALTHY after 90 seconds").endsWith("FAIL\n");
     }
 

@@ -32,12 +32,13 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "partition",
         mixinStandardHelpOptions = true,
-        description = {"Partitions and faults between network-namespace hosts (issue 21's scenarios), trial after trial on fresh clusters:",
-                "acknowledged writes lost, overlapping primaries, the old primary's self-fence, healed. Exit code 0 when every trial passed,",
-                "1 when one did not, 2 when the options are wrong or network namespaces are unavailable (needs Linux, root, iproute2)."})
+        description = {"Partitions and faults between network-namespace hosts (issue 21's scenarios), each trial on a fresh cluster:",
+                "acknowledged writes lost, overlapping primaries, the old primary's self-fence, healed.",
+                "Exit code 0 when every trial passed, 1 when one did not, 2 when the options are wrong or network namespaces",
+                "are unavailable (needs Linux, root, iproute2)."})
 public final class PartitionBenchCommand implements Callable<Integer> {
 
-    @Option(names = "--scenarios", defaultValue = "1,2,3,4,5,6", split = ",", paramLabel = "N[,N...]",
+    @Option(names = "--scenarios", defaultValue = "1,2,3,4,5,6", split = ",", paramLabel = "N",
             description = "Issue 21's scenarios to run (1-7; 7 is listed as not built yet). Default: ${DEFAULT-VALUE}.")
     List<Integer> scenarios;
 

@@ -11,6 +11,7 @@ import io.rdmarepl.testsupport.Stall;
 import io.rdmarepl.testsupport.cluster.CoordinatorHttp;
 import io.rdmarepl.testsupport.history.ClientWriter;
 import io.rdmarepl.testsupport.history.HistoryCheck;
+import io.rdmarepl.trials.Applications;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

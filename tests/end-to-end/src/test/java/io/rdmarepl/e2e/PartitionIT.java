@@ -1,6 +1,8 @@
 package io.rdmarepl.e2e;
 
 import io.rdmarepl.testsupport.cluster.HostCluster;
+import io.rdmarepl.trials.PartitionTrials;
+import io.rdmarepl.trials.TrialResult;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

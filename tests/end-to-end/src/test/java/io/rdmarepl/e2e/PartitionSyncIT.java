@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.cluster.HostCluster;
+import io.rdmarepl.trials.PartitionTrials;
+import io.rdmarepl.trials.TrialResult;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmarepl.testsupport.ZooKeeperEnsemble;
 import io.rdmarepl.testsupport.cluster.HostCluster;
+import io.rdmarepl.trials.MinorityCoordinatorTrials;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;

@@ -11,6 +11,7 @@ import io.rdmarepl.testsupport.cluster.CoordinatorHttp;
 import io.rdmarepl.testsupport.compare.ComparisonReport;
 import io.rdmarepl.testsupport.history.ClientWriter;
 import io.rdmarepl.testsupport.history.HistoryCheck;
+import io.rdmarepl.trials.Applications;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.ResultSet;

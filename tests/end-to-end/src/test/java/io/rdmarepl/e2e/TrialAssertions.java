@@ -2,6 +2,8 @@ package io.rdmarepl.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmarepl.trials.TrialResult;
+
 /** What every partition trial must show, whatever the fault; each failure names the trial. */
 final class TrialAssertions {
     private TrialAssertions() {

@@ -48,10 +48,10 @@ final class ArchitectureRules {
     static final String HARNESS_MODULE = "io.rdmarepl.harness..";
 
     /**
-     * What measures or demonstrates (the harness module, JMH, test-support) and the test libraries: "never shipped
-     * inside the sidecar".
+     * What measures or demonstrates (the harness module, JMH, test-support, the partition trials) and the test
+     * libraries: "never shipped inside the sidecar".
      */
-    static final String[] HARNESS = {HARNESS_MODULE, "io.rdmarepl.benchmarks..", "io.rdmarepl.testsupport..",
+    static final String[] HARNESS = {HARNESS_MODULE, "io.rdmarepl.benchmarks..", "io.rdmarepl.testsupport..", "io.rdmarepl.trials..",
             "org.openjdk.jmh..", "org.junit..", "org.assertj..", "io.zonky.."};
 
     /** What rdmarepl.jar ships: the modules the roles run and the production command. */

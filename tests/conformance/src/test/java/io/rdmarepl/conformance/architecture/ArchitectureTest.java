@@ -34,7 +34,8 @@ class ArchitectureTest {
             Map.entry("io.rdmarepl.cli", "cli"),
             Map.entry("io.rdmarepl.harness", "harness"),
             Map.entry("io.rdmarepl.benchmarks", "benchmarks"),
-            Map.entry("io.rdmarepl.testsupport", "test-support"));
+            Map.entry("io.rdmarepl.testsupport", "test-support"),
+            Map.entry("io.rdmarepl.trials", "partition-trials"));
 
     @ArchTest
     static final ArchRule formatKnowsNoTransportAndNoDatabase = ArchitectureRules.FORMAT_KNOWS_NO_TRANSPORT_AND_NO_DATABASE;

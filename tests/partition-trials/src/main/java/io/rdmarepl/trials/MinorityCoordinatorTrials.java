@@ -1,4 +1,4 @@
-package io.rdmarepl.e2e;
+package io.rdmarepl.trials;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmarepl.client.FailoverDataSource;
@@ -38,9 +38,9 @@ import org.slf4j.LoggerFactory;
  * client's 2 s), and both coordinators' {@code /status} for who claims to lead. The writes are judged as in every
  * partition trial ({@link PartitionTrials#healed}).
  */
-final class MinorityCoordinatorTrials {
+public final class MinorityCoordinatorTrials {
     /** A coordinator that heard the ZooKeeper quorum last this long ago acts no more: half the 5 s session timeout. */
-    static final Duration LEADERSHIP_BOUND = Duration.ofMillis(2500);
+    public static final Duration LEADERSHIP_BOUND = Duration.ofMillis(2500);
     /** An answer this old is not taken as a confirmation by a client ({@code TopologyFreshness.STALE_ANSWER}). */
     static final long CLIENT_STALE_MS = 2000;
     /** How long the new leader is watched leading before the heal, so that an old leader still acting shows. */
@@ -55,7 +55,7 @@ final class MinorityCoordinatorTrials {
     private static final Logger LOG = LoggerFactory.getLogger(MinorityCoordinatorTrials.class);
 
     /** Where the leading coordinator ends up. */
-    enum Side {
+    public enum Side {
         /** with the ZooKeeper server it is connected to, both cut from the other two servers and the other coordinator */
         MINORITY,
         /** cut from every ZooKeeper server (and nothing else) */
@@ -67,7 +67,7 @@ final class MinorityCoordinatorTrials {
     private final Partitions partitions;
     private final Map<String, RequestWatch> posts = new LinkedHashMap<>();
 
-    MinorityCoordinatorTrials(HostCluster cluster) {
+    public MinorityCoordinatorTrials(HostCluster cluster) {
         this.cluster = cluster;
         this.trials = new PartitionTrials(cluster);
         this.partitions = cluster.network().partitions();
@@ -86,10 +86,10 @@ final class MinorityCoordinatorTrials {
      * old leader's {@code /status} reports a failover it ran; {@code settledAfterHealMs}: from the heal until every
      * coordinator answered a fresh topology again, one of them leading.
      */
-    record Outcome(TrialResult result, String oldLeader, String newLeader, String side, long oldFirstActedMs, long oldLastActedMs,
+    public record Outcome(TrialResult result, String oldLeader, String newLeader, String side, long oldFirstActedMs, long oldLastActedMs,
                    long oldLastFreshMs, long oldLastClaimMs, long newLeadsMs, long newFirstActedMs, long bothClaimedMs,
                    long acknowledgedDuringCutBy, boolean oldFailedOver, long settledAfterHealMs) {
-        String summary() {
+        public String summary() {
             return result.summary() + "; scenario 3: " + oldLeader + " cut off " + side + "; its last action " + oldLastActedMs
                     + " ms after the cut, last fresh topology " + oldLastFreshMs + " ms, last leader claim " + oldLastClaimMs
                     + " ms" + (oldFailedOver ? ", and it ran a failover" : "") + "; " + newLeader + " leads " + newLeadsMs
@@ -106,7 +106,7 @@ final class MinorityCoordinatorTrials {
      * {@link #NEW_LEADER_WATCHED} (and, with the primary cut, has failed over and the standby took 20 writes), heals,
      * and brings the cluster back to HEALTHY ({@code rdmarepl rejoin} after a failover).
      */
-    Outcome leaderCut(int trial, Side side, boolean primaryCutFromMajority) throws Exception {
+    public Outcome leaderCut(int trial, Side side, boolean primaryCutFromMajority) throws Exception {
         String primary = trials.primary();
         String standby = PartitionTrials.other(primary);
         List<CoordinatorHttp> coordinators = cluster.coordinators();

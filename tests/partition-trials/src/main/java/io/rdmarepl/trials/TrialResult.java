@@ -1,4 +1,4 @@
-package io.rdmarepl.e2e;
+package io.rdmarepl.trials;
 
 import io.rdmarepl.testsupport.history.PrimaryWindow;
 import java.util.List;
@@ -11,16 +11,16 @@ import java.util.Set;
  * write (-1 when there was no failover); {@code fencedBeforePromotingMs}: from that last write to the coordinator's
  * PROMOTING (positive: the old primary refused writes first).
  */
-record TrialResult(int scenario, int trial, String primaryBefore, String primaryAfter, List<PrimaryWindow> windows,
+public record TrialResult(int scenario, int trial, String primaryBefore, String primaryAfter, List<PrimaryWindow> windows,
                    List<String> overlappingPrimaries, Set<Long> lostAcknowledged, Set<Long> lostBeforeFault, long selfFenceMs, long fencedBeforePromotingMs,
                    boolean healed, String notes) {
 
-    boolean failedOver() {
+    public boolean failedOver() {
         return !primaryBefore.equals(primaryAfter);
     }
 
     /** One line for the test log: what held. */
-    String summary() {
+    public String summary() {
         StringBuilder out = new StringBuilder("scenario " + scenario + " trial " + trial + ": primary " + primaryBefore + " -> "
                 + primaryAfter + "; windows");
         for (int i = 0; i < windows.size(); i++) {

@@ -1,4 +1,4 @@
-package io.rdmarepl.e2e;
+package io.rdmarepl.trials;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmarepl.client.FailoverDataSource;
@@ -34,18 +34,20 @@ import org.slf4j.LoggerFactory;
  * primary too); the trial cuts or impairs links, heals them, brings the cluster back to HEALTHY (by itself, or with
  * the runbook's one command, {@code rdmarepl rejoin OLD}) and returns what it saw. The checks are the caller's.
  */
-final class PartitionTrials {
-    static final Duration FAILOVER_TIMEOUT = HostCluster.FAILOVER_TIMEOUT;
-    static final Duration HEAL_TIMEOUT = Duration.ofSeconds(90);
+public final class PartitionTrials {
+    public static final Duration FAILOVER_TIMEOUT = HostCluster.FAILOVER_TIMEOUT;
+    public static final Duration HEAL_TIMEOUT = Duration.ofSeconds(90);
+    /** How long the standby may take to catch up with the primary once the fault is gone. */
+    static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(60);
     /** How long an operator retries `rdmarepl rejoin` while the coordinator cannot see the old primary yet. */
     static final Duration REJOIN_TIMEOUT = Duration.ofSeconds(30);
     /** Async mode: commits younger than this when a fault begins may not have reached the standby (shipping takes ms). */
-    static final Duration IN_FLIGHT = Duration.ofSeconds(1);
+    public static final Duration IN_FLIGHT = Duration.ofSeconds(1);
     /**
      * Sync mode: a commit may still return this long after its standby was cut off, when the standby's acknowledgement
      * reached the shipper just before the cut (it is forwarded at once: milliseconds).
      */
-    static final Duration FEEDBACK_GRACE = Duration.ofMillis(500);
+    public static final Duration FEEDBACK_GRACE = Duration.ofMillis(500);
     /** Scenario 6's disk: the standby's copy of the test table, a few MB, fits easily until a filler takes the rest. */
     static final int SMALL_DISK_MB = 32;
     private static final Logger LOG = LoggerFactory.getLogger(PartitionTrials.class);
@@ -54,7 +56,7 @@ final class PartitionTrials {
     private final HostCluster cluster;
     private final Partitions partitions;
 
-    PartitionTrials(HostCluster cluster) {
+    public PartitionTrials(HostCluster cluster) {
         this.cluster = cluster;
         this.partitions = cluster.network().partitions();
     }
@@ -63,7 +65,7 @@ final class PartitionTrials {
      * Scenario 1: the primary's host is cut off from the coordinator and the standby, while its clients still reach it.
      * Waits for the failover, heals, rejoins the old primary (the runbook's one command) and waits for HEALTHY.
      */
-    TrialResult primaryCutOff(int trial) throws Exception {
+    public TrialResult primaryCutOff(int trial) throws Exception {
         return primaryCutOff(trial, false, false);
     }
 
@@ -73,7 +75,7 @@ final class PartitionTrials {
      * still during the cut, as happens when it exits on its own for the lost standby, but every time (the rejoin comes
      * while it starts); with {@code crashAfterRejoin} once it is a standby, when it must ship nothing.
      */
-    TrialResult primaryCutOff(int trial, boolean crashDuringCut, boolean crashAfterRejoin) throws Exception {
+    public TrialResult primaryCutOff(int trial, boolean crashDuringCut, boolean crashAfterRejoin) throws Exception {
         String primary = primary();
         String standby = other(primary);
         WriteHistory history = new WriteHistory();
@@ -131,7 +133,7 @@ final class PartitionTrials {
     }
 
     /** Scenario 2: the coordinator is cut off from the primary only; the standby still hears both. */
-    TrialResult coordinatorCutFromPrimary(int trial, Duration cutFor) throws Exception {
+    public TrialResult coordinatorCutFromPrimary(int trial, Duration cutFor) throws Exception {
         String primary = primary();
         WriteHistory history = new WriteHistory();
         Set<String> phases = new TreeSet<>();
@@ -160,7 +162,7 @@ final class PartitionTrials {
      * still sees both, for {@code cutFor}; then healed. The application keeps writing across the heal, so the answer
      * also says how many writes were acknowledged while cut (after {@link #FEEDBACK_GRACE}) and after the heal.
      */
-    StandbyCut standbyCutFromPrimary(int trial, Duration cutFor) throws Exception {
+    public StandbyCut standbyCutFromPrimary(int trial, Duration cutFor) throws Exception {
         String primary = primary();
         String standby = other(primary);
         WriteHistory history = new WriteHistory();
@@ -192,11 +194,11 @@ final class PartitionTrials {
     }
 
     /** Scenario 4's answer: the trial, and the writes acknowledged while the standby was cut off and after the heal. */
-    record StandbyCut(TrialResult result, long acknowledgedWhileCut, long acknowledgedAfterHeal) {
+    public record StandbyCut(TrialResult result, long acknowledgedWhileCut, long acknowledgedAfterHeal) {
     }
 
     /** Writes acknowledged in [{@code fromNs}, {@code toNs}]. */
-    static long acknowledgedBetween(WriteHistory history, long fromNs, long toNs) {
+    public static long acknowledgedBetween(WriteHistory history, long fromNs, long toNs) {
         return history.acks().stream().filter(a -> a.acknowledgedNs() - fromNs >= 0 && a.acknowledgedNs() - toNs <= 0).count();
     }
 
@@ -206,7 +208,7 @@ final class PartitionTrials {
      * space for {@code fullFor}, then is deleted. The load goes on across; the answer also says what the standby's
      * applier reported while the disk was full and how many writes were acknowledged then and after.
      */
-    DiskFull standbyDiskFills(int trial, Duration fullFor) throws Exception {
+    public DiskFull standbyDiskFills(int trial, Duration fullFor) throws Exception {
         String primary = primary();
         String standby = other(primary);
         PostgresServer replica = cluster.server(standby);
@@ -254,7 +256,7 @@ final class PartitionTrials {
     }
 
     /** Scenario 6's answer: the trial, the applier's states and errors seen while the disk was full, the writes then and after. */
-    record DiskFull(TrialResult result, Set<String> applierSaw, long acknowledgedWhileFull, long acknowledgedAfterFreed) {
+    public record DiskFull(TrialResult result, Set<String> applierSaw, long acknowledgedWhileFull, long acknowledgedAfterFreed) {
     }
 
     /** "state: last_error" of an applier's /status, or the whole answer when it is not one. */
@@ -273,7 +275,7 @@ final class PartitionTrials {
      * primary it knows, then refuses (08001) once no coordinator confirmed that topology within the bound, and hands
      * them out again once the coordinator is heard.
      */
-    ClientCut clientCutFromCoordinator(Duration maxAge) throws Exception {
+    public ClientCut clientCutFromCoordinator(Duration maxAge) throws Exception {
         Duration connectionTimeout = Duration.ofSeconds(1);
         try (FailoverDataSource dataSource = Applications.dataSource(cluster.coordinator(), maxAge, connectionTimeout)) {
             Await.until("the data source hands out a connection", FAILOVER_TIMEOUT, () -> connectionOrError(dataSource), ""::equals);
@@ -294,7 +296,7 @@ final class PartitionTrials {
     }
 
     /** What a data source did with its coordinator out of reach: "" where it handed out a connection. */
-    record ClientCut(String rightAfterCut, long refusedAfterMs, String refusal, long backAfterHealMs) {
+    public record ClientCut(String rightAfterCut, long refusedAfterMs, String refusal, long backAfterHealMs) {
     }
 
     /** "" when {@code dataSource} hands out a working connection, else its error. */
@@ -311,7 +313,7 @@ final class PartitionTrials {
      * Scenario 5: {@code lossPercent} loss (and, where the kernel has netem, delay with jitter) between the primary's
      * host and the standby's for {@code flakyFor}, then healed: the replica catches up and equals the primary.
      */
-    TrialResult flakyLink(int trial, int lossPercent, Duration jitter, Duration flakyFor) throws Exception {
+    public TrialResult flakyLink(int trial, int lossPercent, Duration jitter, Duration flakyFor) throws Exception {
         String primary = primary();
         String standby = other(primary);
         WriteHistory history = new WriteHistory();
@@ -421,11 +423,11 @@ final class PartitionTrials {
         }
     }
 
-    String primary() throws Exception {
+    public String primary() throws Exception {
         return cluster.coordinator().status().path("primary").asText();
     }
 
-    static String other(String member) {
+    public static String other(String member) {
         return member.equals("a") ? "b" : "a";
     }
 
@@ -443,7 +445,15 @@ final class PartitionTrials {
     private void awaitReplicated(String from, String to) throws Exception {
         long marker = MARKERS.getAndIncrement();
         cluster.server(from).execute("INSERT INTO marker (id) VALUES (" + marker + ")");
-        Await.until("marker " + marker + " committed on " + from + " reaches " + to, Replication.CATCH_UP_TIMEOUT,
-                () -> Replication.queryLong(cluster.server(to), "SELECT count(*) FROM marker WHERE id = " + marker), n -> n == 1);
+        Await.until("marker " + marker + " committed on " + from + " reaches " + to, CATCH_UP_TIMEOUT,
+                () -> markers(cluster.server(to), marker), n -> n == 1);
+    }
+
+    private static long markers(PostgresServer server, long marker) throws java.sql.SQLException {
+        try (Connection c = server.connect("postgres"); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM marker WHERE id = " + marker)) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 }

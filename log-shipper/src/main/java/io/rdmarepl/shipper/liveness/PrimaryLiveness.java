@@ -23,7 +23,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>When the primary runs on this host, its postmaster process is watched too ({@link PostmasterWatch}), on the
  * same tick: the moment it exits the primary is dead, though its backends may answer for tens of milliseconds
- * more. The tick never waits on the network, so the watch is never held up by a slow answer; {@link #alive()} is
+ * more. The watch then sees a crash, so the ping goes every other tick only: a hang is judged by how long the
+ * ping in flight waits, which that does not change, and each ping costs the primary a backend wake-up too. The tick never waits on the network, so the watch is never held up by a slow answer; {@link #alive()} is
  * asked on the ship threads, which must not do I/O.
  */
 public final class PrimaryLiveness implements AutoCloseable {
@@ -100,10 +101,13 @@ public final class PrimaryLiveness implements AutoCloseable {
     }
 
     private void run() {
+        long ticks = 0;
         while (running) {
             long start = System.nanoTime();
             watchTick();
-            pingTick(start);
+            if (ping == null || postmaster == null || (ticks++ & 1) == 0) {
+                pingTick(start);
+            }
             long sleep = intervalNs - (System.nanoTime() - start);
             if (sleep > 0) {
                 LockSupport.parkNanos(sleep);

@@ -22,41 +22,21 @@ import io.rdmarepl.format.codec.RecordEncoder;
 import io.rdmarepl.format.record.ChangeRecord;
 import io.rdmarepl.format.record.Tuple;
 import io.rdmarepl.format.record.Value;
-import io.rdmarepl.testsupport.Durability;
-import io.rdmarepl.testsupport.PostgresServer;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** What the applier does to rows, on a real replica fed through a real shm ring. One server for the class. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class ApplySemanticsIT {
-    private static final Duration DEADLINE = Duration.ofSeconds(15);
-    private static PostgresServer replica;
-
-    @BeforeAll
-    static void startReplica() {
-        replica = PostgresServer.replica(Durability.FAST);
-    }
-
-    @AfterAll
-    static void stopReplica() {
-        if (replica != null) {
-            replica.close();
-        }
-    }
-
+class ApplySemanticsIT extends ReplicaPerClass {
     @Test
     void shouldBindColumnsByNameWhateverTheReplicaColumnOrder() throws Exception {
         Sql.write(replica, "CREATE TABLE by_name (note text, \"Qty\" int, id int PRIMARY KEY)");

@@ -10,13 +10,8 @@ import io.rdmarepl.applier.testing.ApplierFixture;
 import io.rdmarepl.applier.testing.Sql;
 import io.rdmarepl.format.record.ChangeRecord;
 import io.rdmarepl.testsupport.Await;
-import io.rdmarepl.testsupport.Durability;
-import io.rdmarepl.testsupport.PostgresServer;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,22 +21,7 @@ import org.junit.jupiter.api.Timeout;
  * through COPY: {@link ApplyTypesIT}. One server for the class.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class CopyApplyIT {
-    private static final Duration DEADLINE = Duration.ofSeconds(15);
-    private static PostgresServer replica;
-
-    @BeforeAll
-    static void startReplica() {
-        replica = PostgresServer.replica(Durability.FAST);
-    }
-
-    @AfterAll
-    static void stopReplica() {
-        if (replica != null) {
-            replica.close();
-        }
-    }
-
+class CopyApplyIT extends ReplicaPerClass {
     @Test
     void shouldCopyABulkOfInsertsAndSendAnInitialCopysChunkThatMeetsARowAsUpserts() throws Exception {
         Sql.write(replica, "CREATE TABLE bulk (id int PRIMARY KEY, v text); INSERT INTO bulk VALUES (50, 'replica')");

@@ -7,15 +7,10 @@ import io.rdmarepl.applier.testing.ApplierFixture;
 import io.rdmarepl.applier.testing.Sql;
 import io.rdmarepl.format.record.ChangeRecord;
 import io.rdmarepl.testsupport.Await;
-import io.rdmarepl.testsupport.Durability;
-import io.rdmarepl.testsupport.PostgresServer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,22 +21,7 @@ import org.junit.jupiter.api.Timeout;
  * pauses naming it. One server for the class.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class CopyChunkApplyIT {
-    private static final Duration DEADLINE = Duration.ofSeconds(15);
-    private static PostgresServer replica;
-
-    @BeforeAll
-    static void startReplica() {
-        replica = PostgresServer.replica(Durability.FAST);
-    }
-
-    @AfterAll
-    static void stopReplica() {
-        if (replica != null) {
-            replica.close();
-        }
-    }
-
+class CopyChunkApplyIT extends ReplicaPerClass {
     private static ChangeRecord.CopyChunk chunk(int relation, int columns, List<String> rows) {
         StringBuilder text = new StringBuilder();
         rows.forEach(r -> text.append(r).append('\n'));

@@ -12,16 +12,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rdmarepl.applier.testing.ApplierFixture;
 import io.rdmarepl.applier.testing.Sql;
 import io.rdmarepl.testsupport.Await;
-import io.rdmarepl.testsupport.Durability;
-import io.rdmarepl.testsupport.PostgresServer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -30,21 +26,7 @@ import org.junit.jupiter.api.Timeout;
  * ones past the rows, shipped ones past their last reading by the headroom and their rate.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class PromotionIT {
-    private static PostgresServer replica;
-
-    @BeforeAll
-    static void startReplica() {
-        replica = PostgresServer.replica(Durability.FAST);
-    }
-
-    @AfterAll
-    static void stopReplica() {
-        if (replica != null) {
-            replica.close();
-        }
-    }
-
+class PromotionIT extends ReplicaPerClass {
     @Test
     void shouldStayReadOnlyForClientsUntilPromotedThenSetSequencesPastTheHighestValue() throws Exception {
         Sql.write(replica, "CREATE TABLE serials (id serial PRIMARY KEY, v text);"

@@ -10,13 +10,8 @@ import io.rdmarepl.applier.testing.ApplierFixture;
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.applier.testing.Sql;
 import io.rdmarepl.format.record.ChangeRecord;
-import io.rdmarepl.testsupport.Durability;
-import io.rdmarepl.testsupport.PostgresServer;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,22 +20,7 @@ import org.junit.jupiter.api.Timeout;
  * state, in stream order, whether a transaction follows or not; a sequence the replica lacks pauses apply.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class SequenceApplyIT {
-    private static final Duration DEADLINE = Duration.ofSeconds(15);
-    private static PostgresServer replica;
-
-    @BeforeAll
-    static void startReplica() {
-        replica = PostgresServer.replica(Durability.FAST);
-    }
-
-    @AfterAll
-    static void stopReplica() {
-        if (replica != null) {
-            replica.close();
-        }
-    }
-
+class SequenceApplyIT extends ReplicaPerClass {
     @Test
     void shouldSetStandaloneOwnedIdentityAndDescendingSequencesExactlyInStreamOrder() throws Exception {
         Sql.write(replica, "CREATE SEQUENCE standalone;"

@@ -318,16 +318,9 @@ public final class ReplicationConnection implements AutoCloseable {
                 LOG.debug("replication connection to {}: goodbye not sent: {}", endpoint.describe(), ex.toString());
             }
         }
-        closeQuietly(tcp);
+        WireSession.closeQuietly(tcp);
     }
 
-    private static void closeQuietly(Socket socket) {
-        try {
-            socket.close();
-        } catch (IOException ex) {
-            LOG.debug("closing a replication socket: {}", ex.toString());
-        }
-    }
 
     /** The timer's hooks: periodic status on the output lock, and closing on a receive timeout. */
     private final class TimerActions implements StatusTimer.Actions {

@@ -37,6 +37,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,12 +67,15 @@ public final class Shipper implements AutoCloseable {
     private RelationCatalog catalog;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-    private Shipper(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings, MeterRegistry registry) {
+    private Shipper(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings, MeterRegistry registry,
+                    Consumer<Lease> leaseOpened) {
         this.config = config;
         LOG.info("starting shipper: {}", config.describe());
         // first: a lease an earlier shipper left counting is guarded while this one starts, whatever becomes of it
         this.guarded = config.fenceLeaseMs() > 0 ? GuardedLease.open(config) : null;
         this.lease = guarded != null ? guarded.lease() : new Lease(0);
+        // the start may wait long for a standby a partition hides; the coordinator's renewals must reach this lease meanwhile
+        leaseOpened.accept(lease);
         String fencedBefore;
         try {
             PrimaryPreflight.check(config);
@@ -148,13 +152,23 @@ public final class Shipper implements AutoCloseable {
      * @throws IllegalStateException naming what is wrong (primary, privileges, slot, standby)
      */
     public static Shipper start(ShipperConfig config, MeterRegistry registry) {
+        return start(config, registry, lease -> { });
+    }
+
+    /**
+     * {@link #start(ShipperConfig, MeterRegistry)}, telling {@code leaseOpened} of the lease as soon as it is open, before
+     * the start connects to the standbys: a lease an earlier shipper left counting is renewed through it by the
+     * coordinator while this start waits ({@link io.rdmarepl.shipper.role.ShipperRole#renewLease}).
+     */
+    public static Shipper start(ShipperConfig config, MeterRegistry registry, Consumer<Lease> leaseOpened) {
         Properties credentials = new Properties();
         credentials.setProperty("user", config.databaseUser());
         credentials.setProperty("password", config.databasePassword());
         credentials.setProperty("ApplicationName", "rdmarepl-shipper-catalog");
         RelationCatalog catalog = RelationCatalog.forJdbcUrl(config.jdbcUrl(), credentials);
         try {
-            Shipper shipper = new Shipper(config, new ChangeEventEncoder(catalog), DebeziumValueSettings.properties(), registry);
+            Shipper shipper = new Shipper(config, new ChangeEventEncoder(catalog), DebeziumValueSettings.properties(), registry,
+                    leaseOpened);
             shipper.catalog = catalog;
             return shipper;
         } catch (RuntimeException e) {
@@ -171,7 +185,13 @@ public final class Shipper implements AutoCloseable {
      */
     public static Shipper start(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings,
                                 MeterRegistry registry) {
-        return new Shipper(config, encoding, valueSettings, registry);
+        return start(config, encoding, valueSettings, registry, lease -> { });
+    }
+
+    /** {@link #start(ShipperConfig, ChangeEncoding, Map, MeterRegistry)}, telling {@code leaseOpened} of the lease once open. */
+    public static Shipper start(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings,
+                                MeterRegistry registry, Consumer<Lease> leaseOpened) {
+        return new Shipper(config, encoding, valueSettings, registry, leaseOpened);
     }
 
     /**

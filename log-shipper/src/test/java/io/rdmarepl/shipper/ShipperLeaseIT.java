@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.shipper.role.RoleState;
+import io.rdmarepl.shipper.role.RunningShipper;
+import io.rdmarepl.shipper.role.ShipperRole;
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;
@@ -17,6 +20,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -29,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A shipper cut off from its standby (and from any coordinator) for longer than fence.lease.ms fences itself:
  * shipping stops, and its lease guard (a process of its own) makes the primary refuse writes, client sessions that
  * turned read-only off included. While the standby answers, nothing happens. A primary that does not answer the
- * fence is tried again until it does.
+ * fence is tried again until it does. A restart that waits for a hidden standby keeps the lease the coordinator renews.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ShipperLeaseIT {
@@ -106,11 +111,55 @@ class ShipperLeaseIT {
         }
     }
 
+    /**
+     * Partition scenario 4 in sync mode: a standby a partition hides makes the shipper exit, and its restart waits to
+     * connect to that standby. The coordinator still reaches the primary and renews the lease meanwhile; those renewals
+     * must reach the lease the exited shipper left counting, or its guard fences a primary nobody is replacing, and
+     * nothing unfences it once the partition heals.
+     */
+    @Test
+    void aRestartWaitingForAHiddenStandbyKeepsTheLeaseTheCoordinatorRenews() throws Exception {
+        try (RingCollector standby = new RingCollector(1 << 20)) {
+            Shipper exited = Shipper.start(ShipperConfig.load(properties(standby.uri(), 1000)), new TextChangeEncoding(), Map.of(),
+                    new SimpleMeterRegistry());
+            await("streaming", () -> "streaming".equals(exited.status().get("state")));
+            exited.abandon(); // exits on a lost standby: the lease keeps counting from the standby's last feedback
+        }
+        Path hidden = RingCollector.newPath(); // no ring there until the partition heals
+        ShipperRole restarted = ShipperRole.prepare(ShipperConfig.load(properties("shm://" + hidden, 1000)),
+                (settings, leaseOpened) -> RunningShipper.of(Shipper.start(settings, new TextChangeEncoding(), Map.of(),
+                        new SimpleMeterRegistry(), leaseOpened)),
+                () -> false);
+        ScheduledExecutorService coordinator = Executors.newSingleThreadScheduledExecutor();
+        Thread start = new Thread(restarted::startAsConfigured, "test-shipper-start");
+        try {
+            coordinator.scheduleAtFixedRate(restarted::renewLease, 0, 100, TimeUnit.MILLISECONDS);
+            start.start();
+            Await.holds("the primary writable for three leases while the restart waits and the coordinator renews",
+                    Duration.ofMillis(3000), () -> restarted.state() == RoleState.STARTING
+                            && "off".equals(primary.show("default_transaction_read_only")));
+            try (RingCollector healed = new RingCollector(hidden, 1 << 20)) {
+                await("shipping once the standby is back", () -> restarted.state() == RoleState.SHIPPING);
+                primary.execute("INSERT INTO t VALUES (3)");
+                assertThat(primary.show("default_transaction_read_only")).isEqualTo("off");
+                restarted.close();
+            }
+        } finally {
+            coordinator.shutdownNow();
+            restarted.close();
+            start.join(TimeUnit.SECONDS.toMillis(30));
+        }
+    }
+
     private static void await(String what, Await.Condition condition) {
         Await.until(what, Duration.ofSeconds(30), condition);
     }
 
     private static Shipper start(RingCollector standby) {
+        return Shipper.start(ShipperConfig.load(properties(standby.uri(), 300)), new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry());
+    }
+
+    private static Properties properties(String standbyUri, long leaseMs) {
         Properties p = new Properties();
         p.setProperty("database.host", PostgresServer.HOST);
         p.setProperty("database.port", Integer.toString(primary.port()));
@@ -118,10 +167,10 @@ class ShipperLeaseIT {
         p.setProperty("slot.name", "lease");
         p.setProperty("publication.name", "lease");
         p.setProperty("standbys", "a");
-        p.setProperty("standby.a.uri", standby.uri());
+        p.setProperty("standby.a.uri", standbyUri);
         p.setProperty("admin.address", "127.0.0.1:0");
-        p.setProperty("fence.lease.ms", "300");
+        p.setProperty("fence.lease.ms", Long.toString(leaseMs));
         p.setProperty("fence.lease.dir", leaseDir.toString());
-        return Shipper.start(ShipperConfig.load(p), new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry());
+        return p;
     }
 }

@@ -210,7 +210,7 @@ class ShipperRoleIT {
 
     private static ShipperRole role(ShipperConfig config) {
         return ShipperRole.waiting(config,
-                settings -> RunningShipper.of(Shipper.start(settings, new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry())),
+                (settings, lease) -> RunningShipper.of(Shipper.start(settings, new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry(), lease)),
                 new PrimarySlotDropper(config, Duration.ofSeconds(10)));
     }
 

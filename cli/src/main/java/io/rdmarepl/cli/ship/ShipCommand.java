@@ -60,11 +60,14 @@ public final class ShipCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ShipperConfig settings = ShipperConfig.load(config);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        ShipperRole role = ShipperRole.start(settings, registry);
-        AdminServer admin;
+        ShipperRole role = ShipperRole.prepare(settings, registry);
+        // the endpoint first: a start that waits for a standby a partition hides must still answer the coordinator's
+        // lease renewals, or the lease guard fences a primary its coordinator reaches
+        AdminServer admin = adminServer(settings, role, registry).start();
         try {
-            admin = adminServer(settings, role, registry).start();
+            role.startAsConfigured();
         } catch (RuntimeException e) {
+            admin.close();
             role.abandon(); // a failed start: the lease, if one counts, stays with its guard
             throw e;
         }

@@ -30,7 +30,7 @@ class ShipperEndpointTest {
     private final List<String> calls = new CopyOnWriteArrayList<>();
     private final Stand stand = new Stand();
     private final ShipperConfig config = config();
-    private final ShipperRole role = ShipperRole.waiting(config, settings -> {
+    private final ShipperRole role = ShipperRole.waiting(config, (settings, lease) -> {
         calls.add("start " + settings.snapshotMode());
         return stand;
     }, () -> {

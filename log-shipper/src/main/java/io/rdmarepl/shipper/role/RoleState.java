@@ -6,6 +6,11 @@ import java.util.Locale;
 public enum RoleState {
     /** {@code activation=on-request}: nothing started, no connection to the primary, until {@code POST /activate}. */
     WAITING,
+    /**
+     * {@code activation=immediate}: the process's shipper is starting (connecting to the primary and the standbys). The
+     * admin endpoint answers meanwhile, and a coordinator's lease renewal reaches the lease an earlier shipper left.
+     */
+    STARTING,
     /** A shipper captures and ships. */
     SHIPPING,
     /** Told to stop (or stopped itself when its lease ran out): ships nothing, may be activated again. */

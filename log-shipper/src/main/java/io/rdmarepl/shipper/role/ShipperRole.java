@@ -10,12 +10,14 @@ import io.rdmarepl.shipper.Shipper;
 import io.rdmarepl.config.Activation;
 import io.rdmarepl.shipper.capture.SlotRetention;
 import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.shipper.lease.Lease;
 import io.rdmarepl.shipper.ship.StaleEpochException;
 import io.rdmarepl.shipper.sync.SynchronousStandbyNames;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +47,11 @@ public final class ShipperRole implements AutoCloseable {
     /** Starts a shipper (an activation passes the configuration with {@code snapshot.mode=initial}). */
     @FunctionalInterface
     public interface Starter {
-        RunningShipper start(ShipperConfig config);
+        /**
+         * @param leaseOpened told of the shipper's lease as soon as it is open, before the start connects to the
+         *     standbys, so the coordinator's renewals reach it while the start waits
+         */
+        RunningShipper start(ShipperConfig config, Consumer<Lease> leaseOpened);
     }
 
     private final ShipperConfig config;
@@ -55,6 +61,8 @@ public final class ShipperRole implements AutoCloseable {
     private RunningShipper current;
     private String transition; // "an activation" or "a retirement" while one runs
     private String fenceDuringActivation;
+    /** The lease of a shipper being started, from the moment it is open until the start ends; null otherwise. */
+    private volatile Lease starting;
     /** Why no shipper runs although activation=immediate (retired before, or refused for its epoch); null otherwise. */
     private String note;
 
@@ -85,12 +93,31 @@ public final class ShipperRole implements AutoCloseable {
      * happened since: {@link RoleState#WAITING}).
      */
     public static ShipperRole start(ShipperConfig config, MeterRegistry registry) {
-        SlotRetention.register(registry, config);
-        return start(config, shipperStarter(registry), new PrimarySlotDropper(config, PrimarySlotDropper.ACTIVE_WAIT));
+        ShipperRole role = prepare(config, registry);
+        role.startAsConfigured();
+        return role;
     }
 
     /** {@link #start(ShipperConfig, MeterRegistry)} with its parts given (tests). */
     public static ShipperRole start(ShipperConfig config, Starter starter, SlotDropper dropper) {
+        ShipperRole role = prepare(config, starter, dropper);
+        role.startAsConfigured();
+        return role;
+    }
+
+    /**
+     * The role as {@code activation} and the kept epoch file say, nothing started yet: {@link RoleState#STARTING} for a
+     * shipper {@link #startAsConfigured()} starts. The process serves its admin endpoint between the two, so a start that
+     * waits for a standby a partition hides still answers the coordinator's lease renewals: the lease an earlier shipper
+     * of this primary left counting is renewed, and the lease guard does not fence a primary its coordinator still reaches.
+     */
+    public static ShipperRole prepare(ShipperConfig config, MeterRegistry registry) {
+        SlotRetention.register(registry, config);
+        return prepare(config, shipperStarter(registry), new PrimarySlotDropper(config, PrimarySlotDropper.ACTIVE_WAIT));
+    }
+
+    /** {@link #prepare(ShipperConfig, MeterRegistry)} with its parts given (tests). */
+    public static ShipperRole prepare(ShipperConfig config, Starter starter, SlotDropper dropper) {
         if (config.activation() == Activation.ON_REQUEST) {
             return waiting(config, starter, dropper);
         }
@@ -102,14 +129,46 @@ public final class ShipperRole implements AutoCloseable {
             LOG.warn("{}", role.note);
             return role;
         }
-        ShipperConfig settings = config.withRingEpoch(kept.epoch().orElse(config.ringEpoch()));
+        ShipperRole role = new ShipperRole(config, RoleState.STARTING, null, starter, dropper);
+        role.transition = "a start";
+        return role;
+    }
+
+    /**
+     * Starts the shipper {@link #prepare} left {@link RoleState#STARTING}, at the kept epoch or {@code ring.epoch}; does
+     * nothing in any other state. A fence that comes meanwhile fences the shipper it starts.
+     *
+     * @throws RuntimeException what the start threw (the process exits; the lease, if one counts, stays with its guard),
+     *     but for a standby refusing the epoch: the role then waits
+     */
+    public void startAsConfigured() {
+        synchronized (this) {
+            if (state != RoleState.STARTING) {
+                return;
+            }
+        }
+        ShipperConfig settings = config.withRingEpoch(ShipperEpoch.read(config).epoch().orElse(config.ringEpoch()));
         try {
-            return shipping(config, starter.start(settings), starter, dropper);
+            RunningShipper started = startShipper(settings);
+            synchronized (this) {
+                current = started;
+                state = RoleState.SHIPPING;
+                fenceIfAskedDuringStart(started);
+            }
         } catch (StaleEpochException e) {
-            ShipperRole role = new ShipperRole(config, RoleState.WAITING, null, starter, dropper);
-            role.note = e.getMessage();
+            synchronized (this) {
+                state = RoleState.WAITING;
+                note = e.getMessage();
+            }
             LOG.warn("not shipping: {}", e.getMessage());
-            return role;
+        } catch (RuntimeException e) {
+            synchronized (this) {
+                state = RoleState.WAITING;
+                note = "the start failed: " + e.getMessage();
+            }
+            throw e;
+        } finally {
+            endTransition();
         }
     }
 
@@ -121,7 +180,7 @@ public final class ShipperRole implements AutoCloseable {
     }
 
     private static Starter shipperStarter(MeterRegistry registry) {
-        return settings -> RunningShipper.of(Shipper.start(settings, registry));
+        return (settings, leaseOpened) -> RunningShipper.of(Shipper.start(settings, registry, leaseOpened));
     }
 
     /**
@@ -155,7 +214,7 @@ public final class ShipperRole implements AutoCloseable {
             boolean dropped = slot.dropIfExists();
             LOG.info("activating{}: slot {} {}; copying every published table to the standbys, then streaming", forEpoch,
                     config.slotName(), dropped ? "dropped" : "did not exist");
-            RunningShipper started = starter.start(config.withSnapshotMode("initial").withRingEpoch(epoch == null ? 0 : epoch));
+            RunningShipper started = startShipper(config.withSnapshotMode("initial").withRingEpoch(epoch == null ? 0 : epoch));
             if (epoch != null) {
                 ShipperEpoch.activated(config, epoch);
             }
@@ -163,21 +222,37 @@ public final class ShipperRole implements AutoCloseable {
                 current = started;
                 state = RoleState.SHIPPING;
                 note = null;
-                if (fenceDuringActivation != null) {
-                    started.fence(fenceDuringActivation);
-                    state = RoleState.FENCED;
-                }
+                fenceIfAskedDuringStart(started);
             }
             return new ShipperActivateAnswer(state().label(), config.slotName(), "initial", dropped);
         } catch (RuntimeException e) {
             LOG.warn("activation{} failed: {}", forEpoch, e.getMessage());
             throw e;
         } finally {
-            synchronized (this) {
-                transition = null;
-                fenceDuringActivation = null;
-            }
+            endTransition();
         }
+    }
+
+    /** Starts a shipper; while it starts, {@link #renewLease} renews the lease it opened. */
+    private RunningShipper startShipper(ShipperConfig settings) {
+        try {
+            return starter.start(settings, lease -> starting = lease);
+        } finally {
+            starting = null;
+        }
+    }
+
+    /** Called holding the monitor, with {@code started} just become current. */
+    private void fenceIfAskedDuringStart(RunningShipper started) {
+        if (fenceDuringActivation != null) {
+            started.fence(fenceDuringActivation);
+            state = RoleState.FENCED;
+        }
+    }
+
+    private synchronized void endTransition() {
+        transition = null;
+        fenceDuringActivation = null;
     }
 
     /**
@@ -186,9 +261,9 @@ public final class ShipperRole implements AutoCloseable {
      */
     public synchronized FenceAnswer fence(String reason) {
         refresh();
-        if ("an activation".equals(transition)) {
+        if ("an activation".equals(transition) || "a start".equals(transition)) {
             fenceDuringActivation = reason;
-            LOG.warn("fenced during an activation ({}): the shipper it starts is fenced at once", reason);
+            LOG.warn("fenced during {} ({}): the shipper it starts is fenced at once", transition, reason);
             return new FenceAnswer(RoleState.FENCED.label());
         }
         if (state == RoleState.SHIPPING) {
@@ -266,6 +341,10 @@ public final class ShipperRole implements AutoCloseable {
     public LeaseAnswer renewLease() {
         RunningShipper running = running();
         if (running == null) {
+            Lease opening = starting;
+            if (opening != null && opening.armed()) { // one an earlier shipper left counting; a new one counts once started
+                opening.heard("coordinator");
+            }
             return new LeaseAnswer(null, Shipper.leaseTerms(config), null);
         }
         running.renewLease();

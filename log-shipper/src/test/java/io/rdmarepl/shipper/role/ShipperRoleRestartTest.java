@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.shipper.lease.Lease;
 import io.rdmarepl.shipper.ship.StaleEpochException;
+import io.rdmarepl.testsupport.Await;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,7 +32,7 @@ class ShipperRoleRestartTest {
     private final List<String> calls = new ArrayList<>();
     private RuntimeException startFailure;
 
-    private final ShipperRole.Starter starter = settings -> {
+    private final ShipperRole.Starter starter = (settings, lease) -> {
         calls.add("start " + settings.snapshotMode() + " at epoch " + settings.ringEpoch());
         if (startFailure != null) {
             RuntimeException failure = startFailure;
@@ -99,6 +104,43 @@ class ShipperRoleRestartTest {
 
         assertThatThrownBy(() -> ShipperRole.start(config("immediate"), starter, slot))
                 .isInstanceOf(IllegalStateException.class).hasMessage("standby b unreachable");
+    }
+
+    @Test
+    void shouldServeTheCoordinatorWhileItStartsAndFenceTheShipperItStartsWhenAskedMeanwhile() throws Exception {
+        Lease inherited = Lease.inherited(2000, System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(1500), "standby a");
+        CountDownLatch connected = new CountDownLatch(1);
+        FakeShipper shipper = new FakeShipper("no_data");
+        ShipperRole role = ShipperRole.prepare(config("immediate"), (settings, leaseOpened) -> {
+            leaseOpened.accept(inherited);
+            await(connected); // a standby a partition hides
+            return shipper;
+        }, slot);
+        assertThat(role.state()).isEqualTo(RoleState.STARTING);
+        Thread start = new Thread(role::startAsConfigured);
+        start.start();
+        Await.until("the lease opened", Duration.ofSeconds(5), () -> {
+            role.renewLease();
+            return "coordinator".equals(inherited.lastContact());
+        });
+
+        assertThat(inherited.expiry()).as("renewed, not run out").isNull();
+        assertThatThrownBy(() -> role.activate(2)).hasMessageContaining("a start is in progress");
+        assertThat(role.fence("fenced by the coordinator").state()).isEqualTo("fenced");
+        connected.countDown();
+        start.join();
+
+        assertThat(role.state()).isEqualTo(RoleState.FENCED);
+        assertThat(shipper.fenced()).isTrue();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test

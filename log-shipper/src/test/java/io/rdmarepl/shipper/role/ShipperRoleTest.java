@@ -30,7 +30,7 @@ class ShipperRoleTest {
     private volatile CountDownLatch startGate = new CountDownLatch(0);
     private volatile CountDownLatch starting = new CountDownLatch(1);
 
-    private final ShipperRole.Starter starter = settings -> {
+    private final ShipperRole.Starter starter = (settings, lease) -> {
         calls.add("start " + settings.snapshotMode());
         starting.countDown();
         try {

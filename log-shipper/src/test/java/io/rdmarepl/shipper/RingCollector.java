@@ -37,6 +37,7 @@ final class RingCollector implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile long durableCeiling = -1L;
+    private volatile long lastCommitLsn;
     private volatile long pollPauseNs;
     private volatile int pollFrames = 64;
 
@@ -58,6 +59,7 @@ final class RingCollector implements AutoCloseable {
                 }
             }
             if (record instanceof ChangeRecord.Commit commit) {
+                lastCommitLsn = commit.commitLsn();
                 long lsn = Long.compareUnsigned(commit.commitLsn(), durableCeiling) <= 0 ? commit.commitLsn() : durableCeiling;
                 reader.feedback().appliedLsn(lsn);
                 reader.feedback().durableLsn(lsn);
@@ -94,6 +96,18 @@ final class RingCollector implements AutoCloseable {
     /** Acknowledge nothing beyond {@code lsn} (unsigned; -1 = everything). */
     void holdDurableAt(long lsn) {
         durableCeiling = lsn;
+    }
+
+    /** Acknowledge nothing beyond what was received so far. */
+    void holdDurableAtReceived() {
+        durableCeiling = lastCommitLsn;
+    }
+
+    /** Acknowledges every transaction received so far, past the ceiling too, as a standby that made them durable. */
+    void acknowledgeReceived() {
+        durableCeiling = -1L;
+        reader.feedback().appliedLsn(lastCommitLsn);
+        reader.feedback().durableLsn(lastCommitLsn);
     }
 
     /** Reads up to 64 frames, then pauses {@code pauseNs}; 0: full speed. */

@@ -58,10 +58,12 @@ enum PartitionScenario {
             return true;
         }
     },
-    STANDBY_CUT_FROM_PRIMARY(4, "the standby cut off from the primary for 10 s during the load") {
+    STANDBY_CUT_FROM_PRIMARY(4, "the standby cut off from the primary for 10 s during the load; in even trials the primary's"
+            + " shipper killed a third into the cut") {
         @Override
         Outcome run(HostCluster cluster, int trial) throws Exception {
-            PartitionTrials.StandbyCut cut = new PartitionTrials(cluster).standbyCutFromPrimary(trial, Duration.ofSeconds(10));
+            boolean shipperExits = trial % 2 == 0;
+            PartitionTrials.StandbyCut cut = new PartitionTrials(cluster).standbyCutFromPrimary(trial, Duration.ofSeconds(10), shipperExits);
             return new Outcome(cut.result(), Map.of("acknowledged_while_cut", cut.acknowledgedWhileCut(),
                     "acknowledged_after_heal", cut.acknowledgedAfterHeal()));
         }

@@ -73,11 +73,13 @@ class PartitionSyncIT {
      * Scenario 4: the standby cut off from the primary during the load, the coordinator still seeing both. The primary
      * is healthy, so no failover; strict sync mode holds every commit while no standby can take it (an acknowledgement
      * then would be one the standby lacks); after the heal the held commits complete and the load goes on, by itself.
+     * The primary's shipper is killed during the cut: its restart waits for the hidden standby, and the coordinator's
+     * lease renewals must keep its lease guard from fencing the healthy primary.
      */
     @Test
     @Order(3)
     void theStandbyCutOffFromThePrimaryHoldsCommitsUntilItHeals() throws Exception {
-        PartitionTrials.StandbyCut cut = trials.standbyCutFromPrimary(1, Duration.ofSeconds(10));
+        PartitionTrials.StandbyCut cut = trials.standbyCutFromPrimary(1, Duration.ofSeconds(10), true);
         TrialResult result = cut.result();
         LOG.info("{}", result.summary());
         TrialAssertions.assertNothingChanged(result);

@@ -161,8 +161,13 @@ public final class PartitionTrials {
      * Scenario 4: the standby's host is cut off from the primary's (both ways) during a load, while the coordinator
      * still sees both, for {@code cutFor}; then healed. The application keeps writing across the heal, so the answer
      * also says how many writes were acknowledged while cut (after {@link #FEEDBACK_GRACE}) and after the heal.
+     *
+     * @param shipperExits a third into the cut the primary's shipper is killed, as its exit on a lost standby ends it;
+     *     its supervisor starts it again, and the restart waits to connect to the standby the cut hides. The coordinator
+     *     still reaches the primary, so its lease renewals must keep the lease that shipper left counting: a primary
+     *     fenced by its own guard here stays fenced after the heal
      */
-    public StandbyCut standbyCutFromPrimary(int trial, Duration cutFor) throws Exception {
+    public StandbyCut standbyCutFromPrimary(int trial, Duration cutFor, boolean shipperExits) throws Exception {
         String primary = primary();
         String standby = other(primary);
         WriteHistory history = new WriteHistory();
@@ -177,7 +182,16 @@ public final class PartitionTrials {
             cutNs = System.nanoTime();
             partitions.cut(cluster.host(primary), cluster.host(standby));
             LOG.info("scenario 4 trial {}: {} cut off from {}", trial, standby, primary);
-            observePhases(cutFor, phases);
+            if (shipperExits) {
+                observePhases(cutFor.dividedBy(3), phases);
+                RoleProcess shipper = cluster.shipper(primary);
+                shipper.kill();
+                Await.until(primary + "'s shipper started again", FAILOVER_TIMEOUT, () -> cluster.shipper(primary) != shipper);
+                LOG.info("scenario 4 trial {}: {}'s shipper killed during the cut and started again", trial, primary);
+                observePhases(cutFor.minus(cutFor.dividedBy(3)), phases);
+            } else {
+                observePhases(cutFor, phases);
+            }
             String shipper = cluster.shipperStatusOrError(primary);
             long healNs = System.nanoTime();
             partitions.healAll();
@@ -186,7 +200,8 @@ public final class PartitionTrials {
             whileCut = acknowledgedBetween(history, cutNs + FEEDBACK_GRACE.toNanos(), healNs);
             afterHeal = acknowledgedBetween(history, healNs, System.nanoTime());
             LOG.info("scenario 4 trial {}: {}; phases seen {}", trial, application, phases);
-            notes = "phases seen " + phases + "; " + whileCut + " writes acknowledged while cut (after "
+            notes = (shipperExits ? "the shipper killed a third into the cut; " : "") + "phases seen " + phases + "; " + whileCut
+                    + " writes acknowledged while cut (after "
                     + FEEDBACK_GRACE.toMillis() + " ms), " + afterHeal + " after the heal; shipper of " + primary
                     + " during the cut: " + shipper;
         }

@@ -252,7 +252,12 @@ public final class PgOutputCapture implements Capture {
             lastShippedLsn = commitLsn;
             lastCommitTimeUs = commitTimeUs;
             transactionsShipped++;
-            if (sync) {
+            long held = pipeline.acks().acknowledged();
+            if (Lsn.compare(held, commitLsn) >= 0) {
+                // sent again after a restart, and the standbys held it already: no acknowledgement will move for it, and
+                // a synchronous commit waiting for it would wait for good
+                acknowledged(held);
+            } else if (sync) {
                 pipeline.acks().awaiting(commitLsn); // the handlers read feedback at once, not at their next heartbeat
             }
         }

@@ -278,7 +278,12 @@ final class ApplierAgent {
         reader.feedback().appliedLsn(appliedLsn);
         if (flushTracked) {
             try {
-                durability.committed(session.walInsertLsn(), appliedLsn);
+                durability.committed(session.walInsertLsnAfterCommitSince(startNs), appliedLsn);
+                long flushed = session.commits().flushLsnSince(startNs);
+                if (flushed != 0) { // read with the commit: earlier groups the replica flushed since are durable now
+                    durability.flushedUpTo(flushed);
+                    lastDurablePollNs = System.nanoTime();
+                }
             } catch (SQLException e) {
                 session.discard(); // a later commit's entry covers this one
             }

@@ -202,13 +202,15 @@ final class BatchingStatement implements AutoCloseable {
      * @return rows an UPDATE or DELETE did not find (0 or 1)
      */
     int sendWithPositionAndCommit(ByteBuffer log, int end, RowBinder binder, AppliedPositionStore positions,
-                                  long commitLsn, long txId, long epoch, boolean onlyIfFound) throws SQLException {
+                                  CommitWalPositions commits, long commitLsn, long txId, long epoch, boolean onlyIfFound)
+            throws SQLException {
         if (pending != 1 || recordOffsets[0] < 0) {
             throw new IllegalStateException("one pending row expected, not " + pending);
         }
         boolean conditional = onlyIfFound && shape.findsOneRow();
         if (withCommit == null) {
-            withCommit = connection.prepareStatement(AppliedPositionStore.withPositionAndCommit(shape.sql(), conditional));
+            withCommit = connection.prepareStatement(AppliedPositionStore.withPositionAndCommit(shape.sql(), conditional,
+                    commits.reads()));
         }
         pending = 0;
         flushed = 0;
@@ -217,7 +219,7 @@ final class BatchingStatement implements AutoCloseable {
         binder.bind(this, withCommit, log, recordOffsets[0], end);
         positions.bind(withCommit, shape.values().length + shape.where().length + 1, commitLsn, txId, epoch);
         flushed = 1;
-        int count = withCommit.executeUpdate();
+        int count = commits.execute(withCommit);
         if (shape.findsOneRow() && count == 0) {
             firstMissingOffset = recordOffsets[0];
             return 1;

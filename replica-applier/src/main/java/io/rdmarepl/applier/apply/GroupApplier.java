@@ -251,7 +251,7 @@ final class GroupApplier implements RecordHandler {
     /** The plan is one row: it, the position and COMMIT go in one round trip (a quiet primary's usual group). */
     private void sendWithPositionAndCommit(BatchingStatement lone, int lastTx) throws SQLException {
         open = lone;
-        long missing = lone.sendWithPositionAndCommit(log.buffer(), end, rowBinder, session.positions(),
+        long missing = lone.sendWithPositionAndCommit(log.buffer(), end, rowBinder, session.positions(), session.commits(),
                 log.commitLsn(lastTx), log.txId(lastTx), ringEpoch, pauseOnDivergence);
         metrics.batch(1);
         plan.sent();

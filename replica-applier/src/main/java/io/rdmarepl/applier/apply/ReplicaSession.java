@@ -25,6 +25,7 @@ final class ReplicaSession implements AutoCloseable {
     private final DataSource dataSource;
     private final AppliedPositionStore positions;
     private final StatementCache statements = new StatementCache();
+    private final CommitWalPositions commits;
     private Connection connection;
     private PreparedStatement writePositionAndCommit;
     private PreparedStatement walInsertLsn;
@@ -32,9 +33,11 @@ final class ReplicaSession implements AutoCloseable {
     private PreparedStatement ownedSequences;
     private PreparedStatement setSequence;
 
-    ReplicaSession(DataSource dataSource, AppliedPositionStore positions) {
+    /** @param commitsAsynchronously the replica commits with synchronous_commit off: commits read the WAL positions */
+    ReplicaSession(DataSource dataSource, AppliedPositionStore positions, boolean commitsAsynchronously) {
         this.dataSource = dataSource;
         this.positions = positions;
+        this.commits = new CommitWalPositions(commitsAsynchronously);
     }
 
     /** The open connection (autocommit off), connecting first if needed. */
@@ -43,7 +46,7 @@ final class ReplicaSession implements AutoCloseable {
             Connection c = dataSource.getConnection();
             try {
                 c.setAutoCommit(false);
-                writePositionAndCommit = positions.prepareWithCommit(c);
+                writePositionAndCommit = positions.prepareWithCommit(c, commits.reads());
                 walInsertLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_insert_lsn()::text");
                 walFlushLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_flush_lsn()::text");
                 setSequence = c.prepareStatement(SET_SEQUENCE);
@@ -93,7 +96,22 @@ final class ReplicaSession implements AutoCloseable {
 
     /** Records the position in the open transaction and commits it, in one round trip. */
     void writePositionAndCommit(long commitLsn, long txId, long epoch) throws SQLException {
-        positions.write(writePositionAndCommit, commitLsn, txId, epoch);
+        positions.bind(writePositionAndCommit, commitLsn, txId, epoch);
+        commits.execute(writePositionAndCommit);
+    }
+
+    /** Runs this session's commit statements. */
+    CommitWalPositions commits() {
+        return commits;
+    }
+
+    /**
+     * The replica's WAL insert position after the last commit, at or past its commit record: as read with a commit
+     * that ran at or after {@code sinceNs}, else asked for now.
+     */
+    long walInsertLsnAfterCommitSince(long sinceNs) throws SQLException {
+        long read = commits.insertLsnSince(sinceNs);
+        return read != 0 ? read : walInsertLsn();
     }
 
     /**

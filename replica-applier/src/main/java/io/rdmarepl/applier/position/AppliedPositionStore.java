@@ -64,12 +64,22 @@ public final class AppliedPositionStore {
     }
 
     /**
+     * Follows a commit in its own round trip when the replica commits asynchronously: the replica's WAL insert position
+     * right after the commit, at or past its commit record, which the durable position waits for the WAL flush to pass,
+     * and the flush position. Outside the committed transaction, and in none of its own once the round trip ends.
+     */
+    public static final String THEN_WAL_POSITIONS =
+            ";\nSELECT pg_catalog.pg_current_wal_insert_lsn()::text, pg_catalog.pg_current_wal_flush_lsn()::text";
+
+    /**
      * Prepares the write followed by {@code COMMIT}, which pgjdbc sends in one round trip: the applier commits
      * each group this way, one round trip fewer than a write and then {@link Connection#commit()}. The driver
      * takes the transaction's end from the server's ReadyForQuery, so its next statement begins a new one.
+     *
+     * @param thenWalPositions the commit is followed by {@link #THEN_WAL_POSITIONS}
      */
-    public PreparedStatement prepareWithCommit(Connection connection) throws SQLException {
-        return connection.prepareStatement(WRITE + ";\nCOMMIT");
+    public PreparedStatement prepareWithCommit(Connection connection, boolean thenWalPositions) throws SQLException {
+        return connection.prepareStatement(WRITE + ";\nCOMMIT" + (thenWalPositions ? THEN_WAL_POSITIONS : ""));
     }
 
     /**
@@ -79,11 +89,13 @@ public final class AppliedPositionStore {
      * @param onlyIfChanged {@code rowSql} is an UPDATE or DELETE that must find its row: it runs as a CTE and the
      *                      position is written only if it did, so the statement's update count (0 or 1) tells, and a
      *                      row not found commits nothing
+     * @param thenWalPositions the commit is followed by {@link #THEN_WAL_POSITIONS}
      */
-    public static String withPositionAndCommit(String rowSql, boolean onlyIfChanged) {
+    public static String withPositionAndCommit(String rowSql, boolean onlyIfChanged, boolean thenWalPositions) {
+        String commit = thenWalPositions ? ";\nCOMMIT" + THEN_WAL_POSITIONS : ";\nCOMMIT";
         return onlyIfChanged
-                ? "WITH changed AS (" + rowSql + " RETURNING 1)\n" + WRITE_WHEN_CHANGED + ";\nCOMMIT"
-                : rowSql + ";\n" + WRITE + ";\nCOMMIT";
+                ? "WITH changed AS (" + rowSql + " RETURNING 1)\n" + WRITE_WHEN_CHANGED + commit
+                : rowSql + ";\n" + WRITE + commit;
     }
 
     /** Binds the position to parameters {@code first} to {@code first + 3} of a {@link #withPositionAndCommit}. */
@@ -94,10 +106,9 @@ public final class AppliedPositionStore {
         prepared.setLong(first + 3, epoch);
     }
 
-    /** Records the position inside the caller's open transaction (and commits it, with {@link #prepareWithCommit}). */
-    public void write(PreparedStatement prepared, long commitLsn, long txId, long epoch) throws SQLException {
+    /** Binds the position to a {@link #prepareWithCommit} statement, which the caller runs. */
+    public void bind(PreparedStatement prepared, long commitLsn, long txId, long epoch) throws SQLException {
         bind(prepared, 1, commitLsn, txId, epoch);
-        prepared.execute();
     }
 
     public String source() {

@@ -237,6 +237,32 @@ final class CopyChunkApply {
     }
 
     /**
+     * A CopyChunk's COPY failed: a value the replica refused (class 22, 42) is named by the row the server's CONTEXT
+     * points at (the transaction is rolled back first); a row already there without upsert (no replica primary key, a
+     * unique index) pauses as an INSERT would.
+     */
+    static ApplyFailure failure(SQLException e, ReplicaSession session, TableMapping copying, ByteBuffer log, int recordOffset,
+                                int end, long failedTx, long failedLsn) {
+        String table = copying.qualifiedName();
+        FailureCategory category = SqlErrors.classify(e);
+        String message = SqlErrors.message(e);
+        if (category == FailureCategory.SCHEMA) {
+            session.rollback();
+            try {
+                String refused = refusedRow(session.connection(), e, copying, log, recordOffset, end);
+                message = refused != null ? refused : message;
+            } catch (SQLException | RuntimeException probeFailed) {
+                // the server's message alone
+            }
+        } else if ("23505".equals(SqlErrors.sqlState(e))) {
+            message = "COPY into " + table + " met a row that is already on the replica (" + SqlErrors.detail(e)
+                    + ") and the replica table has no primary key to overwrite it by: the replica differs from the primary";
+        }
+        return new ApplyFailure(category, failedTx, failedLsn, table, null, SqlErrors.sqlState(e),
+                message + " (applying CopyChunk to " + table + ")");
+    }
+
+    /**
      * Names the row and value the replica refused in the chunk at {@code recordOffset} of {@code log}: the server's
      * CONTEXT says which line ({@code COPY t, line 3, column c: "x"}); that row is read from the chunk's text and each
      * of its values written alone into the column's type ({@link ValueProbe}). Control path only: the transaction was

@@ -152,7 +152,7 @@ final class GroupApplier implements RecordHandler {
         } else if (cause instanceof ReplicaDivergedException d) {
             failure = new ApplyFailure(FailureCategory.PERMANENT, failedTx, failedLsn, d.table(), null, null, d.getMessage());
         } else if (cause instanceof SQLException e && copying != null) {
-            failure = copyChunkFailure(e, failedTx, failedLsn);
+            failure = CopyChunkApply.failure(e, session, copying, log.buffer(), copyingOffset, end, failedTx, failedLsn);
         } else if (cause instanceof SQLException e && pauseOnDivergence && table != null
                 && open.shape().kind() == RecordKind.INSERT && "23505".equals(SqlErrors.sqlState(e))) {
             failure = new ApplyFailure(FailureCategory.PERMANENT, failedTx, failedLsn, table, null, "23505",
@@ -183,30 +183,6 @@ final class GroupApplier implements RecordHandler {
         }
         open = null;
         return new Outcome(committed, rows, missingRows, failure);
-    }
-
-    /**
-     * A CopyChunk's COPY failed: a value the replica refused (class 22, 42) is named by the row the server's CONTEXT
-     * points at; a row already there without upsert (no replica primary key, a unique index) pauses as an INSERT would.
-     */
-    private ApplyFailure copyChunkFailure(SQLException e, long failedTx, long failedLsn) {
-        String table = copying.qualifiedName();
-        FailureCategory category = SqlErrors.classify(e);
-        String message = SqlErrors.message(e);
-        if (category == FailureCategory.SCHEMA) {
-            session.rollback();
-            try {
-                String refused = CopyChunkApply.refusedRow(session.connection(), e, copying, log.buffer(), copyingOffset, end);
-                message = refused != null ? refused : message;
-            } catch (SQLException | RuntimeException probeFailed) {
-                // the server's message alone
-            }
-        } else if ("23505".equals(SqlErrors.sqlState(e))) {
-            message = "COPY into " + table + " met a row that is already on the replica (" + SqlErrors.detail(e)
-                    + ") and the replica table has no primary key to overwrite it by: the replica differs from the primary";
-        }
-        return new ApplyFailure(category, failedTx, failedLsn, table, null, SqlErrors.sqlState(e),
-                message + " (applying CopyChunk to " + table + ")");
     }
 
     /**

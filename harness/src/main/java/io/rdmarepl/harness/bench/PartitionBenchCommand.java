@@ -38,8 +38,8 @@ import picocli.CommandLine.Option;
                 "are unavailable (needs Linux, root, iproute2)."})
 public final class PartitionBenchCommand implements Callable<Integer> {
 
-    @Option(names = "--scenarios", defaultValue = "1,2,3,4,5,6", split = ",", paramLabel = "N",
-            description = "Issue 21's scenarios to run (1-7; 7 is listed as not built yet). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--scenarios", defaultValue = "1,2,3,4,5,6,7", split = ",", paramLabel = "N",
+            description = "Issue 21's scenarios to run (1-7). Default: ${DEFAULT-VALUE}.")
     List<Integer> scenarios;
 
     @Option(names = "--trials", defaultValue = "3", description = "Trials per scenario and mode, each on a fresh cluster. Default: ${DEFAULT-VALUE}.")
@@ -96,20 +96,15 @@ public final class PartitionBenchCommand implements Callable<Integer> {
     }
 
     private PartitionBenchReport.Scenario run(PartitionScenario scenario, String m, PrintWriter progress) {
-        if (scenario.notBuilt().isPresent()) {
-            progress.println("scenario " + scenario.number() + " " + m + ": " + scenario.notBuilt().get());
-            progress.flush();
-            return new PartitionBenchReport.Scenario(scenario, m, List.of(), scenario.notBuilt().get());
-        }
         List<PartitionBenchReport.Trial> done = new ArrayList<>();
         for (int i = 1; i <= trials; i++) {
             PartitionBenchReport.Trial trial = trial(scenario, "sync".equals(m), i);
             done.add(trial);
-            PartitionBenchReport.Scenario soFar = new PartitionBenchReport.Scenario(scenario, m, List.copyOf(done), null);
+            PartitionBenchReport.Scenario soFar = new PartitionBenchReport.Scenario(scenario, m, List.copyOf(done));
             progress.println(PartitionBenchReport.progress(soFar, trial, trials));
             progress.flush();
         }
-        return new PartitionBenchReport.Scenario(scenario, m, done, null);
+        return new PartitionBenchReport.Scenario(scenario, m, done);
     }
 
     /**
@@ -127,7 +122,7 @@ public final class PartitionBenchCommand implements Callable<Integer> {
             trial = new PartitionBenchReport.Trial(index, null, java.util.Map.of(),
                     e.getClass().getSimpleName() + ": " + e.getMessage() + " (role logs in " + directory + ")", secondsSince(startNs));
         }
-        PartitionBenchReport.Scenario one = new PartitionBenchReport.Scenario(scenario, sync ? "sync" : "async", List.of(trial), null);
+        PartitionBenchReport.Scenario one = new PartitionBenchReport.Scenario(scenario, sync ? "sync" : "async", List.of(trial));
         if (PartitionBenchReport.failure(one, trial) == null && !keepLogs) {
             InProcessCoordinator.deleteQuietly(directory);
         } else {

@@ -15,8 +15,7 @@ import java.util.Optional;
 /**
  * Issue 21's scenarios as {@code rdmarepl bench partition} runs them: each trial on a fresh {@link HostCluster}, the
  * trial itself one of the end-to-end tests' ({@link PartitionTrials}, {@link MinorityCoordinatorTrials}), with the same
- * fault lengths as those tests but scenario 5's, which the issue gives (30 s). A scenario without a trial of its own is
- * {@link #notBuilt()}: listed, never run.
+ * fault lengths as those tests but scenario 5's, which the issue gives (30 s).
  */
 enum PartitionScenario {
     PRIMARY_CUT_OFF(1, "the primary cut off from coordinator and standby, its clients still reach it") {
@@ -82,10 +81,24 @@ enum PartitionScenario {
                     "acknowledged_while_full", full.acknowledgedWhileFull(), "acknowledged_after_freed", full.acknowledgedAfterFreed()));
         }
     },
-    OLD_PRIMARY_RETURNS(7, "the old primary comes back after its partition heals") {
+    OLD_PRIMARY_RETURNS(7, "the old primary comes back after its partition heals: 5 s without the runbook, then rejoined") {
         @Override
-        Optional<String> notBuilt() {
-            return Optional.of("not built yet: no trial of its own (scenario 1 rejoins the old primary after each heal)");
+        Outcome run(HostCluster cluster, int trial) throws Exception {
+            PartitionTrials.OldPrimaryReturns back = new PartitionTrials(cluster).oldPrimaryReturns(trial, Duration.ofSeconds(5));
+            TrialResult result = back.result();
+            if (back.acknowledgedByOldPrimaryAfterHeal() > 0 || !back.primariesAfterHeal().equals(java.util.Set.of(result.primaryAfter()))) {
+                throw new AssertionError("the old primary " + result.primaryBefore() + " came back and acknowledged "
+                        + back.acknowledgedByOldPrimaryAfterHeal() + " write(s), the coordinator named " + back.primariesAfterHeal()
+                        + " primary before the runbook ran: " + result.summary());
+            }
+            return new Outcome(result, Map.of("acknowledged_by_old_primary_after_heal", back.acknowledgedByOldPrimaryAfterHeal(),
+                    "acknowledged_by_new_primary_after_heal", back.acknowledgedByNewPrimaryAfterHeal(),
+                    "phases_after_heal", back.phasesAfterHeal(), "primaries_after_heal", back.primariesAfterHeal()));
+        }
+
+        @Override
+        boolean failsOver() {
+            return true;
         }
     };
 
@@ -109,11 +122,6 @@ enum PartitionScenario {
         return title;
     }
 
-    /** Why this scenario cannot run, or empty when it has a trial. */
-    Optional<String> notBuilt() {
-        return Optional.empty();
-    }
-
     /**
      * Whether its trials must fail over (the old primary refusing writes before PROMOTING); the others must change
      * nothing and lose nothing.
@@ -128,9 +136,7 @@ enum PartitionScenario {
     }
 
     /** One trial on {@code cluster}, fresh and HEALTHY with a the primary. */
-    Outcome run(HostCluster cluster, int trial) throws Exception {
-        throw new UnsupportedOperationException("scenario " + number + ": " + notBuilt().orElse("no trial"));
-    }
+    abstract Outcome run(HostCluster cluster, int trial) throws Exception;
 
     /**
      * Starts this scenario's cluster in {@code directory}: the example configurations, in sync mode strict

@@ -22,7 +22,7 @@ class PartitionBenchReportTest {
     void shouldSumTheTrialsOfAScenarioAndSpreadTheSelfFence() {
         PartitionBenchReport.Scenario cut = new PartitionBenchReport.Scenario(PartitionScenario.PRIMARY_CUT_OFF, "async",
                 List.of(trial(1, failover(2300, Set.of(1L, 2L, 3L))), trial(2, failover(2100, Set.of(4L))),
-                        trial(3, failover(2200, Set.of()))), null);
+                        trial(3, failover(2200, Set.of()))));
         PartitionBenchReport report = new PartitionBenchReport(3, List.of(cut));
 
         assertThat(report.pass()).as(report.table()).isTrue();
@@ -38,24 +38,12 @@ class PartitionBenchReportTest {
     void shouldReportASelfFenceBeforeTheCutInSyncMode() {
         // strict sync: the cut-off primary's commits wait for its lost standby, its last acknowledgement precedes the cut
         PartitionBenchReport.Scenario cut = new PartitionBenchReport.Scenario(PartitionScenario.PRIMARY_CUT_OFF, "sync",
-                List.of(trial(1, failover(-3, Set.of())), trial(2, failover(-1, Set.of()))), null);
+                List.of(trial(1, failover(-3, Set.of())), trial(2, failover(-1, Set.of()))));
         PartitionBenchReport report = new PartitionBenchReport(2, List.of(cut));
 
         assertThat(report.pass()).as(report.table()).isTrue();
         assertThat(scenario(report, 0).get("self_fence_ms")).isEqualTo(Map.of("min", -3L, "median", -3L, "max", -1L));
         assertThat(scenario(report, 0).get("fenced_before_promoting_ms")).isEqualTo(Map.of("min", 4400L, "median", 4400L, "max", 4400L));
-    }
-
-    @Test
-    void shouldListAScenarioNotBuiltWithoutRunningOrPassingIt() {
-        PartitionBenchReport.Scenario notBuilt = new PartitionBenchReport.Scenario(PartitionScenario.OLD_PRIMARY_RETURNS, "async",
-                List.of(), PartitionScenario.OLD_PRIMARY_RETURNS.notBuilt().orElseThrow());
-        PartitionBenchReport report = new PartitionBenchReport(1, List.of(notBuilt));
-
-        assertThat(report.pass()).as("nothing ran: no pass").isFalse();
-        assertThat(scenario(report, 0)).containsEntry("trials", 0).containsEntry("not_built", notBuilt.notBuilt())
-                .doesNotContainKeys("healed", "lost_acknowledged");
-        assertThat(report.table()).contains("7        async not built yet");
     }
 
     @Test
@@ -80,7 +68,7 @@ class PartitionBenchReportTest {
     @Test
     void shouldFailATrialThatCouldNotFinish() {
         PartitionBenchReport.Scenario scenario = new PartitionBenchReport.Scenario(PartitionScenario.COORDINATOR_CUT_FROM_PRIMARY, "sync",
-                List.of(new PartitionBenchReport.Trial(1, null, Map.of(), "AssertionError: HEALTHY after 90 seconds", 95)), null);
+                List.of(new PartitionBenchReport.Trial(1, null, Map.of(), "AssertionError: HEALTHY after 90 seconds", 95)));
         PartitionBenchReport report = new PartitionBenchReport(1, List.of(scenario));
 
         assertThat(report.pass()).isFalse();
@@ -90,7 +78,7 @@ class PartitionBenchReportTest {
     }
 
     private static void assertFails(PartitionScenario scenario, String mode, TrialResult result, String named) {
-        PartitionBenchReport.Scenario one = new PartitionBenchReport.Scenario(scenario, mode, List.of(trial(1, result)), null);
+        PartitionBenchReport.Scenario one = new PartitionBenchReport.Scenario(scenario, mode, List.of(trial(1, result)));
         PartitionBenchReport report = new PartitionBenchReport(1, List.of(one));
         assertThat(report.pass()).as("%s %s: %s", scenario, mode, named).isFalse();
         assertThat(PartitionBenchReport.failure(one, one.trials().get(0))).contains(named);

@@ -76,10 +76,36 @@ public final class PartitionTrials {
      * while it starts); with {@code crashAfterRejoin} once it is a standby, when it must ship nothing.
      */
     public TrialResult primaryCutOff(int trial, boolean crashDuringCut, boolean crashAfterRejoin) throws Exception {
+        return primaryCutOff(1, trial, crashDuringCut, crashAfterRejoin, Duration.ZERO).result();
+    }
+
+    /**
+     * Scenario 7: scenario 1's cut and failover, then the old primary comes back: the partition heals while the
+     * application and a client insisting on the old primary go on writing, and for {@code returnedFor} nobody runs the
+     * runbook. The old primary must take no write meanwhile (its lease guard fenced it), the coordinator must stay with
+     * the new primary, and the application with it; then {@code rdmarepl rejoin} makes the old primary a standby.
+     */
+    public OldPrimaryReturns oldPrimaryReturns(int trial, Duration returnedFor) throws Exception {
+        return primaryCutOff(7, trial, false, false, returnedFor);
+    }
+
+    /**
+     * Scenario 7's answer: the trial, the writes the old primary acknowledged after the heal (must be none), the phases
+     * and primaries the coordinator showed meanwhile, and the application's writes the new primary took meanwhile.
+     */
+    public record OldPrimaryReturns(TrialResult result, long acknowledgedByOldPrimaryAfterHeal, Set<String> phasesAfterHeal,
+                                    Set<String> primariesAfterHeal, long acknowledgedByNewPrimaryAfterHeal) {
+    }
+
+    private OldPrimaryReturns primaryCutOff(int scenario, int trial, boolean crashDuringCut, boolean crashAfterRejoin,
+                                            Duration returnedFor) throws Exception {
         String primary = primary();
         String standby = other(primary);
         WriteHistory history = new WriteHistory();
         long cutNs;
+        long healNs = 0;
+        Set<String> phasesAfterHeal = new TreeSet<>();
+        Set<String> primariesAfterHeal = new TreeSet<>();
         JsonNode failover;
         try (FailoverDataSource dataSource = Applications.dataSource(cluster);
              ClientWriter application = following(dataSource, history);
@@ -88,17 +114,27 @@ public final class PartitionTrials {
             insisting.awaitMore(20, Duration.ofSeconds(30));
             cutNs = System.nanoTime();
             partitions.isolate(cluster.host(primary), cluster.host(standby), cluster.coordinatorHost());
-            LOG.info("scenario 1 trial {}: {} cut off from {} and the coordinator", trial, primary, standby);
+            LOG.info("scenario {} trial {}: {} cut off from {} and the coordinator", scenario, trial, primary, standby);
             failover = cluster.coordinator().awaitPhase("PROMOTED", FAILOVER_TIMEOUT).path("last_failover");
             Await.until(standby + " acknowledges the application's writes", FAILOVER_TIMEOUT, () -> history.count(standby), n -> n >= 20);
             if (crashDuringCut) {
                 RoleProcess shipper = cluster.shipper(primary);
                 shipper.kill();
-                LOG.info("scenario 1 trial {}: {}'s shipper killed during the cut ({}); its supervisor starts it again", trial, primary, shipper);
+                LOG.info("scenario {} trial {}: {}'s shipper killed during the cut ({}); its supervisor starts it again", scenario, trial,
+                        primary, shipper);
                 Await.until(primary + "'s shipper started again", FAILOVER_TIMEOUT, () -> cluster.shipper(primary) != shipper);
             }
-            LOG.info("scenario 1 trial {}: {}; {}; failover {}", trial, application, insisting, failover);
+            if (!returnedFor.isZero()) {
+                healNs = System.nanoTime();
+                partitions.healAll();
+                LOG.info("scenario {} trial {}: healed; {} is back and nobody runs the runbook for {} ms", scenario, trial, primary,
+                        returnedFor.toMillis());
+                observeWhileReturned(returnedFor, phasesAfterHeal, primariesAfterHeal);
+            }
+            LOG.info("scenario {} trial {}: {}; {}; failover {}", scenario, trial, application, insisting, failover);
         }
+        long oldAfterHeal = healNs == 0 ? 0 : acknowledgedBy(history, primary, healNs);
+        long newAfterHeal = healNs == 0 ? 0 : acknowledgedBy(history, standby, healNs);
         List<Ack> oldAcks = history.acksBy(primary);
         Ack lastOld = oldAcks.get(oldAcks.size() - 1);
         long selfFenceMs = TimeUnit.NANOSECONDS.toMillis(lastOld.acknowledgedNs() - cutNs);
@@ -106,13 +142,35 @@ public final class PartitionTrials {
         String shipper = cluster.shipperStatusOrError(primary);
 
         partitions.healAll();
-        TrialResult result = healed(1, trial, primary, history, cutNs, selfFenceMs, promotingAtMs - lastOld.acknowledgedAtMs(),
+        String returned = healNs == 0 ? "" : "; after the heal, " + returnedFor.toMillis() + " ms without the runbook: " + primary
+                + " acknowledged " + oldAfterHeal + " write(s), " + standby + " " + newAfterHeal + ", phases " + phasesAfterHeal
+                + ", primaries " + primariesAfterHeal;
+        TrialResult result = healed(scenario, trial, primary, history, cutNs, selfFenceMs, promotingAtMs - lastOld.acknowledgedAtMs(),
                 "lease wait " + failover.path("lease_wait_ms").asLong() + " ms, fence confirmed "
-                + failover.path("fence_confirmed").asBoolean() + ", old primary's shipper: " + shipper);
+                + failover.path("fence_confirmed").asBoolean() + ", old primary's shipper: " + shipper + returned);
         if (crashAfterRejoin) {
             crashShipperOfStandby(primary);
         }
-        return result;
+        return new OldPrimaryReturns(result, oldAfterHeal, phasesAfterHeal, primariesAfterHeal, newAfterHeal);
+    }
+
+    /** Samples the coordinator's phase and primary while the old primary is back and nobody ran the runbook. */
+    private void observeWhileReturned(Duration length, Set<String> phases, Set<String> primaries) {
+        long endNs = System.nanoTime() + length.toNanos();
+        while (System.nanoTime() - endNs < 0) {
+            try {
+                JsonNode status = cluster.coordinator().status();
+                phases.add(status.path("phase").asText());
+                primaries.add(status.path("primary").asText());
+            } catch (Exception e) {
+                phases.add("unanswered: " + e);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // sampling the window: not a wait for something
+        }
+    }
+
+    private static long acknowledgedBy(WriteHistory history, String member, long fromNs) {
+        return history.acksBy(member).stream().filter(a -> a.acknowledgedNs() >= fromNs).count();
     }
 
     /**

@@ -35,6 +35,7 @@ public record ApplierConfig(
         int groupMaxTransactions,
         long groupMaxBytes,
         long groupMaxMs,
+        long groupLingerUs,
         int pollMaxFrames,
         long idleMaxParkUs,
         long retryInitialMs,
@@ -100,6 +101,7 @@ public record ApplierConfig(
         int groupTx = r.get(APPLY_GROUP_MAX_TRANSACTIONS);
         long groupBytes = r.get(APPLY_GROUP_MAX_BYTES);
         long groupMs = r.get(APPLY_GROUP_MAX_MS);
+        long lingerUs = r.get(APPLY_GROUP_LINGER_US);
         int pollFrames = r.get(APPLY_POLL_MAX_FRAMES);
         long parkUs = r.get(APPLY_IDLE_MAX_PARK_US);
         long retryInitial = r.get(APPLY_RETRY_INITIAL_MS);
@@ -118,7 +120,7 @@ public record ApplierConfig(
         r.rejectUnknownKeys();
         r.throwIfInvalid();
         return new ApplierConfig(sourceName, activation, ringUri, capacity, epoch, url, user, password, poolSize, connectTimeoutMs,
-                readOnly, role, syncCommit, workers, batchRows, copyRows, groupTx, groupBytes, groupMs, pollFrames, parkUs, retryInitial,
+                readOnly, role, syncCommit, workers, batchRows, copyRows, groupTx, groupBytes, groupMs, lingerUs, pollFrames, parkUs, retryInitial,
                 retryMax, durablePoll, feedbackMs, pauseOnDivergence, headroom, sequenceSyncMs, adminBind, adminPort, adminToken,
                 r.resolved());
     }
@@ -135,7 +137,7 @@ public record ApplierConfig(
         shown.put(RING_EPOCH.name(), Integer.toString(epoch));
         return new ApplierConfig(sourceName, activation, ringUri, ringCapacityBytes, epoch, replicaJdbcUrl, replicaUser,
                 replicaPassword, replicaPoolSize, replicaConnectTimeoutMs, replicaReadOnlyForClients, sessionReplicationRole,
-                synchronousCommit, applyWorkers, batchMaxRows, copyMinRows, groupMaxTransactions, groupMaxBytes, groupMaxMs, pollMaxFrames, idleMaxParkUs,
+                synchronousCommit, applyWorkers, batchMaxRows, copyMinRows, groupMaxTransactions, groupMaxBytes, groupMaxMs, groupLingerUs, pollMaxFrames, idleMaxParkUs,
                 retryInitialMs, retryMaxMs, durablePollMs, feedbackIntervalMs, pauseOnDivergence, sequenceHeadroom,
                 sequenceSyncIntervalMs, adminBind, adminPort,
                 adminToken, Map.copyOf(shown));

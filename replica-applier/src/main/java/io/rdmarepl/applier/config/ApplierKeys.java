@@ -74,6 +74,8 @@ public final class ApplierKeys {
             "Encoded bytes after which a group is applied at the next transaction boundary (a larger transaction is still applied whole)");
     public static final ConfigKey<Long> APPLY_GROUP_MAX_MS = key("apply.group.max.ms", wholeNumber(0, 60_000), "20",
             "Longest a group stays open while more frames keep arriving (an idle ring applies at once)");
+    public static final ConfigKey<Long> APPLY_GROUP_LINGER_US = key("apply.group.linger.us", wholeNumber(0, 1_000_000), "2000",
+            "While the stream is busy (the last group held 4 or more transactions), how long the oldest transaction read waits for more before its group is applied: larger groups, so hot rows collapse and rows go many a statement on a loaded replica. A quiet stream applies at once; 0: never waits");
     public static final ConfigKey<Integer> APPLY_POLL_MAX_FRAMES = key("apply.poll.max.frames", integer(1, 65_536), "256",
             "Most ring frames read per poll");
     public static final ConfigKey<Long> APPLY_IDLE_MAX_PARK_US = key("apply.idle.max.park.us",
@@ -108,7 +110,7 @@ public final class ApplierKeys {
             SOURCE_NAME, ACTIVATION, RING_URI, RING_CAPACITY_BYTES, RING_EPOCH,
             REPLICA_JDBC_URL, REPLICA_USER, REPLICA_PASSWORD, REPLICA_POOL_SIZE, REPLICA_CONNECT_TIMEOUT_MS,
             REPLICA_READ_ONLY_FOR_CLIENTS, REPLICA_SESSION_REPLICATION_ROLE, APPLY_SYNCHRONOUS_COMMIT,
-            APPLY_WORKERS, APPLY_BATCH_MAX_ROWS, APPLY_COPY_MIN_ROWS, APPLY_GROUP_MAX_TRANSACTIONS, APPLY_GROUP_MAX_BYTES, APPLY_GROUP_MAX_MS,
+            APPLY_WORKERS, APPLY_BATCH_MAX_ROWS, APPLY_COPY_MIN_ROWS, APPLY_GROUP_MAX_TRANSACTIONS, APPLY_GROUP_MAX_BYTES, APPLY_GROUP_MAX_MS, APPLY_GROUP_LINGER_US,
             APPLY_POLL_MAX_FRAMES, APPLY_IDLE_MAX_PARK_US, APPLY_RETRY_INITIAL_MS, APPLY_RETRY_MAX_MS,
             APPLY_DURABLE_POLL_MS, APPLY_FEEDBACK_INTERVAL_MS, APPLY_ON_DIVERGENCE, PROMOTE_SEQUENCE_HEADROOM,
             PROMOTE_SEQUENCE_SYNC_INTERVAL_MS, ADMIN_BIND, ADMIN_PORT, ADMIN_TOKEN);

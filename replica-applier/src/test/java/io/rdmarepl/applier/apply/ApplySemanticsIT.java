@@ -390,6 +390,29 @@ class ApplySemanticsIT extends ReplicaPerClass {
     }
 
     @Test
+    void shouldLetABusyStreamsNextGroupLingerWhileAQuietOneAppliesAtOnce() throws Exception {
+        Sql.write(replica, "CREATE TABLE lingering (id int PRIMARY KEY)");
+        try (ApplierFixture f = ApplierFixture.start(replica, "lingering", "apply.group.linger.us", "1000000",
+                "apply.group.max.ms", "5000")) {
+            f.feeder().send(relation(1, "lingering", 'd', "id*")).transaction(1, 10, insert(1, i4(1)));
+            Await.equalTo("a quiet stream's transaction applied well inside the linger", java.time.Duration.ofMillis(500),
+                    () -> f.status().appliedLsn(), 10L);
+            List<ChangeRecord> busy = new ArrayList<>();
+            for (int tx = 2; tx <= 1 + ApplierAgent.BUSY_GROUP_TRANSACTIONS; tx++) {
+                busy.addAll(Records.transaction(tx, tx * 10L, List.of(insert(1, i4(tx)))));
+            }
+            f.feeder().send(busy); // published at once: one group
+            long busyEnd = (1L + ApplierAgent.BUSY_GROUP_TRANSACTIONS) * 10;
+            f.awaitApplied(busyEnd);
+
+            f.feeder().transaction(100, busyEnd + 10, insert(1, i4(100)));
+            Await.holds("the next transaction of a busy stream waits for more", java.time.Duration.ofMillis(700),
+                    () -> f.status().appliedLsn() == busyEnd);
+            f.awaitApplied(busyEnd + 10);
+        }
+    }
+
+    @Test
     void shouldReportDurableOnlyWhatTheReplicaFlushed() throws Exception {
         Sql.write(replica, "CREATE TABLE durable (id int PRIMARY KEY)");
         try (ApplierFixture f = ApplierFixture.start(replica, "durable", "apply.synchronous.commit", "off")) {

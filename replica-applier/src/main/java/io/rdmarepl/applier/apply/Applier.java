@@ -110,11 +110,11 @@ public final class Applier implements ApplierControl {
             ring = Transports.openReader(config.ringUri(), new RingSettings(config.ringCapacityBytes(), config.ringEpoch(),
                     ThreadLocalRandom.current().nextLong(), true), security);
             RingReader reader = new RingReader(ring);
-            ReplicaSession session = new ReplicaSession(dataSource, positions);
+            ReplicaSession session = new ReplicaSession(dataSource, positions, config.replicaReadOnlyForClients());
             SequenceTracker sequences = new SequenceTracker();
             SequenceReadings readings = new SequenceReadings();
             ApplierMetrics metrics = new ApplierMetrics(registry);
-            ApplierAgent agent = new ApplierAgent(config, reader, session, () -> new ReplicaSession(dataSource, positions),
+            ApplierAgent agent = new ApplierAgent(config, reader, session, () -> new ReplicaSession(dataSource, positions, config.replicaReadOnlyForClients()),
                     sequences, readings, metrics, position);
             // spins and yields cover a busy ring; then the reader sleeps on the ring's doorbell, or parks without one
             IdleStrategy idle = BackoffIdleStrategy.forReader(reader, 1_000, 10, TimeUnit.MICROSECONDS.toNanos(config.idleMaxParkUs()));

@@ -31,10 +31,13 @@ final class ReplicaSession implements AutoCloseable {
     private PreparedStatement walFlushLsn;
     private PreparedStatement ownedSequences;
     private PreparedStatement setSequence;
+    /** Run the promotion's statement once, rolled back, when connecting (the replica is kept read-only for clients). */
+    private final boolean rehearsePromotion;
 
-    ReplicaSession(DataSource dataSource, AppliedPositionStore positions) {
+    ReplicaSession(DataSource dataSource, AppliedPositionStore positions, boolean rehearsePromotion) {
         this.dataSource = dataSource;
         this.positions = positions;
+        this.rehearsePromotion = rehearsePromotion;
     }
 
     /** The open connection (autocommit off), connecting first if needed. */
@@ -48,6 +51,9 @@ final class ReplicaSession implements AutoCloseable {
                 walFlushLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_flush_lsn()::text");
                 setSequence = c.prepareStatement(SET_SEQUENCE);
                 ownedSequences = prepareOwnedSequences(c);
+                if (rehearsePromotion) {
+                    ReadOnlyGuard.rehearseWritable(c);
+                }
             } catch (SQLException e) {
                 closeQuietly(c);
                 throw e;

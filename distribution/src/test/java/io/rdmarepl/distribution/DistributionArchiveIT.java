@@ -73,6 +73,43 @@ class DistributionArchiveIT {
     }
 
     @Test
+    void shouldRunOnlyTheCoordinatorWithTheC1CompilerAndLetRdmareplJavaOptsOverrideIt(@TempDir Path home) throws Exception {
+        Path launcher = installLauncher(home);
+        try {
+            assertThat(tieredStopAtLevel(launcher, "coordinate", "")).as("coordinate").isEqualTo("1");
+            assertThat(tieredStopAtLevel(launcher, "apply", "")).as("apply").isEqualTo("4");
+            assertThat(tieredStopAtLevel(launcher, "ship", "")).as("ship").isEqualTo("4");
+            assertThat(tieredStopAtLevel(launcher, "coordinate", "-XX:TieredStopAtLevel=4")).as("coordinate, overridden").isEqualTo("4");
+        } finally {
+            Files.delete(home.resolve("lib/rdmarepl.jar")); // the link, not the jar
+        }
+    }
+
+    /** Installs the launcher and a link to the jar under {@code home}; returns the launcher. */
+    private static Path installLauncher(Path home) throws Exception {
+        Path launcher = home.resolve("bin/rdmarepl");
+        Files.createDirectories(launcher.getParent());
+        Files.copy(RepositoryFiles.ROOT.resolve("packaging/bin/rdmarepl"), launcher);
+        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.createDirectories(home.resolve("lib"));
+        Files.createSymbolicLink(home.resolve("lib/rdmarepl.jar"), JAR);
+        return launcher;
+    }
+
+    /** The JIT's TieredStopAtLevel the launcher runs {@code role} with ({@code --help}: nothing starts). */
+    private static String tieredStopAtLevel(Path launcher, String role, String javaOpts) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(launcher.toString(), role, "--help").redirectErrorStream(true);
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().put("RDMAREPL_JAVA_OPTS", (javaOpts + " -XX:+PrintFlagsFinal").trim());
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("rdmarepl " + role + " --help within 60 s").isTrue();
+        java.util.regex.Matcher flag = java.util.regex.Pattern.compile("\\bTieredStopAtLevel\\s+=\\s+(\\d+)").matcher(output);
+        assertThat(flag.find()).as("TieredStopAtLevel in -XX:+PrintFlagsFinal's output").isTrue();
+        return flag.group(1);
+    }
+
+    @Test
     void shouldRunTheJarThroughTheLauncher(@TempDir Path home) throws Exception {
         Path launcher = home.resolve("bin/rdmarepl");
         Files.createDirectories(launcher.getParent());

@@ -2,9 +2,6 @@ package io.rdmarepl.client;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Properties;
 import java.util.function.Consumer;
 
@@ -33,16 +30,13 @@ final class PrimaryPool implements AutoCloseable {
     static final long NOT_ADOPTED = -1;
     /**
      * A standby refuses client writes by its database's default (default_transaction_read_only=on, set by the
-     * applier until promotion), and a session keeps the default it started with: at adoption the sessions opened
-     * ahead are made writable with a session-level SET. Not with a startup option: the pool would open every later
+     * applier until promotion), and a session keeps the default it started with: the sessions opened ahead
+     * are made writable with a session-level SET as they open, while the pool is not adopted ({@link WarmSessionSource});
+     * they are handed out only after the adoption. Not with a startup option: the pool would open every later
      * session with it too, and a session's own setting outranks the read-only default a fence sets (ALTER SYSTEM),
      * so a client cut off from the coordinator could write to its fenced primary.
      */
     static final String MAKE_SESSION_WRITABLE = "SET default_transaction_read_only = off";
-    /** At adoption, how long to wait for each idle connection opened ahead (they are handed over at once). */
-    private static final long ADOPT_BORROW_MS = 5;
-    /** At adoption, how long the SET may take on one session. */
-    private static final long ADOPT_STATEMENT_TIMEOUT_MS = 1_000;
 
     private final Member primary;
     private final int poolSize;
@@ -62,8 +56,16 @@ final class PrimaryPool implements AutoCloseable {
         this.primary = primary;
         this.epoch = epoch;
         this.poolSize = config.poolSize();
-        this.hikari = new HikariDataSource(hikariConfig(primary, warm, config,
-            new FailoverExceptionOverride(() -> onFailoverError.accept(this))));
+        final HikariConfig hikariConfig = hikariConfig(primary, warm, config,
+            new FailoverExceptionOverride(() -> onFailoverError.accept(this)));
+        if (warm) {
+            // its sessions are opened writable while it is not adopted; never handed out before (see borrow)
+            hikariConfig.setDataSource(new WarmSessionSource(primary.jdbcUrl(), sessionProperties(config), this::adopted));
+            hikariConfig.setJdbcUrl(null);
+            hikariConfig.setUsername(null); // HikariCP would call getConnection(user, password): the source has them
+            hikariConfig.setPassword(null);
+        }
+        this.hikari = new HikariDataSource(hikariConfig);
     }
 
     /**
@@ -77,58 +79,12 @@ final class PrimaryPool implements AutoCloseable {
 
     /**
      * The coordinator promoted this warm pool's standby at {@code newEpoch}: it serves that epoch now and fills up to
-     * the pool size.
+     * the pool size. No round trip: the sessions opened ahead were made writable when they were opened
+     * ({@link WarmSessionSource}), and those it opens from now on start with the promoted server's default.
      */
     void adopt(final long newEpoch) {
-        makeOpenSessionsWritable();
         epoch = newEpoch;
         hikari.getHikariConfigMXBean().setMinimumIdle(poolSize);
-    }
-
-    /**
-     * The sessions opened ahead started read-only (the standby's default then): each idle one is borrowed (all at
-     * once, so none twice), made writable, and returned, before any caller can borrow from this pool. If some were
-     * not reached (dead, busy with HikariCP's housekeeping, still being opened), the pool is refilled instead:
-     * sessions opened now start with the promoted server's own default, writable, and a read-only one handed out
-     * would fail the caller's first write.
-     */
-    private void makeOpenSessionsWritable() {
-        if (hikari.isClosed() || !(hikari.getHikariPoolMXBean() instanceof HikariPool pool)) {
-            return;
-        }
-        final int idle = pool.getIdleConnections(); // only those: waiting longer would open new ones
-        final List<Connection> held = new ArrayList<>();
-        int writable = 0;
-        try {
-            for (int i = 0; i < idle; i++) {
-                try {
-                    held.add(pool.getConnection(ADOPT_BORROW_MS));
-                } catch (final SQLException notIdle) {
-                    // dead (HikariCP evicts it) or taken by its housekeeping: the count below tells
-                }
-            }
-            for (final Connection connection : held) {
-                try (Statement statement = connection.createStatement()) {
-                    // the topology thread runs this: a host gone since the borrow must not hold it for TCP's minutes
-                    connection.setNetworkTimeout(Runnable::run, (int) ADOPT_STATEMENT_TIMEOUT_MS);
-                    statement.execute(MAKE_SESSION_WRITABLE);
-                    writable++;
-                } catch (final SQLException ex) {
-                    hikari.evictConnection(connection);
-                }
-            }
-        } finally {
-            for (final Connection connection : held) {
-                try {
-                    connection.close();
-                } catch (final SQLException ignored) {
-                    // evicted above, or broken: the pool replaces it
-                }
-            }
-        }
-        if (pool.getTotalConnections() > writable) {
-            pool.softEvictConnections();
-        }
     }
 
     boolean adopted() {
@@ -157,6 +113,16 @@ final class PrimaryPool implements AutoCloseable {
         hikari.setExceptionOverride(override);
         hikari.setRegisterMbeans(false);
         return hikari;
+    }
+
+    /** What a warm pool's {@link WarmSessionSource} connects with: the driver's properties, user and password. */
+    private static Properties sessionProperties(final FailoverDataSourceConfig config) {
+        final Properties properties = driverProperties(config);
+        properties.setProperty("user", config.user());
+        if (config.password() != null) {
+            properties.setProperty("password", config.password());
+        }
+        return properties;
     }
 
     /**
@@ -194,6 +160,11 @@ final class PrimaryPool implements AutoCloseable {
      *                      connect, if any
      */
     Connection borrow() throws SQLException {
+        if (!adopted()) {
+            // its sessions are writable on a standby: only an adoption (the coordinator promoted it) hands them out
+            throw new IllegalStateException("the connections opened ahead to standby " + primary.name()
+                + " are handed out only once it is promoted");
+        }
         // HikariDataSource only borrows with its connectionTimeout, which may not be under 250 ms; its pool can
         if (!hikari.isClosed() && hikari.getHikariPoolMXBean() instanceof HikariPool pool) {
             return pool.getConnection(BORROW_SLICE_MS);

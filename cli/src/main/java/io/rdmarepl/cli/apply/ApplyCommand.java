@@ -10,6 +10,7 @@ import io.rdmarepl.applier.role.ApplierRole;
 import io.rdmarepl.cli.admin.AdminServer;
 import io.rdmarepl.control.ApplierActivateAnswer;
 import io.rdmarepl.control.ApplierRoutes;
+import io.rdmarepl.control.ControlJson;
 import io.rdmarepl.control.DeactivateAnswer;
 import io.rdmarepl.control.DrainAnswer;
 import io.rdmarepl.control.EpochRequest;
@@ -55,6 +56,7 @@ public final class ApplyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ApplierConfig settings = ApplierConfig.load(config);
+        warmFailoverAnswers();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ApplierRole role = ApplierRole.create(settings, registry);
         AdminServer admin;
@@ -140,6 +142,21 @@ public final class ApplyCommand implements Callable<Integer> {
         Map<String, Long> sequences = role.promote(Duration.ofSeconds(30));
         String appliedLsn = role.current().map(a -> Lsn.format(a.status().appliedLsn())).orElse(Lsn.format(0));
         return PromoteAnswer.promoted(appliedLsn, sequences);
+    }
+
+    /**
+     * Maps the failover routes' JSON once at start ({@code POST /drain}'s and {@code /promote}'s answers, the epoch
+     * request): Jackson builds a record's serializer on its first use, which would otherwise happen on a failover's way.
+     */
+    static void warmFailoverAnswers() {
+        try {
+            ControlJson.writeBytes(new DrainAnswer(Lsn.format(0)));
+            ControlJson.writeBytes(PromoteAnswer.promoted(Lsn.format(0), Map.of()));
+            ControlJson.writeBytes(FollowAnswer.following());
+            optional(EpochRequest.parse(new EpochRequest(1).toJson()));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("the failover answers do not map to JSON: " + e.getMessage(), e);
+        }
     }
 
     private static OptionalInt optional(EpochRequest request) {

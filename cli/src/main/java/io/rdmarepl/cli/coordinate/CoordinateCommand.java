@@ -6,10 +6,13 @@ import io.rdmarepl.cli.admin.AdminServer;
 import io.rdmarepl.coordinator.StateStores;
 import io.rdmarepl.coordinator.config.CoordinatorConfig;
 import io.rdmarepl.coordinator.machine.Coordinator;
+import io.rdmarepl.coordinator.machine.FailoverRehearsal;
 import io.rdmarepl.coordinator.store.StateStore;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 /**
@@ -21,6 +24,8 @@ import picocli.CommandLine;
         description = {"Run the failover coordinator: detect, fence, drain, promote; serve the topology to clients.",
                 "Every configuration key, its default and meaning: docs/configuration/coordinator.md."})
 public final class CoordinateCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(CoordinateCommand.class);
+
     @CommandLine.Option(names = "--config", required = true, description = "coordinator.properties")
     Path config;
 
@@ -32,6 +37,7 @@ public final class CoordinateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         CoordinatorConfig settings = CoordinatorConfig.load(config);
+        rehearse(settings.failoverRehearsals());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         StateStore store = StateStores.open(settings);
         Coordinator coordinator;
@@ -56,5 +62,23 @@ public final class CoordinateCommand implements Callable<Integer> {
         spec.commandLine().getOut().flush();
         stopped.await();
         return 0;
+    }
+
+    /**
+     * Plays {@code rounds} failovers in memory ({@link FailoverRehearsal}) before anything real starts, the coordinator's
+     * logs silenced meanwhile (their transitions are no cluster's); one line says what it did. A rehearsal that fails
+     * is only a cold first failover: the coordinator starts anyway.
+     */
+    private static void rehearse(int rounds) {
+        if (rounds == 0) {
+            return;
+        }
+        String done;
+        try (QuietLogs quiet = QuietLogs.of("io.rdmarepl.coordinator")) {
+            done = FailoverRehearsal.run(rounds).sentence();
+        } catch (RuntimeException e) {
+            done = "failover rehearsal failed (the first failover runs cold): " + e;
+        }
+        LOG.info("{}", done);
     }
 }

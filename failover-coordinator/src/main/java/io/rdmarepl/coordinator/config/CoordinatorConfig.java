@@ -38,7 +38,8 @@ public record CoordinatorConfig(
         Path stateFile,
         String zookeeperConnect,
         InetSocketAddress adminAddress,
-        String adminToken) {
+        String adminToken,
+        int failoverRehearsals) {
 
     /**
      * What one lease renewal may take ({@code POST /lease} every 100 ms, an answer within 500 ms): a lease must outlast
@@ -109,11 +110,12 @@ public record CoordinatorConfig(
         }
         InetSocketAddress admin = r.get(ADMIN_ADDRESS);
         String token = r.get(ADMIN_TOKEN);
+        int rehearsals = r.get(FAILOVER_REHEARSALS);
         r.rejectUnknownKeys();
         r.throwIfInvalid();
         return new CoordinatorConfig(cluster, name, List.copyOf(members), initial, user, password, rolesToken, interval,
                 heartbeat, probeTimeout, probeFailures, auto, maxLag, fence, fenceTimeout, Duration.ofMillis(lease), store, file, zookeeper,
-                admin, token);
+                admin, token, rehearsals);
     }
 
     public Optional<MemberConfig> member(String name) {

@@ -75,6 +75,8 @@ public final class CoordinatorKeys {
             "consecutive failed probes before the primary counts as failed (one once its shipper saw its postmaster exit)");
     public static final ConfigKey<Boolean> FAILOVER_AUTO = key("failover.auto", bool(), "true",
             "fail over on detection; false: only on `rdmarepl failover`");
+    public static final ConfigKey<Integer> FAILOVER_REHEARSALS = key("failover.rehearsals", integer(0, 20), "3",
+            "failovers played through in memory (no member, role or store touched) before the coordinator starts, so that the first real one runs warm code; 0 = none");
     public static final ConfigKey<Long> MAX_LAG_BYTES = key("max.lag.bytes", wholeNumber(0, Long.MAX_VALUE), "16777216",
             "a standby further behind the last shipped frame is not a candidate");
     public static final ConfigKey<String> FENCE_COMMAND = key("fence.command", text(), "",
@@ -97,7 +99,7 @@ public final class CoordinatorKeys {
     public static final ConfigKeys ALL = ConfigKeys.of("coordinator", "docs/configuration/coordinator.md",
             CLUSTER_NAME, COORDINATOR_NAME, MEMBERS, MEMBER_JDBC_URL, MEMBER_APPLIER_ADMIN, MEMBER_SHIPPER_ADMIN, INITIAL_PRIMARY,
             DATABASE_USER, DATABASE_PASSWORD, ROLES_ADMIN_TOKEN, DETECT_INTERVAL_MS, DETECT_HEARTBEAT_MS, DETECT_PROBE_TIMEOUT_MS,
-            DETECT_PROBE_FAILURES, FAILOVER_AUTO, MAX_LAG_BYTES, FENCE_COMMAND, FENCE_COMMAND_TIMEOUT_MS, FENCE_LEASE_MS,
+            DETECT_PROBE_FAILURES, FAILOVER_AUTO, FAILOVER_REHEARSALS, MAX_LAG_BYTES, FENCE_COMMAND, FENCE_COMMAND_TIMEOUT_MS, FENCE_LEASE_MS,
             STATE_STORE, STATE_FILE, ZOOKEEPER_CONNECT, ADMIN_ADDRESS, ADMIN_TOKEN);
 
     private CoordinatorKeys() {

@@ -111,11 +111,13 @@ public final class Applier implements ApplierControl {
                     ThreadLocalRandom.current().nextLong(), true), security);
             RingReader reader = new RingReader(ring);
             boolean commitsAsynchronously = config.synchronousCommit().equals("off");
-            ReplicaSession session = new ReplicaSession(dataSource, positions, commitsAsynchronously);
+            boolean rehearsePromotion = config.replicaReadOnlyForClients();
+            ReplicaSession session = new ReplicaSession(dataSource, positions, commitsAsynchronously, rehearsePromotion);
             SequenceTracker sequences = new SequenceTracker();
             SequenceReadings readings = new SequenceReadings();
             ApplierMetrics metrics = new ApplierMetrics(registry);
-            ApplierAgent agent = new ApplierAgent(config, reader, session, () -> new ReplicaSession(dataSource, positions, commitsAsynchronously),
+            ApplierAgent agent = new ApplierAgent(config, reader, session,
+                    () -> new ReplicaSession(dataSource, positions, commitsAsynchronously, rehearsePromotion),
                     sequences, readings, metrics, position);
             // spins and yields cover a busy ring; then the reader sleeps on the ring's doorbell, or parks without one
             IdleStrategy idle = BackoffIdleStrategy.forReader(reader, 1_000, 10, TimeUnit.MICROSECONDS.toNanos(config.idleMaxParkUs()));

@@ -5,6 +5,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the replica read-only for clients until promotion: {@code default_transaction_read_only} is set on
@@ -12,6 +14,8 @@ import java.sql.Statement;
  * already open keep what they had.
  */
 final class ReadOnlyGuard {
+    private static final Logger LOG = LoggerFactory.getLogger(ReadOnlyGuard.class);
+
     private ReadOnlyGuard() {
     }
 
@@ -21,6 +25,27 @@ final class ReadOnlyGuard {
 
     static void writableForClients(Connection connection) throws SQLException {
         alter(connection, "RESET default_transaction_read_only");
+    }
+
+    /**
+     * Runs {@link #writableForClients}'s statement in the open transaction of {@code connection} and rolls it back: the
+     * session that will promote has parsed, planned and run it once (catalog caches loaded, the driver's path warm),
+     * so a promotion, the first time it runs in this process, only runs it again. Nothing of it stays: the replica
+     * remains read-only for clients. A failure is only a colder promotion (logged once, the transaction rolled back).
+     *
+     * @throws IllegalStateException when {@code connection} commits by itself: the statement would stay
+     */
+    static void rehearseWritable(Connection connection) throws SQLException {
+        if (connection.getAutoCommit()) {
+            throw new IllegalStateException("the promotion's rehearsal needs a transaction: autocommit would keep the replica writable");
+        }
+        try {
+            writableForClients(connection);
+        } catch (SQLException e) {
+            LOG.warn("cannot rehearse the promotion's statement ({}); a promotion runs it cold", e.getMessage());
+        } finally {
+            connection.rollback();
+        }
     }
 
     private static void alter(Connection connection, String action) throws SQLException {

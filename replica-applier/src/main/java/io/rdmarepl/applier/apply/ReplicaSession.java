@@ -32,12 +32,18 @@ final class ReplicaSession implements AutoCloseable {
     private PreparedStatement walFlushLsn;
     private PreparedStatement ownedSequences;
     private PreparedStatement setSequence;
+    /** Run the promotion's statement once, rolled back, when connecting (the replica is kept read-only for clients). */
+    private final boolean rehearsePromotion;
 
-    /** @param commitsAsynchronously the replica commits with synchronous_commit off: commits read the WAL positions */
-    ReplicaSession(DataSource dataSource, AppliedPositionStore positions, boolean commitsAsynchronously) {
+    /**
+     * @param commitsAsynchronously the replica commits with synchronous_commit off: commits read the WAL positions
+     * @param rehearsePromotion     run the promotion's statement once, rolled back, when connecting
+     */
+    ReplicaSession(DataSource dataSource, AppliedPositionStore positions, boolean commitsAsynchronously, boolean rehearsePromotion) {
         this.dataSource = dataSource;
         this.positions = positions;
         this.commits = new CommitWalPositions(commitsAsynchronously);
+        this.rehearsePromotion = rehearsePromotion;
     }
 
     /** The open connection (autocommit off), connecting first if needed. */
@@ -51,6 +57,9 @@ final class ReplicaSession implements AutoCloseable {
                 walFlushLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_flush_lsn()::text");
                 setSequence = c.prepareStatement(SET_SEQUENCE);
                 ownedSequences = prepareOwnedSequences(c);
+                if (rehearsePromotion) {
+                    ReadOnlyGuard.rehearseWritable(c);
+                }
             } catch (SQLException e) {
                 closeQuietly(c);
                 throw e;

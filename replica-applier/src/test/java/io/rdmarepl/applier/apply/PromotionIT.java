@@ -54,6 +54,29 @@ class PromotionIT extends ReplicaPerClass {
     }
 
     @Test
+    void shouldLeaveTheReplicaReadOnlyAfterRehearsingThePromotionsStatement() throws Exception {
+        Sql.write(replica, "CREATE TABLE rehearsed (id bigint PRIMARY KEY)");
+        try (Connection applierSession = replica.connect("postgres"); Statement s = applierSession.createStatement()) {
+            ReadOnlyGuard.readOnlyForClients(applierSession);
+            applierSession.setAutoCommit(false);
+
+            ReadOnlyGuard.rehearseWritable(applierSession);
+
+            assertThatThrownBy(() -> clientInsert("INSERT INTO rehearsed VALUES (1)"))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("25006"));
+            applierSession.setAutoCommit(true);
+            assertThatThrownBy(() -> ReadOnlyGuard.rehearseWritable(applierSession))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("autocommit");
+            assertThatThrownBy(() -> clientInsert("INSERT INTO rehearsed VALUES (2)"))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("25006"));
+            ReadOnlyGuard.writableForClients(applierSession);
+        }
+        clientInsert("INSERT INTO rehearsed VALUES (3)");
+    }
+
+    @Test
     void shouldStopRenewingThePrimarysLeaseFromTheDrainUntilToldToFollow() throws Exception {
         Sql.write(replica, "CREATE TABLE renewals (id bigint PRIMARY KEY)");
         try (ApplierFixture f = ApplierFixture.start(replica, "lease-renewal")) {

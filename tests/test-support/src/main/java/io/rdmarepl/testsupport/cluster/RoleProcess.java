@@ -34,6 +34,12 @@ public final class RoleProcess {
     /** The JVM's own defaults, as the packaged systemd units run the roles (no RDMAREPL_JAVA_OPTS). */
     public static final List<String> DEFAULT_JVM = List.of();
     /**
+     * What the launcher, {@code packaging/bin/rdmarepl}, gives a role before any RDMAREPL_JAVA_OPTS: the coordinator
+     * runs the C1 compiler only (docs/design.md, "Failover in a cold process"). Every role process starts with these,
+     * then its {@code jvmOptions}, so a layout of processes fails over as the packaged units do.
+     */
+    static final java.util.Map<String, List<String>> LAUNCHER_ROLE_JVM = java.util.Map.of("coordinate", List.of("-XX:TieredStopAtLevel=1"));
+    /**
      * The environment variable of the cluster secret ({@code io.rdmarepl.channel.ChannelSecurity.SECRET_ENV}, which this
      * module cannot import: the channel's own tests use this module; the end-to-end tests check that the two agree).
      */
@@ -81,6 +87,7 @@ public final class RoleProcess {
     public static RoleProcess start(String role, String label, Path config, Path logFile, NetHost host, List<String> jvmOptions) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(LAUNCHER_ROLE_JVM.getOrDefault(role, List.of()));
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));

@@ -74,7 +74,7 @@ public final class ShipCommand implements Callable<Integer> {
         Thread hook = new Thread(() -> shutdown(admin, role, true), "rdmarepl-ship-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         String status = "admin http://" + admin.address().getHostString() + ":" + admin.address().getPort() + "/status";
-        if (settings.activation() == Activation.ON_REQUEST) {
+        if (settings.activation() == Activation.ON_REQUEST && role.state() == RoleState.WAITING && role.status().get("reason") == null) {
             spec.commandLine().getOut().printf("rdmarepl ship: %s slot %s waits for the coordinator to activate it (POST /activate); %s%n",
                     settings.sourceName(), settings.slotName(), status);
         } else if (role.state() != RoleState.SHIPPING) {

@@ -85,7 +85,9 @@ public final class ShipperRole implements AutoCloseable {
     }
 
     /**
-     * As {@code activation} says: with {@code on-request} it waits. With {@code immediate} the shipper starts now, at
+     * As {@code activation} says: with {@code on-request} it waits, unless the coordinator activated it before this
+     * process started and did not retire it since (the kept {@link ShipperEpoch}): then it ships on as with
+     * {@code immediate}. With {@code immediate} the shipper starts now, at
      * the epoch of its last activation ({@link ShipperEpoch}) or else {@code ring.epoch}, and its errors propagate (the
      * process exits and its supervisor restarts it), with two exceptions that a restart would not change, where the
      * role serves the admin endpoint without a shipper, so the coordinator can retire or activate it: a member retired
@@ -118,10 +120,16 @@ public final class ShipperRole implements AutoCloseable {
 
     /** {@link #prepare(ShipperConfig, MeterRegistry)} with its parts given (tests). */
     public static ShipperRole prepare(ShipperConfig config, Starter starter, SlotDropper dropper) {
-        if (config.activation() == Activation.ON_REQUEST) {
+        ShipperEpoch kept = ShipperEpoch.read(config);
+        if (config.activation() == Activation.ON_REQUEST && (kept.retired() || kept.epoch().isEmpty())) {
             return waiting(config, starter, dropper);
         }
-        ShipperEpoch kept = ShipperEpoch.read(config);
+        if (config.activation() == Activation.ON_REQUEST) {
+            // activated by the coordinator and never retired since: a restart (a crash, its supervisor) ships on from the
+            // slot at that epoch; waiting for an activation that never comes would hold every sync commit for good
+            LOG.info("activated at epoch {} before this process started ({}): shipping on from slot {}",
+                    kept.epoch().getAsInt(), config.epochFile(), config.slotName());
+        }
         if (kept.retired()) {
             ShipperRole role = new ShipperRole(config, RoleState.RETIRED, null, starter, dropper);
             role.note = "retired by the coordinator before this process started (" + config.epochFile() + "): this member is a"

@@ -68,6 +68,22 @@ class ShipperRoleRestartTest {
     }
 
     @Test
+    void shouldShipOnAfterARestartWhenTheCoordinatorActivatedItOnRequest() {
+        ShipperRole.waiting(config("on-request"), starter, slot).activate(3);
+        calls.clear();
+
+        ShipperRole restarted = ShipperRole.start(config("on-request"), starter, slot);
+
+        assertThat(restarted.state()).as("a crash of the primary's shipper must not wait for an activation").isEqualTo(RoleState.SHIPPING);
+        assertThat(calls).as("from the slot it has, no copy").containsExactly("start no_data at epoch 3");
+        restarted.fence("rejoining as a standby");
+        restarted.retire();
+        calls.clear();
+        assertThat(ShipperRole.start(config("on-request"), starter, slot).state()).as("retired: waits").isEqualTo(RoleState.WAITING);
+        assertThat(calls).isEmpty();
+    }
+
+    @Test
     void shouldShipNothingAfterARestartOnceRetired() {
         ShipperRole role = ShipperRole.start(config("immediate"), starter, slot);
         role.fence("rejoining as a standby");

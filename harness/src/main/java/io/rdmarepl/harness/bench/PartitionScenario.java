@@ -4,6 +4,7 @@ import io.rdmarepl.testsupport.ZooKeeperEnsemble;
 import io.rdmarepl.testsupport.cluster.HostCluster;
 import io.rdmarepl.trials.MinorityCoordinatorTrials;
 import io.rdmarepl.trials.PartitionTrials;
+import io.rdmarepl.trials.StandbyFaultTrials;
 import io.rdmarepl.trials.TrialResult;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,7 +63,7 @@ enum PartitionScenario {
         @Override
         Outcome run(HostCluster cluster, int trial) throws Exception {
             boolean shipperExits = trial % 2 == 0;
-            PartitionTrials.StandbyCut cut = new PartitionTrials(cluster).standbyCutFromPrimary(trial, Duration.ofSeconds(10), shipperExits);
+            StandbyFaultTrials.StandbyCut cut = new StandbyFaultTrials(cluster).standbyCutFromPrimary(trial, Duration.ofSeconds(10), shipperExits);
             return new Outcome(cut.result(), Map.of("acknowledged_while_cut", cut.acknowledgedWhileCut(),
                     "acknowledged_after_heal", cut.acknowledgedAfterHeal()));
         }
@@ -76,7 +77,7 @@ enum PartitionScenario {
     STANDBY_DISK_FILLS(6, "the standby's disk full for 8 s, then space again") {
         @Override
         Outcome run(HostCluster cluster, int trial) throws Exception {
-            PartitionTrials.DiskFull full = new PartitionTrials(cluster).standbyDiskFills(trial, Duration.ofSeconds(8));
+            StandbyFaultTrials.DiskFull full = new StandbyFaultTrials(cluster).standbyDiskFills(trial, Duration.ofSeconds(8));
             return new Outcome(full.result(), Map.of("applier_saw", full.applierSaw(),
                     "acknowledged_while_full", full.acknowledgedWhileFull(), "acknowledged_after_freed", full.acknowledgedAfterFreed()));
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.cluster.HostCluster;
 import io.rdmarepl.trials.PartitionTrials;
+import io.rdmarepl.trials.StandbyFaultTrials;
 import io.rdmarepl.trials.TrialResult;
 import java.time.Duration;
 import java.util.Map;
@@ -79,7 +80,7 @@ class PartitionSyncIT {
     @Test
     @Order(3)
     void theStandbyCutOffFromThePrimaryHoldsCommitsUntilItHeals() throws Exception {
-        PartitionTrials.StandbyCut cut = trials.standbyCutFromPrimary(1, Duration.ofSeconds(10), true);
+        StandbyFaultTrials.StandbyCut cut = new StandbyFaultTrials(cluster).standbyCutFromPrimary(1, Duration.ofSeconds(10), true);
         TrialResult result = cut.result();
         LOG.info("{}", result.summary());
         TrialAssertions.assertNothingChanged(result);
@@ -97,7 +98,7 @@ class PartitionSyncIT {
     @Test
     @Order(4)
     void theStandbysDiskFillsThenHasSpaceAgainAndItCatchesUp() throws Exception {
-        PartitionTrials.DiskFull full = trials.standbyDiskFills(1, Duration.ofSeconds(8));
+        StandbyFaultTrials.DiskFull full = new StandbyFaultTrials(cluster).standbyDiskFills(1, Duration.ofSeconds(8));
         TrialResult result = full.result();
         LOG.info("{}", result.summary());
         TrialAssertions.assertNothingChanged(result);

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmarepl.client.FailoverDataSource;
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.PostgresServer;
-import io.rdmarepl.testsupport.SmallDisk;
 import io.rdmarepl.testsupport.cluster.HostCluster;
 import io.rdmarepl.testsupport.cluster.RoleProcess;
 import io.rdmarepl.testsupport.compare.ComparisonReport;
@@ -48,8 +47,6 @@ public final class PartitionTrials {
      * reached the shipper just before the cut (it is forwarded at once: milliseconds).
      */
     public static final Duration FEEDBACK_GRACE = Duration.ofMillis(500);
-    /** Scenario 6's disk: the standby's copy of the test table, a few MB, fits easily until a filler takes the rest. */
-    static final int SMALL_DISK_MB = 32;
     private static final Logger LOG = LoggerFactory.getLogger(PartitionTrials.class);
     private static final AtomicLong MARKERS = new AtomicLong(1);
 
@@ -216,133 +213,6 @@ public final class PartitionTrials {
     }
 
     /**
-     * Scenario 4: the standby's host is cut off from the primary's (both ways) during a load, while the coordinator
-     * still sees both, for {@code cutFor}; then healed. The application keeps writing across the heal, so the answer
-     * also says how many writes were acknowledged while cut (after {@link #FEEDBACK_GRACE}) and after the heal.
-     *
-     * @param shipperExits a third into the cut the primary's shipper is killed, as its exit on a lost standby ends it;
-     *     its supervisor starts it again, and the restart waits to connect to the standby the cut hides. The coordinator
-     *     still reaches the primary, so its lease renewals must keep the lease that shipper left counting: a primary
-     *     fenced by its own guard here stays fenced after the heal
-     */
-    public StandbyCut standbyCutFromPrimary(int trial, Duration cutFor, boolean shipperExits) throws Exception {
-        String primary = primary();
-        String standby = other(primary);
-        WriteHistory history = new WriteHistory();
-        Set<String> phases = new TreeSet<>();
-        long cutNs;
-        long whileCut;
-        long afterHeal;
-        String notes;
-        try (FailoverDataSource dataSource = Applications.dataSource(cluster);
-             ClientWriter application = following(dataSource, history)) {
-            application.awaitMore(50, Duration.ofSeconds(30));
-            cutNs = System.nanoTime();
-            partitions.cut(cluster.host(primary), cluster.host(standby));
-            LOG.info("scenario 4 trial {}: {} cut off from {}", trial, standby, primary);
-            if (shipperExits) {
-                observePhases(cutFor.dividedBy(3), phases);
-                RoleProcess shipper = cluster.shipper(primary);
-                shipper.kill();
-                Await.until(primary + "'s shipper started again", FAILOVER_TIMEOUT, () -> cluster.shipper(primary) != shipper);
-                LOG.info("scenario 4 trial {}: {}'s shipper killed during the cut and started again", trial, primary);
-                observePhases(cutFor.minus(cutFor.dividedBy(3)), phases);
-            } else {
-                observePhases(cutFor, phases);
-            }
-            String shipper = cluster.shipperStatusOrError(primary);
-            long healNs = System.nanoTime();
-            partitions.healAll();
-            // the load goes on across the heal: commits held during the cut complete, new ones follow
-            application.awaitMore(50, HEAL_TIMEOUT);
-            whileCut = acknowledgedBetween(history, cutNs + FEEDBACK_GRACE.toNanos(), healNs);
-            afterHeal = acknowledgedBetween(history, healNs, System.nanoTime());
-            LOG.info("scenario 4 trial {}: {}; phases seen {}", trial, application, phases);
-            notes = (shipperExits ? "the shipper killed a third into the cut; " : "") + "phases seen " + phases + "; " + whileCut
-                    + " writes acknowledged while cut (after "
-                    + FEEDBACK_GRACE.toMillis() + " ms), " + afterHeal + " after the heal; shipper of " + primary
-                    + " during the cut: " + shipper;
-        }
-        return new StandbyCut(healed(4, trial, primary, history, cutNs, -1, 0, notes), whileCut, afterHeal);
-    }
-
-    /** Scenario 4's answer: the trial, and the writes acknowledged while the standby was cut off and after the heal. */
-    public record StandbyCut(TrialResult result, long acknowledgedWhileCut, long acknowledgedAfterHeal) {
-    }
-
-    /** Writes acknowledged in [{@code fromNs}, {@code toNs}]. */
-    public static long acknowledgedBetween(WriteHistory history, long fromNs, long toNs) {
-        return history.acks().stream().filter(a -> a.acknowledgedNs() - fromNs >= 0 && a.acknowledgedNs() - toNs <= 0).count();
-    }
-
-    /**
-     * Scenario 6: the standby's disk fills during the load. The standby's copy of {@code client_writes} (table and key)
-     * lives on a small tmpfs of its own ({@link SmallDisk}, a tablespace on the standby only); a filler takes all its
-     * space for {@code fullFor}, then is deleted. The load goes on across; the answer also says what the standby's
-     * applier reported while the disk was full and how many writes were acknowledged then and after.
-     */
-    public DiskFull standbyDiskFills(int trial, Duration fullFor) throws Exception {
-        String primary = primary();
-        String standby = other(primary);
-        PostgresServer replica = cluster.server(standby);
-        // it stays mounted for the rest of the cluster's life (the table lives on it) and goes with the postmaster
-        SmallDisk disk = SmallDisk.mount(replica.pid(), cluster.directory().resolve("small-disk-" + standby), SMALL_DISK_MB);
-        try (Connection c = replica.connect("postgres"); Statement s = c.createStatement()) {
-            s.execute("SET default_transaction_read_only = off"); // a standby refuses writes but its applier's
-            s.execute("SET synchronous_commit = local"); // this set-up is not under test: it must not wait for any shipper
-            s.execute("CREATE TABLESPACE small_disk LOCATION '" + disk.directory() + "'");
-            s.execute("ALTER TABLE client_writes SET TABLESPACE small_disk");
-            s.execute("ALTER INDEX client_writes_pkey SET TABLESPACE small_disk");
-            // a page holds ~18 of these rows rather than ~180: the standby needs new space within a few writes
-            s.execute("ALTER TABLE client_writes SET (fillfactor = 10)");
-        }
-        WriteHistory history = new WriteHistory();
-        Set<String> phases = new TreeSet<>();
-        Set<String> applierSaw = new TreeSet<>();
-        long fillNs;
-        long whileFull;
-        long afterFreed;
-        String notes;
-        try (FailoverDataSource dataSource = Applications.dataSource(cluster);
-             ClientWriter application = following(dataSource, history)) {
-            application.awaitMore(50, Duration.ofSeconds(30));
-            fillNs = System.nanoTime();
-            disk.fill();
-            LOG.info("scenario 6 trial {}: {}'s disk is full ({} bytes free)", trial, standby, disk.freeBytes());
-            long endNs = System.nanoTime() + fullFor.toNanos();
-            while (System.nanoTime() - endNs < 0) {
-                phases.add(cluster.coordinator().status().path("phase").asText());
-                applierSaw.add(applierState(cluster.applierStatusOrError(standby)));
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // sampling the full disk's length: not a wait
-            }
-            long freeNs = System.nanoTime();
-            disk.free();
-            LOG.info("scenario 6 trial {}: {}'s disk has space again ({} bytes free)", trial, standby, disk.freeBytes());
-            application.awaitMore(50, HEAL_TIMEOUT);
-            whileFull = acknowledgedBetween(history, fillNs + FEEDBACK_GRACE.toNanos(), freeNs);
-            afterFreed = acknowledgedBetween(history, freeNs, System.nanoTime());
-            LOG.info("scenario 6 trial {}: {}; phases seen {}; the applier: {}", trial, application, phases, applierSaw);
-            notes = "phases seen " + phases + "; " + whileFull + " writes acknowledged while the disk was full (after "
-                    + FEEDBACK_GRACE.toMillis() + " ms), " + afterFreed + " after; the standby's applier meanwhile: " + applierSaw;
-        }
-        return new DiskFull(healed(6, trial, primary, history, fillNs, -1, 0, notes), applierSaw, whileFull, afterFreed);
-    }
-
-    /** Scenario 6's answer: the trial, the applier's states and errors seen while the disk was full, the writes then and after. */
-    public record DiskFull(TrialResult result, Set<String> applierSaw, long acknowledgedWhileFull, long acknowledgedAfterFreed) {
-    }
-
-    /** "state: last_error" of an applier's /status, or the whole answer when it is not one. */
-    private static String applierState(String status) {
-        try {
-            JsonNode node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(status);
-            return node.path("state").asText() + ": " + node.path("last_error").asText();
-        } catch (java.io.IOException | RuntimeException e) {
-            return status;
-        }
-    }
-
-    /**
      * Issue 21, hole 3: the application no longer hears the coordinator (the coordinator's host drops its packets) while
      * the primary stays reachable. A data source with {@code topologyMaxAge} goes on handing out connections to the
      * primary it knows, then refuses (08001) once no coordinator confirmed that topology within the bound, and hands
@@ -467,7 +337,7 @@ public final class PartitionTrials {
     }
 
     /** Polls the coordinator's phase for {@code length}, keeping every phase seen: a fault that must change nothing. */
-    private void observePhases(Duration length, Set<String> phases) {
+    void observePhases(Duration length, Set<String> phases) {
         long endNs = System.nanoTime() + length.toNanos();
         while (System.nanoTime() - endNs < 0) {
             try {

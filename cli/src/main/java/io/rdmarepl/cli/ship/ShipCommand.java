@@ -8,7 +8,6 @@ import io.rdmarepl.control.FenceRequest;
 import io.rdmarepl.control.PrimaryAnswer;
 import io.rdmarepl.control.ShipperRoutes;
 import io.rdmarepl.shipper.Shipper;
-import io.rdmarepl.config.Activation;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.role.RoleState;
 import io.rdmarepl.shipper.role.ShipperRole;
@@ -74,15 +73,16 @@ public final class ShipCommand implements Callable<Integer> {
         Thread hook = new Thread(() -> shutdown(admin, role, true), "rdmarepl-ship-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         String status = "admin http://" + admin.address().getHostString() + ":" + admin.address().getPort() + "/status";
-        if (settings.activation() == Activation.ON_REQUEST && role.state() == RoleState.WAITING && role.status().get("reason") == null) {
-            spec.commandLine().getOut().printf("rdmarepl ship: %s slot %s waits for the coordinator to activate it (POST /activate); %s%n",
-                    settings.sourceName(), settings.slotName(), status);
-        } else if (role.state() != RoleState.SHIPPING) {
-            spec.commandLine().getOut().printf("rdmarepl ship: %s slot %s ships nothing (%s): it waits for the coordinator to retire or"
-                    + " activate it; %s%n", settings.sourceName(), settings.slotName(), role.status().get("reason"), status);
-        } else {
+        Object reason = role.status().get("reason");
+        if (role.state() == RoleState.SHIPPING) {
             spec.commandLine().getOut().printf("rdmarepl ship: %s slot %s to %d standby(s); %s%n",
                     settings.sourceName(), settings.slotName(), settings.standbys().size(), status);
+        } else if (reason != null) {
+            spec.commandLine().getOut().printf("rdmarepl ship: %s slot %s ships nothing (%s): it waits for the coordinator to retire or"
+                    + " activate it; %s%n", settings.sourceName(), settings.slotName(), reason, status);
+        } else {
+            spec.commandLine().getOut().printf("rdmarepl ship: %s slot %s waits for the coordinator to activate it (POST /activate); %s%n",
+                    settings.sourceName(), settings.slotName(), status);
         }
         spec.commandLine().getOut().flush();
         while (!stopped.await(100, TimeUnit.MILLISECONDS)) {

@@ -121,10 +121,10 @@ public final class ShipperRole implements AutoCloseable {
     /** {@link #prepare(ShipperConfig, MeterRegistry)} with its parts given (tests). */
     public static ShipperRole prepare(ShipperConfig config, Starter starter, SlotDropper dropper) {
         ShipperEpoch kept = ShipperEpoch.read(config);
-        if (config.activation() == Activation.ON_REQUEST && (kept.retired() || kept.epoch().isEmpty())) {
-            return waiting(config, starter, dropper);
-        }
         if (config.activation() == Activation.ON_REQUEST) {
+            if (kept.retired() || kept.epoch().isEmpty()) {
+                return waiting(config, starter, dropper);
+            }
             // activated by the coordinator and never retired since: a restart (a crash, its supervisor) ships on from the
             // slot at that epoch; waiting for an activation that never comes would hold every sync commit for good
             LOG.info("activated at epoch {} before this process started ({}): shipping on from slot {}",

@@ -160,14 +160,9 @@ class ShipperLeaseIT {
     }
 
     private static Properties properties(String standbyUri, long leaseMs) {
-        Properties p = new Properties();
-        p.setProperty("database.host", PostgresServer.HOST);
-        p.setProperty("database.port", Integer.toString(primary.port()));
-        p.setProperty("database.user", PostgresServer.SUPERUSER);
+        Properties p = ShipperTestProperties.of(primary, standbyUri);
         p.setProperty("slot.name", "lease");
         p.setProperty("publication.name", "lease");
-        p.setProperty("standbys", "a");
-        p.setProperty("standby.a.uri", standbyUri);
         p.setProperty("admin.address", "127.0.0.1:0");
         p.setProperty("fence.lease.ms", Long.toString(leaseMs));
         p.setProperty("fence.lease.dir", leaseDir.toString());

@@ -68,14 +68,9 @@ class ShipperSyncRestartIT {
     }
 
     private Shipper start(PostgresServer primary, RingCollector standby) {
-        Properties p = new Properties();
-        p.setProperty("database.host", PostgresServer.HOST);
-        p.setProperty("database.port", Integer.toString(primary.port()));
-        p.setProperty("database.user", PostgresServer.SUPERUSER);
+        Properties p = ShipperTestProperties.of(primary, standby.uri());
         p.setProperty("slot.name", "sync_restart");
         p.setProperty("publication.name", "sync_restart");
-        p.setProperty("standbys", "a");
-        p.setProperty("standby.a.uri", standby.uri());
         p.setProperty("replication.mode", "sync");
         p.setProperty("admin.address", "127.0.0.1:0");
         p.setProperty("fence.lease.ms", "0");

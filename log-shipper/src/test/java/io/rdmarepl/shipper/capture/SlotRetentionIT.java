@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rdmarepl.shipper.ShipperTestProperties;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresServer;
@@ -44,13 +45,8 @@ class SlotRetentionIT {
     }
 
     private static ShipperConfig config(PostgresServer primary) {
-        Properties p = new Properties();
-        p.setProperty("database.host", PostgresServer.HOST);
-        p.setProperty("database.port", Integer.toString(primary.port()));
-        p.setProperty("database.user", PostgresServer.SUPERUSER);
+        Properties p = ShipperTestProperties.of(primary, "shm:///dev/shm/rdmarepl-retention-it");
         p.setProperty("slot.name", "rdmarepl_retention");
-        p.setProperty("standbys", "a");
-        p.setProperty("standby.a.uri", "shm:///dev/shm/rdmarepl-retention-it");
         return ShipperConfig.load(p);
     }
 }

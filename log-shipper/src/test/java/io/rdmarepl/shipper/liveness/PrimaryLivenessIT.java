@@ -2,6 +2,7 @@ package io.rdmarepl.shipper.liveness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmarepl.shipper.ShipperTestProperties;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
@@ -10,7 +11,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -115,12 +115,6 @@ class PrimaryLivenessIT {
     }
 
     private static ShipperConfig config(PostgresServer primary) {
-        Properties p = new Properties();
-        p.setProperty("database.host", PostgresServer.HOST);
-        p.setProperty("database.port", Integer.toString(primary.port()));
-        p.setProperty("database.user", PostgresServer.SUPERUSER);
-        p.setProperty("standbys", "a");
-        p.setProperty("standby.a.uri", "shm:///dev/shm/rdmarepl-liveness-it");
-        return ShipperConfig.load(p);
+        return ShipperConfig.load(ShipperTestProperties.of(primary, "shm:///dev/shm/rdmarepl-liveness-it"));
     }
 }

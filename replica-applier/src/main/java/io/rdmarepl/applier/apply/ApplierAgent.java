@@ -37,8 +37,6 @@ import org.slf4j.LoggerFactory;
 final class ApplierAgent {
     private static final Logger LOG = LoggerFactory.getLogger(ApplierAgent.class);
     private static final long STATUS_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(20);
-    /** A last group of this many transactions or more: the stream is busy, and the next group lingers (apply.group.linger.us). */
-    static final int BUSY_GROUP_TRANSACTIONS = 4;
 
     private final ApplierConfig config;
     private final RingReader reader;
@@ -57,11 +55,7 @@ final class ApplierAgent {
     private final ApplierMetrics metrics;
     private final boolean flushTracked;
     private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
-    private final long groupMaxNs;
-    /** {@code apply.group.linger.us}: how long a busy stream's oldest transaction waits for more before its group applies. */
-    private final long groupLingerNs;
-    /** Transactions in the last group applied: {@value #BUSY_GROUP_TRANSACTIONS} or more, the stream is busy. */
-    private int lastGroupTransactions;
+    private final GroupTiming timing;
     private final long durablePollNs;
     private final long feedbackIntervalNs;
 
@@ -102,8 +96,7 @@ final class ApplierAgent {
         this.relations = new RelationCache(sequences);
         this.applier = new GroupApplier(relations, session, metrics, new ShippedSequences(readings), config.batchMaxRows(),
                 config.copyMinRows(), config.pauseOnDivergence(), config.sessionReplicationRole().equals("replica"));
-        this.groupMaxNs = TimeUnit.MILLISECONDS.toNanos(config.groupMaxMs());
-        this.groupLingerNs = TimeUnit.MICROSECONDS.toNanos(config.groupLingerUs());
+        this.timing = new GroupTiming(config);
         if (config.applyWorkers() > 1) {
             CommitOrder order = new CommitOrder();
             Path spill = Path.of(System.getProperty("java.io.tmpdir"));
@@ -115,7 +108,7 @@ final class ApplierAgent {
                                 config.pauseOnDivergence(), true), order, spill);
                     });
             this.segments = new SegmentScheduler(parallel, log, metrics, new Host(), config.groupMaxTransactions(),
-                    config.groupMaxBytes(), groupMaxNs);
+                    config.groupMaxBytes(), timing.maxNs());
         } else {
             this.segments = null;
         }
@@ -196,8 +189,7 @@ final class ApplierAgent {
         int work = polled;
         if (segments != null) {
             work += segments.run(nowNs, polled);
-        } else if (log.transactions() > 0 && (groupFull() || nowNs - log.firstCompleteNs() >= groupMaxNs
-                || polled == 0 && !lingering(nowNs))) {
+        } else if (log.transactions() > 0 && timing.due(nowNs, log.firstCompleteNs(), polled == 0, groupFull())) {
             work += applyGroup(nowNs, false, log.transactions());
         }
         if (drained != null && log.transactions() == 0 && reader.position() >= reader.producerPosition()) {
@@ -205,16 +197,6 @@ final class ApplierAgent {
             drained = null;
         }
         return work;
-    }
-
-    /**
-     * A busy stream's group waits for more: on a loaded replica a group of a few transactions sends every row as a
-     * statement of its own and commits for each few (a replica backend at its CPU share then falls behind), where a
-     * larger one collapses hot rows and sends many rows a statement. A quiet stream (a last group of fewer than
-     * {@value #BUSY_GROUP_TRANSACTIONS}) never waits, so idle lag is untouched.
-     */
-    private boolean lingering(long nowNs) {
-        return lastGroupTransactions >= BUSY_GROUP_TRANSACTIONS && nowNs - log.firstCompleteNs() < groupLingerNs;
     }
 
     /** The transactions not yet dispatched fill a group (with one worker: the whole log). */
@@ -283,7 +265,7 @@ final class ApplierAgent {
             }
         }
         metrics.group(transactions, outcome.rows(), System.nanoTime() - startNs);
-        lastGroupTransactions = count;
+        timing.applied(count);
         appliedLsn = log.commitLsn(count - 1);
         appliedTxId = log.txId(count - 1);
         transactionsApplied += transactions;

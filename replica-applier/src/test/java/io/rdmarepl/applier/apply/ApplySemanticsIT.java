@@ -398,11 +398,11 @@ class ApplySemanticsIT extends ReplicaPerClass {
             Await.equalTo("a quiet stream's transaction applied well inside the linger", java.time.Duration.ofMillis(500),
                     () -> f.status().appliedLsn(), 10L);
             List<ChangeRecord> busy = new ArrayList<>();
-            for (int tx = 2; tx <= 1 + ApplierAgent.BUSY_GROUP_TRANSACTIONS; tx++) {
+            for (int tx = 2; tx <= 1 + GroupTiming.BUSY_GROUP_TRANSACTIONS; tx++) {
                 busy.addAll(Records.transaction(tx, tx * 10L, List.of(insert(1, i4(tx)))));
             }
             f.feeder().send(busy); // published at once: one group
-            long busyEnd = (1L + ApplierAgent.BUSY_GROUP_TRANSACTIONS) * 10;
+            long busyEnd = (1L + GroupTiming.BUSY_GROUP_TRANSACTIONS) * 10;
             f.awaitApplied(busyEnd);
 
             f.feeder().transaction(100, busyEnd + 10, insert(1, i4(100)));

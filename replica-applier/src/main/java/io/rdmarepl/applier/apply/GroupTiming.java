@@ -1,0 +1,47 @@
+package io.rdmarepl.applier.apply;
+
+import io.rdmarepl.applier.config.ApplierConfig;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * When the transactions read so far are applied as one group (one worker): once the ring has nothing more, once the
+ * group is full, or once its oldest transaction has waited {@code apply.group.max.ms}. A busy stream's group
+ * ({@link #BUSY_GROUP_TRANSACTIONS} or more in the last one) waits up to {@code apply.group.linger.us} for more even
+ * when the ring has nothing: on a loaded replica a group of a few transactions sends every row as a statement of its
+ * own and commits for each few (a replica backend at its CPU share then falls behind), where a larger one collapses hot
+ * rows and sends many rows a statement. A quiet stream never waits, so idle lag is untouched.
+ */
+final class GroupTiming {
+    /** A last group of this many transactions or more: the stream is busy, and the next group lingers. */
+    static final int BUSY_GROUP_TRANSACTIONS = 4;
+
+    private final long maxNs;
+    private final long lingerNs;
+    private int lastGroupTransactions;
+
+    GroupTiming(ApplierConfig config) {
+        this.maxNs = TimeUnit.MILLISECONDS.toNanos(config.groupMaxMs());
+        this.lingerNs = TimeUnit.MICROSECONDS.toNanos(config.groupLingerUs());
+    }
+
+    /** {@code apply.group.max.ms} in nanoseconds. */
+    long maxNs() {
+        return maxNs;
+    }
+
+    /**
+     * @param oldestNs     when the oldest transaction read was complete
+     * @param ringWasEmpty the last poll read nothing
+     * @param full         the transactions read fill a group
+     */
+    boolean due(long nowNs, long oldestNs, boolean ringWasEmpty, boolean full) {
+        long waitedNs = nowNs - oldestNs;
+        return full || waitedNs >= maxNs
+                || ringWasEmpty && !(lastGroupTransactions >= BUSY_GROUP_TRANSACTIONS && waitedNs < lingerNs);
+    }
+
+    /** A group of {@code transactions} was applied. */
+    void applied(int transactions) {
+        lastGroupTransactions = transactions;
+    }
+}

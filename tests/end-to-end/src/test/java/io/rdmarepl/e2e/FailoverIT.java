@@ -155,6 +155,16 @@ class FailoverIT {
     }
 
 
+    /** The error a write on {@code server} meets; a write that succeeds fails the test. */
+    private static SQLException writeRefusal(PostgresServer server) {
+        try (Connection c = server.connect("postgres"); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO client_writes (id) VALUES (-2)");
+        } catch (SQLException refused) {
+            return refused;
+        }
+        throw new AssertionError("the restarted old primary took a write");
+    }
+
     @Test
     @Order(4)
     void theOldPrimaryRestartedAfterTheFailoverStaysReadOnlyAndItsShipperDoesNotResume() throws Exception {
@@ -164,12 +174,11 @@ class FailoverIT {
         Await.until("the coordinator re-fences the old primary", Duration.ofSeconds(10), () -> readOnlyForClients(oldPrimary));
         LOG.info("old primary read-only again {} ms after its restart",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedNs));
-        try (Connection c = oldPrimary.connect("postgres"); Statement s = c.createStatement()) {
-            s.execute("INSERT INTO client_writes (id) VALUES (-2)");
-            throw new AssertionError("the restarted old primary took a write");
-        } catch (SQLException refused) {
-            assertThat(refused.getSQLState()).as("%s", refused.getMessage()).isEqualTo("25006");
-        }
+        // the fence ends the sessions it finds after it made the server read-only: a session opened in between is
+        // ended (57P01) rather than refused; no write may succeed either way
+        SQLException refused = Await.until("a write on the old primary refused, not its session ended by the fence",
+                Duration.ofSeconds(10), () -> writeRefusal(oldPrimary), e -> !"57P01".equals(e.getSQLState()));
+        assertThat(refused.getSQLState()).as("%s", refused.getMessage()).isEqualTo("25006");
         // no event says "does not resume": watched for two seconds
         Await.holds("no slot on the old primary streamed from again (its shipper does not resume)", Duration.ofSeconds(2),
                 () -> activeSlots(oldPrimary) == 0);

@@ -80,6 +80,7 @@ public final class Shipper implements AutoCloseable {
         try {
             PrimaryPreflight.check(config);
             fencedBefore = guarded == null ? null : FencedStart.reason(guarded, config);
+            SyncGate.holdCommitsIfSlotExists(config);
         } catch (RuntimeException e) {
             abandonLease();
             throw e;
@@ -108,7 +109,7 @@ public final class Shipper implements AutoCloseable {
                 LOG.warn("fenced: {}; shipping stopped", fencedBefore);
             }
             if ("pgoutput".equals(config.captureEngine())) {
-                this.capture = new PgOutputCapture(config, pipeline, snapshotMode, sequences::beforeMarker);
+                this.capture = new PgOutputCapture(config, pipeline, snapshotMode, sequences::beforeMarker, sync::holdCommits);
                 if (config.sync().enabled()) {
                     startSyncWatch();
                 }

@@ -10,12 +10,17 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * The primary's side of sync mode: {@code synchronous_standby_names} lists the shipper's replication connection
- * ({@link SyncSettings#applicationName}), so every commit waits until the shipper confirms its LSN. Set only once
- * that connection streams: set earlier, Debezium's own slot and publication statements would wait for a
- * standby that is not there yet. Changed with ALTER SYSTEM and a reload, which wait for no standby themselves.
+ * ({@link SyncSettings#applicationName}), so every commit waits until the shipper confirms its LSN. Strict sync lists
+ * it as soon as the slot exists ({@link #hold}), before the shipper reaches its standbys: a commit made while a start
+ * waits for a standby a partition hides, or while a fresh slot's copy runs, waits too. Never before the slot exists:
+ * creating a logical slot waits for every running transaction, and a commit waiting for a synchronous standby still
+ * counts as running, so the slot would wait for commits that wait for the slot. The shipper's own writes (the
+ * publication it creates, its copy points, the message below) commit locally: none waits for the shipper itself.
+ * Changed with ALTER SYSTEM and a reload, which wait for no standby themselves.
  */
 public final class SynchronousStandbyNames {
     /** Commit levels at which a commit waits for the flush position the shipper reports. */
@@ -35,42 +40,38 @@ public final class SynchronousStandbyNames {
 
     /**
      * Waits until the replication connection streams, checks commits will wait for it, makes it report a flush
-     * position, lists it, and returns once the primary takes it for a synchronous standby.
+     * position, lists it (again, after {@link #hold}), and returns once the primary takes it for a synchronous standby.
      *
-     * @throws IllegalStateException naming the setting when commits would not wait (synchronous_commit), or when the
-     *                               connection does not stream within {@code timeout}
+     * @param timeout  from the moment it streams, for the primary to take it for a synchronous standby
+     * @param stopping true once the shipper stops: the wait for streaming ends then
+     * @throws IllegalStateException naming the setting when commits would not wait (synchronous_commit), when the
+     *                               shipper stopped first, or when the primary did not take it within {@code timeout}
      */
-    public void enableOnceStreaming(Duration timeout) throws SQLException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!streaming()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("the replication connection " + name + " did not stream from "
-                        + config.databaseDescription() + " within " + timeout.toSeconds() + " s; synchronous_standby_names not set");
+    public void enableOnceStreaming(Duration timeout, BooleanSupplier stopping) throws SQLException, InterruptedException {
+        while (!streaming()) { // an initial copy comes first, and takes as long as the tables need
+            if (stopping.getAsBoolean()) {
+                throw new IllegalStateException("the shipper stopped before its replication connection " + name + " streamed");
             }
             Thread.sleep(20);
         }
+        // strict: commits wait from the hold on, and this only tells /status when the primary counts them held
+        long deadline = config.sync().strict() ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
         try (Connection connection = PrimaryPreflight.connect(config); Statement statement = connection.createStatement()) {
-            try (ResultSet rs = statement.executeQuery("SHOW synchronous_commit")) {
-                rs.next();
-                String level = rs.getString(1);
-                if (!WAITING_LEVELS.contains(level)) {
-                    throw new IllegalStateException("synchronous_commit is '" + level + "' on " + config.databaseDescription()
-                            + ", so commits would not wait for the standbys (remote_write would trust a position the replication "
-                            + "connection reports on receipt); set it to on or remote_apply");
-                }
-            }
+            requireWaitingCommits(statement);
             // PostgreSQL takes a walsender for a synchronous standby only once it reported a flush position; on a
             // primary without writes it would have none, and commits would not wait although listed
             statement.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE");
+            statement.execute("SET synchronous_commit = local");
             statement.execute("SELECT pg_logical_emit_message(true, 'rdmarepl.sync', 'sync mode starts')");
         }
-        awaitState("flush_lsn IS NOT NULL", deadline, "reported no flush position");
-        set("'\"" + name + "\"'");
-        awaitState("sync_state IN ('sync', 'quorum')", deadline, "was not taken as a synchronous standby");
+        awaitState("flush_lsn IS NOT NULL", deadline, stopping, "reported no flush position");
+        enable();
+        awaitState("sync_state IN ('sync', 'quorum')", deadline, stopping, "was not taken as a synchronous standby");
     }
 
     /** Waits until the replication connection's row in pg_stat_replication satisfies {@code condition}. */
-    private void awaitState(String condition, long deadline, String failure) throws SQLException, InterruptedException {
+    private void awaitState(String condition, long deadline, BooleanSupplier stopping, String failure)
+            throws SQLException, InterruptedException {
         while (true) {
             try (Connection connection = PrimaryPreflight.connect(config);
                  PreparedStatement query = connection.prepareStatement(
@@ -83,7 +84,11 @@ public final class SynchronousStandbyNames {
                     }
                 }
             }
-            if (System.nanoTime() - deadline > 0) {
+            if (stopping.getAsBoolean()) {
+                throw new IllegalStateException("the shipper stopped before its replication connection " + name + " was"
+                        + " taken for a synchronous standby");
+            }
+            if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0) {
                 throw new IllegalStateException("the replication connection " + name + " " + failure + " on "
                         + config.databaseDescription() + " in time");
             }
@@ -91,6 +96,42 @@ public final class SynchronousStandbyNames {
         }
     }
 
+
+    /**
+     * Strict sync, once the slot exists: lists the replication connection now, so every commit from here on waits for the
+     * standbys, also while this shipper still connects to them or copies.
+     *
+     * @throws IllegalStateException naming synchronous_commit when commits would not wait
+     */
+    public void hold() throws SQLException {
+        try (Connection connection = PrimaryPreflight.connect(config); Statement statement = connection.createStatement()) {
+            requireWaitingCommits(statement);
+        }
+        enable();
+    }
+
+    /** Whether the slot this shipper streams from exists already (a restart), so {@link #hold} may list it now. */
+    public boolean slotExists() throws SQLException {
+        try (Connection connection = PrimaryPreflight.connect(config);
+             PreparedStatement query = connection.prepareStatement("SELECT 1 FROM pg_catalog.pg_replication_slots WHERE slot_name = ?")) {
+            query.setString(1, config.slotName());
+            try (ResultSet rs = query.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    private void requireWaitingCommits(Statement statement) throws SQLException {
+        try (ResultSet rs = statement.executeQuery("SHOW synchronous_commit")) {
+            rs.next();
+            String level = rs.getString(1);
+            if (!WAITING_LEVELS.contains(level)) {
+                throw new IllegalStateException("synchronous_commit is '" + level + "' on " + config.databaseDescription()
+                        + ", so commits would not wait for the standbys (remote_write would trust a position the replication "
+                        + "connection reports on receipt); set it to on or remote_apply");
+            }
+        }
+    }
 
     /** Commits stop waiting (async): the standbys are not answering and the policy says not to block. */
     public void disable() throws SQLException {

@@ -80,7 +80,7 @@ class PartitionSyncIT {
     @Test
     @Order(3)
     void theStandbyCutOffFromThePrimaryHoldsCommitsUntilItHeals() throws Exception {
-        StandbyFaultTrials.StandbyCut cut = new StandbyFaultTrials(cluster).standbyCutFromPrimary(1, Duration.ofSeconds(10), false);
+        StandbyFaultTrials.StandbyCut cut = new StandbyFaultTrials(cluster).standbyCutFromPrimary(1, Duration.ofSeconds(10), true);
         TrialResult result = cut.result();
         LOG.info("{}", result.summary());
         TrialAssertions.assertNothingChanged(result);

@@ -43,6 +43,7 @@ public final class PgOutputCapture implements Capture {
     private final ShipPipeline pipeline;
     private final boolean sync;
     private final Runnable beforeMarker;
+    private final Runnable slotCreated;
     private final String snapshotMode;
     private final ShippedPositions positions = new ShippedPositions();
     private final NativeInitialCopy copy;
@@ -67,12 +68,16 @@ public final class PgOutputCapture implements Capture {
      *
      * @param snapshotMode {@code initial} (no slot yet: create it, copy from its snapshot, then stream) or {@code no_data}
      * @param beforeMarker run on the capture thread right before a transaction holding a catch-up marker is shipped
+     * @param slotCreated  run on the capture thread once it created the slot, before the copy (strict sync holds commits
+     *                     from there: {@link io.rdmarepl.shipper.sync.SyncGate#holdCommits})
      */
-    public PgOutputCapture(ShipperConfig config, ShipPipeline pipeline, String snapshotMode, Runnable beforeMarker) {
+    public PgOutputCapture(ShipperConfig config, ShipPipeline pipeline, String snapshotMode, Runnable beforeMarker,
+                           Runnable slotCreated) {
         this.config = config;
         this.pipeline = pipeline;
         this.sync = config.sync().enabled();
         this.beforeMarker = beforeMarker;
+        this.slotCreated = slotCreated;
         this.snapshotMode = snapshotMode;
         this.copying = "initial".equals(snapshotMode);
         this.copy = new NativeInitialCopy(pipeline, config.snapshotChunkBytes(), config.snapshotParallelTables());
@@ -148,6 +153,7 @@ public final class PgOutputCapture implements Capture {
             }
             LOG.info("created slot {} at {}: copying the published tables from its snapshot, then streaming",
                     config.slotName(), Lsn.format(consistentPoint));
+            slotCreated.run();
             positions.shipped(consistentPoint, consistentPoint); // pending before any chunk can be acknowledged
             copy.run(() -> PrimaryPreflight.connect(config), PublishedTables.of(config), created.get(0)[2], consistentPoint,
                     () -> closed);
@@ -157,6 +163,7 @@ public final class PgOutputCapture implements Capture {
             replication.simpleQuery("CREATE_REPLICATION_SLOT " + slot + " LOGICAL pgoutput"
                     + (modern ? " (SNAPSHOT 'nothing')" : " NOEXPORT_SNAPSHOT"));
             LOG.info("created slot {}: streaming from now on", config.slotName());
+            slotCreated.run();
         }
         copying = false;
         int protocol = ProtocolVersion.forServer(serverVersion);

@@ -39,6 +39,8 @@ final class PublicationSetup {
             }
         }
         try (Statement create = connection.createStatement()) {
+            // in strict sync mode commits may wait for this shipper already (a restart whose publication was dropped)
+            create.execute("SET synchronous_commit = local");
             create.execute(sql.toString());
         }
         return true;

@@ -59,6 +59,18 @@ final class PoolSwitch implements TopologyListener, AutoCloseable {
         } finally {
             warmStandbys(next);
         }
+        if (primary == null) {
+            freshenWarmPools();
+        }
+    }
+
+    /** A failover is under way: every warm pool's connections are checked now, off the topology thread. */
+    private void freshenWarmPools() {
+        for (final PrimaryPool pool : warm.values()) {
+            final Thread freshen = new Thread(pool::freshen, "rdmarepl-freshen-" + pool.primary().name());
+            freshen.setDaemon(true);
+            freshen.start();
+        }
     }
 
     private void switchPrimary(final Member primary, final Topology next) {

@@ -173,6 +173,38 @@ final class PrimaryPool implements AutoCloseable {
     }
 
     /**
+     * A failover is under way and this warm pool's standby may be the one promoted: borrows each of its idle
+     * connections and returns it at once, handing none out. HikariCP checks a connection idle for more than half a
+     * second with a round trip before it hands it out; done now, that check (and the replacement of a connection
+     * found dead) happens while the coordinator promotes, not on the first transaction after it. Measured in the
+     * host-per-role failover benchmark: that check took 55 to 69 ms of the clients' outage in 2 trials of 5, on the
+     * one CPU the standby's processes share. A connection that cannot be borrowed now is left to the adoption.
+     */
+    void freshen() {
+        if (adopted() || hikari.isClosed() || !(hikari.getHikariPoolMXBean() instanceof HikariPool pool)) {
+            return;
+        }
+        final Connection[] borrowed = new Connection[Math.max(1, pool.getIdleConnections())];
+        int count = 0;
+        try {
+            while (count < borrowed.length) {
+                borrowed[count] = pool.getConnection(BORROW_SLICE_MS);
+                count++;
+            }
+        } catch (final SQLException | RuntimeException notNow) {
+            // none idle, or the standby does not answer: the adoption finds out
+        } finally {
+            for (int i = 0; i < count; i++) {
+                try {
+                    borrowed[i].close(); // back to the pool, checked just now
+                } catch (final SQLException ignored) {
+                    // HikariCP evicts a connection that fails to be returned
+                }
+            }
+        }
+    }
+
+    /**
      * Close a borrowed connection instead of returning it to the pool.
      */
     void discard(final Connection connection) {

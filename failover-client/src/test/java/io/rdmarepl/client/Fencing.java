@@ -47,6 +47,14 @@ final class Fencing {
     }
 
     /**
+     * @return how many sessions of {@code applicationName} the server has that have been idle for more than {@code ms}.
+     */
+    static int sessionsIdleFor(final PostgresServer server, final String applicationName, final long ms) {
+        return queryInt(server, "SELECT count(*) FROM pg_stat_activity WHERE application_name = '" +
+            applicationName.replace("'", "''") + "' AND state = 'idle' AND now() - state_change > interval '" + ms + " ms'");
+    }
+
+    /**
      * @return the backend pids of the sessions of {@code applicationName} on the server.
      */
     static List<Integer> sessionPids(final PostgresServer server, final String applicationName) {

@@ -36,6 +36,19 @@ public final class ControlJson {
     }
 
     /**
+     * Writes each of {@code answers} once and forgets it: Jackson builds a type's serializer on its first use, by
+     * reflection, which a role idle until a failover would otherwise do on the failover's way, on the one CPU the
+     * standby's processes share then. A role calls this at start with one answer of every kind it sends.
+     *
+     * @throws IllegalStateException naming the type that cannot be written (a bug here, not bad input)
+     */
+    public static void warm(Object... answers) {
+        for (Object answer : answers) {
+            write(answer);
+        }
+    }
+
+    /**
      * An answer the other side sent, already parsed.
      *
      * @throws IllegalArgumentException naming the type when the document does not fit it

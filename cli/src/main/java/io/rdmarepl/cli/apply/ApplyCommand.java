@@ -149,14 +149,8 @@ public final class ApplyCommand implements Callable<Integer> {
      * request): Jackson builds a record's serializer on its first use, which would otherwise happen on a failover's way.
      */
     static void warmFailoverAnswers() {
-        try {
-            ControlJson.writeBytes(new DrainAnswer(Lsn.format(0)));
-            ControlJson.writeBytes(PromoteAnswer.promoted(Lsn.format(0), Map.of()));
-            ControlJson.writeBytes(FollowAnswer.following());
-            optional(EpochRequest.parse(new EpochRequest(1).toJson()));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("the failover answers do not map to JSON: " + e.getMessage(), e);
-        }
+        ControlJson.warm(new DrainAnswer(Lsn.format(0)), PromoteAnswer.promoted(Lsn.format(0), Map.of()), FollowAnswer.following());
+        optional(EpochRequest.parse(new EpochRequest(1).toJson()));
     }
 
     private static OptionalInt optional(EpochRequest request) {

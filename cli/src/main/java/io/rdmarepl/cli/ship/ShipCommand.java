@@ -21,6 +21,7 @@ import io.rdmarepl.shipper.role.RoleState;
 import io.rdmarepl.shipper.role.ShipperRole;
 import java.io.IOException;
 import java.io.Reader;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -56,6 +57,8 @@ public final class ShipCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile Runnable onStarted = () -> { };
+    private volatile InetSocketAddress adminAddress;
 
     /** How long SIGTERM waits for the standbys to acknowledge what was shipped, so the slot confirms it. */
     static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(5);
@@ -63,6 +66,12 @@ public final class ShipCommand implements Callable<Integer> {
     static final long MAX_PRIMARY_WAIT_MS = 10_000;
     /** Requests held at once; one per coordinator is what they need. */
     static final int MAX_HELD_PRIMARY_REQUESTS = 8;
+    /**
+     * How long a shipper whose primary's postmaster exited still answers {@code GET /primary} before it exits: the
+     * coordinator reads that exit to confirm a failover's fence, waiting up to a second for it, and without it waits
+     * out the primary's whole lease before promoting.
+     */
+    static final Duration POSTMASTER_EXIT_REPORT = Duration.ofSeconds(2);
 
     @Override
     public Integer call() throws Exception {
@@ -73,6 +82,7 @@ public final class ShipCommand implements Callable<Integer> {
         // the endpoint first: a start that waits for a standby a partition hides must still answer the coordinator's
         // lease renewals, or the lease guard fences a primary its coordinator reaches
         AdminServer admin = adminServer(settings, role, registry).start();
+        adminAddress = admin.address();
         try {
             role.startAsConfigured();
         } catch (RuntimeException e) {
@@ -95,10 +105,12 @@ public final class ShipCommand implements Callable<Integer> {
                     settings.sourceName(), settings.slotName(), status);
         }
         spec.commandLine().getOut().flush();
+        onStarted.run();
         while (!stopped.await(100, TimeUnit.MILLISECONDS)) {
             String failure = role.failure();
             if (failure != null) {
                 Runtime.getRuntime().removeShutdownHook(hook);
+                reportPostmasterExit(role);
                 shutdown(admin, role, false);
                 throw new IllegalStateException(failure + " (restart the shipper: it resumes from what the standbys acknowledged)");
             }
@@ -184,9 +196,37 @@ public final class ShipCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Shipping failed: when it failed because the primary's postmaster exited (its replication connection died with
+     * it), the admin endpoint goes on answering {@code /primary} with that exit for {@link #POSTMASTER_EXIT_REPORT}
+     * (or until stopped). The shipper otherwise exits about 0.1 s after its postmaster, and a coordinator that asks a
+     * moment later, on a busy standby host, finds nobody to confirm the fence: one such failover in the host-per-role
+     * benchmark waited 4.1 s for the dead primary's lease.
+     */
+    private void reportPostmasterExit(ShipperRole role) throws InterruptedException {
+        if (!role.primary(Duration.ZERO).reportsExit()) {
+            return;
+        }
+        spec.commandLine().getErr().printf("rdmarepl ship: the primary's postmaster exited; answering /primary for %d ms so the"
+                + " coordinator can confirm it, then exiting%n", POSTMASTER_EXIT_REPORT.toMillis());
+        spec.commandLine().getErr().flush();
+        stopped.await(POSTMASTER_EXIT_REPORT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     /** Stops the command as SIGTERM would (tests). */
     public void stop() {
         stopped.countDown();
+    }
+
+    /** Runs {@code action} once the admin endpoint is up and the shipper started as configured (tests). */
+    public ShipCommand onStarted(Runnable action) {
+        this.onStarted = action;
+        return this;
+    }
+
+    /** Where the admin endpoint listens, once started (tests). */
+    public InetSocketAddress adminAddress() {
+        return adminAddress;
     }
 
     /**

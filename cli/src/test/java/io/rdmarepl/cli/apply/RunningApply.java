@@ -13,8 +13,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 
-/** {@code rdmarepl apply --config FILE} on a thread of the test, with its admin endpoint at hand. */
-final class RunningApply implements AutoCloseable {
+/** {@code rdmarepl apply --config FILE} on a thread of the test, with its admin endpoint at hand (the ship tests' standby too). */
+public final class RunningApply implements AutoCloseable {
     static final String TOKEN = "apply-test-token";
     private final ApplyCommand command = new ApplyCommand();
     private final StringWriter out = new StringWriter();
@@ -23,7 +23,7 @@ final class RunningApply implements AutoCloseable {
     private volatile int exitCode = -1;
 
     /** A response's status code and body. */
-    record Answer(int code, String body) {
+    public record Answer(int code, String body) {
     }
 
     private RunningApply(Path config) throws InterruptedException {
@@ -39,7 +39,7 @@ final class RunningApply implements AutoCloseable {
     }
 
     /** Starts with {@code properties} (admin on a free port, {@link #TOKEN}) written to {@code dir}/applier.properties. */
-    static RunningApply start(Path dir, String properties) throws Exception {
+    public static RunningApply start(Path dir, String properties) throws Exception {
         Path config = dir.resolve("applier.properties");
         Files.writeString(config, "admin.port=0\nadmin.token=" + TOKEN + "\n" + properties);
         return new RunningApply(config);
@@ -49,7 +49,7 @@ final class RunningApply implements AutoCloseable {
         return out.toString();
     }
 
-    Answer get(String path) throws Exception {
+    public Answer get(String path) throws Exception {
         return send(HttpRequest.newBuilder(uri(path)).GET());
     }
 

@@ -84,18 +84,30 @@ class ShipperStrictSyncIT {
      */
     @Test
     void aRestartWaitingForAHiddenStandbyHoldsCommits() throws Exception {
-        try (RingCollector standby = new RingCollector(1 << 20); Shipper first = start(properties("hold_restart", standby.uri()))) {
+        restartWaitingForAHiddenStandby("pgoutput", "hold_restart", 2);
+    }
+
+    /** The same with Debezium's engine: its sessions commit locally, so none of them waits for the shipper it serves. */
+    @Test
+    void aDebeziumRestartWaitingForAHiddenStandbyHoldsCommits() throws Exception {
+        restartWaitingForAHiddenStandby("debezium", "hold_restart_dbz", 20);
+    }
+
+    private void restartWaitingForAHiddenStandby(String engine, String slot, int firstId) throws Exception {
+        Properties settings = properties(slot, "shm:///nowhere");
+        settings.setProperty("capture.engine", engine);
+        try (RingCollector standby = new RingCollector(1 << 20); Shipper first = start(with(settings, standby.uri()))) {
             Await.until("sync mode on", WAIT, () -> syncState(first), "sync"::equals);
         }
         unlist();
-        primary.execute("INSERT INTO t VALUES (2)"); // nothing listed: commits do not wait
+        primary.execute("INSERT INTO t VALUES (" + firstId + ")"); // nothing listed: commits do not wait
 
         Path hidden = RingCollector.newPath(); // no ring there until the partition heals
-        CompletableFuture<Shipper> restart = CompletableFuture.supplyAsync(() -> start(properties("hold_restart", "shm://" + hidden)));
+        CompletableFuture<Shipper> restart = CompletableFuture.supplyAsync(() -> start(with(settings, "shm://" + hidden)));
         try {
             awaitListed("synchronous_standby_names listed while the restart waits for its standby");
             assertThat(restart).as("the restart still waits for the hidden standby").isNotDone();
-            CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> primary.execute("INSERT INTO t VALUES (3)"));
+            CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> primary.execute("INSERT INTO t VALUES (" + (firstId + 1) + ")"));
             awaitCommitWaitingForTheStandby(commit);
 
             try (RingCollector healed = new RingCollector(hidden, 1 << 20)) {
@@ -172,6 +184,13 @@ class ShipperStrictSyncIT {
         p.setProperty("admin.address", "127.0.0.1:0");
         p.setProperty("fence.lease.ms", "0");
         p.setProperty("fence.lease.dir", leaseDir.toString());
+        return p;
+    }
+
+    private static Properties with(Properties settings, String standbyUri) {
+        Properties p = new Properties();
+        p.putAll(settings);
+        p.setProperty("standby.a.uri", standbyUri);
         return p;
     }
 

@@ -77,10 +77,14 @@ public final class Shipper implements AutoCloseable {
         // the start may wait long for a standby a partition hides; the coordinator's renewals must reach this lease meanwhile
         leaseOpened.accept(lease);
         String fencedBefore;
+        SynchronousStandbyNames standbyNames = config.sync().enabled() ? new SynchronousStandbyNames(config) : null;
         try {
-            PrimaryPreflight.check(config);
+            boolean slotExists = PrimaryPreflight.check(config);
             fencedBefore = guarded == null ? null : FencedStart.reason(guarded, config);
-            SyncGate.holdCommitsIfSlotExists(config);
+            if (slotExists && standbyNames != null) {
+                // a restart: a commit made while this start waits for a standby a partition hides waits too
+                standbyNames.holdCommits();
+            }
         } catch (RuntimeException e) {
             abandonLease();
             throw e;
@@ -102,7 +106,7 @@ public final class Shipper implements AutoCloseable {
         }
         try {
             String snapshotMode = SnapshotStart.debeziumMode(config, pipeline.acks().acknowledged());
-            this.sync = new SyncGate(config.sync(), config.sync().enabled() ? new SynchronousStandbyNames(config) : null,
+            this.sync = new SyncGate(config.sync(), standbyNames,
                     pipeline.acks(), () -> closed.get() || fencedReason != null);
             if (fencedBefore != null) { // nothing is shipped from a primary its lease guard fenced: no heartbeat either
                 fencedReason = fencedBefore;

@@ -48,9 +48,10 @@ public final class PrimaryPreflight {
     private static final long SLOT_POLL_NS = TimeUnit.MILLISECONDS.toNanos(50);
 
     /**
+     * @return whether the slot exists already (a restart): strict sync may hold commits before the standbys are reached
      * @throws IllegalStateException naming the problem and its fix
      */
-    public static void check(ShipperConfig config) {
+    public static boolean check(ShipperConfig config) {
         String where = config.databaseUser() + "@" + config.databaseHost() + ":" + config.databasePort() + "/" + config.databaseName();
         try (Connection connection = connect(config); Statement statement = connection.createStatement()) {
             String walLevel = single(statement, "SHOW wal_level");
@@ -71,14 +72,14 @@ public final class PrimaryPreflight {
                 while (true) {
                     try (ResultSet rs = slot.executeQuery()) {
                         if (!rs.next()) {
-                            break;
+                            return false;
                         }
                         if (!"pgoutput".equals(rs.getString(2))) {
                             throw new IllegalStateException("replication slot " + config.slotName() + " on " + where
                                     + " uses plugin " + rs.getString(2) + ", not pgoutput: choose another slot.name or drop it");
                         }
                         if (rs.getObject(1) == null) {
-                            break;
+                            return true;
                         }
                         if (System.nanoTime() - deadline >= 0) {
                             throw new IllegalStateException("replication slot " + config.slotName() + " on " + where

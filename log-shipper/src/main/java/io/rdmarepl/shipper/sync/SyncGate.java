@@ -1,7 +1,6 @@
 package io.rdmarepl.shipper.sync;
 
 import io.rdmarepl.format.Lsn;
-import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.config.SyncSettings;
 import io.rdmarepl.shipper.ship.AckTracker;
 import java.sql.SQLException;
@@ -80,6 +79,10 @@ public final class SyncGate {
                 LOG.info("sync mode on: commits on the primary wait until {} of the required standbys hold them ({})",
                         settings.standbys(), names.name());
             } catch (SQLException | RuntimeException e) {
+                if (stopping.getAsBoolean()) {
+                    LOG.debug("sync mode not enabled: {}", e.getMessage()); // stopped or fenced first: no failure of its own
+                    return;
+                }
                 failure = "sync mode could not be enabled: " + e.getMessage();
                 state = State.FAILED;
                 LOG.error(failure);
@@ -92,47 +95,13 @@ public final class SyncGate {
     }
 
     /**
-     * Strict sync, once the slot exists: commits on the primary wait for the standbys from now on, while this shipper
-     * still connects to them or copies (see {@link SynchronousStandbyNames#hold}); {@code /status} says {@code enabling}
-     * until the primary counts the standbys' acknowledgements. Nothing to do in async mode or with a degrade policy,
-     * which lets commits through until the shipper streams. A failure is logged: the enabling that follows meets it too,
-     * and reports it.
+     * Once the capture created the slot: strict sync holds the primary's commits from then on, through the copy
+     * ({@link SynchronousStandbyNames#holdCommits}); {@code /status} says {@code enabling} until the primary counts the
+     * standbys' acknowledgements.
      */
     public void holdCommits() {
-        if (settings.enabled() && settings.strict()) {
-            hold(names);
-        }
-    }
-
-    /**
-     * {@link #holdCommits} for a start on a slot that exists already (a restart), before the shipper connects to its
-     * standbys: a commit made while the start waits for a standby a partition hides waits too.
-     */
-    public static void holdCommitsIfSlotExists(ShipperConfig config) {
-        if (!config.sync().enabled() || !config.sync().strict()) {
-            return;
-        }
-        SynchronousStandbyNames names = new SynchronousStandbyNames(config);
-        try {
-            if (!names.slotExists()) {
-                return; // the capture holds them once it created the slot
-            }
-        } catch (SQLException e) {
-            LOG.warn("strict sync: could not look for slot {} ({}); commits wait once the shipper streams", config.slotName(),
-                    e.getMessage());
-            return;
-        }
-        hold(names);
-    }
-
-    private static void hold(SynchronousStandbyNames names) {
-        try {
-            names.hold();
-            LOG.info("strict sync: commits on the primary wait for the standbys from now on ({} listed in "
-                    + "synchronous_standby_names)", names.name());
-        } catch (SQLException | RuntimeException e) {
-            LOG.warn("strict sync: synchronous_standby_names could not be set yet ({}); commits do not wait until it is",
-                    e.getMessage());
+        if (names != null) {
+            names.holdCommits();
         }
     }
 

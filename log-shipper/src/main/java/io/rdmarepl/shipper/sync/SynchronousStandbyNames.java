@@ -11,11 +11,13 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The primary's side of sync mode: {@code synchronous_standby_names} lists the shipper's replication connection
  * ({@link SyncSettings#applicationName}), so every commit waits until the shipper confirms its LSN. Strict sync lists
- * it as soon as the slot exists ({@link #hold}), before the shipper reaches its standbys: a commit made while a start
+ * it as soon as the slot exists ({@link #holdCommits}), before the shipper reaches its standbys: a commit made while a start
  * waits for a standby a partition hides, or while a fresh slot's copy runs, waits too. Never before the slot exists:
  * creating a logical slot waits for every running transaction, and a commit waiting for a synchronous standby still
  * counts as running, so the slot would wait for commits that wait for the slot. The shipper's own writes (the
@@ -23,6 +25,7 @@ import java.util.function.BooleanSupplier;
  * Changed with ALTER SYSTEM and a reload, which wait for no standby themselves.
  */
 public final class SynchronousStandbyNames {
+    private static final Logger LOG = LoggerFactory.getLogger(SynchronousStandbyNames.class);
     /** Commit levels at which a commit waits for the flush position the shipper reports. */
     private static final Set<String> WAITING_LEVELS = Set.of("on", "remote_apply");
 
@@ -40,7 +43,7 @@ public final class SynchronousStandbyNames {
 
     /**
      * Waits until the replication connection streams, checks commits will wait for it, makes it report a flush
-     * position, lists it (again, after {@link #hold}), and returns once the primary takes it for a synchronous standby.
+     * position, lists it (again, after {@link #holdCommits}), and returns once the primary takes it for a synchronous standby.
      *
      * @param timeout  from the moment it streams, for the primary to take it for a synchronous standby
      * @param stopping true once the shipper stops: the wait for streaming ends then
@@ -99,25 +102,24 @@ public final class SynchronousStandbyNames {
 
     /**
      * Strict sync, once the slot exists: lists the replication connection now, so every commit from here on waits for the
-     * standbys, also while this shipper still connects to them or copies.
-     *
-     * @throws IllegalStateException naming synchronous_commit when commits would not wait
+     * standbys, also while this shipper still connects to them or copies. Nothing to do in async mode or with a degrade
+     * policy, which lets commits through until the shipper streams. A failure is logged, not thrown: the enabling that
+     * follows meets it too, and reports it.
      */
-    public void hold() throws SQLException {
-        try (Connection connection = PrimaryPreflight.connect(config); Statement statement = connection.createStatement()) {
-            requireWaitingCommits(statement);
+    public void holdCommits() {
+        if (!config.sync().enabled() || !config.sync().strict()) {
+            return;
         }
-        enable();
-    }
-
-    /** Whether the slot this shipper streams from exists already (a restart), so {@link #hold} may list it now. */
-    public boolean slotExists() throws SQLException {
-        try (Connection connection = PrimaryPreflight.connect(config);
-             PreparedStatement query = connection.prepareStatement("SELECT 1 FROM pg_catalog.pg_replication_slots WHERE slot_name = ?")) {
-            query.setString(1, config.slotName());
-            try (ResultSet rs = query.executeQuery()) {
-                return rs.next();
+        try {
+            try (Connection connection = PrimaryPreflight.connect(config); Statement statement = connection.createStatement()) {
+                requireWaitingCommits(statement);
             }
+            enable();
+            LOG.info("strict sync: commits on the primary wait for the standbys from now on ({} listed in "
+                    + "synchronous_standby_names)", name);
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("strict sync: synchronous_standby_names could not be set yet ({}); commits do not wait until it is",
+                    e.getMessage());
         }
     }
 

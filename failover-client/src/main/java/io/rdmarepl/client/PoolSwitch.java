@@ -8,6 +8,10 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -34,6 +38,11 @@ final class PoolSwitch implements TopologyListener, AutoCloseable {
     private final Consumer<PrimaryPool> onFailoverError;
     private final FailoverCounters counters;
     private final Set<PrimaryPool> retiring = ConcurrentHashMap.newKeySet();
+    /**
+     * Checks, closes and retirements of pools, off the topology thread: a pool to a server that may be gone can wait on
+     * a connection attempt. Threads are kept a while, so a failover's checks do not start threads.
+     */
+    private final ExecutorService background = Executors.newCachedThreadPool(daemonThreads());
     /** By member name; only changed under this object's lock. */
     private final Map<String, PrimaryPool> warm = new HashMap<>();
     private volatile PrimaryPool current;
@@ -67,9 +76,7 @@ final class PoolSwitch implements TopologyListener, AutoCloseable {
     /** A failover is under way: every warm pool's connections are checked now, off the topology thread. */
     private void freshenWarmPools() {
         for (final PrimaryPool pool : warm.values()) {
-            final Thread freshen = new Thread(pool::freshen, "rdmarepl-freshen-" + pool.primary().name());
-            freshen.setDaemon(true);
-            freshen.start();
+            background.execute(pool::freshen);
         }
     }
 
@@ -243,19 +250,23 @@ final class PoolSwitch implements TopologyListener, AutoCloseable {
     }
 
     /** A pool to a server that may be gone: HikariCP's close can wait on a connection attempt. */
-    private static void closeInBackground(final PrimaryPool pool) {
-        final Thread closer = new Thread(pool::close, "rdmarepl-close-" + pool.primary().name());
-        closer.setDaemon(true);
-        closer.start();
+    private void closeInBackground(final PrimaryPool pool) {
+        background.execute(pool::close);
     }
 
     private void retire(final PrimaryPool pool) {
         pool.retire();
         retiring.add(pool);
-        final Thread closer = new Thread(() -> closeWhenReturned(pool, config.retiredPoolGrace()),
-            "rdmarepl-retire-" + pool.primary().name() + "-epoch" + pool.epoch());
-        closer.setDaemon(true);
-        closer.start();
+        background.execute(() -> closeWhenReturned(pool, config.retiredPoolGrace()));
+    }
+
+    private static ThreadFactory daemonThreads() {
+        final AtomicInteger count = new AtomicInteger();
+        return task -> {
+            final Thread thread = new Thread(task, "rdmarepl-pools-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     private void closeWhenReturned(final PrimaryPool pool, final Duration grace) {
@@ -295,5 +306,6 @@ final class PoolSwitch implements TopologyListener, AutoCloseable {
         for (final PrimaryPool pool : retiring) {
             pool.close();
         }
+        background.shutdown();
     }
 }

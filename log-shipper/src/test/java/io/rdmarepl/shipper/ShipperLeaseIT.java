@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.role.RoleState;
 import io.rdmarepl.shipper.role.RunningShipper;
+import io.rdmarepl.shipper.role.InitialRole;
 import io.rdmarepl.shipper.role.ShipperRole;
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.Durability;
@@ -126,7 +127,7 @@ class ShipperLeaseIT {
             exited.abandon(); // exits on a lost standby: the lease keeps counting from the standby's last feedback
         }
         Path hidden = RingCollector.newPath(); // no ring there until the partition heals
-        ShipperRole restarted = ShipperRole.prepare(ShipperConfig.load(properties("shm://" + hidden, 1000)),
+        ShipperRole restarted = InitialRole.prepare(ShipperConfig.load(properties("shm://" + hidden, 1000)),
                 (settings, leaseOpened) -> RunningShipper.of(Shipper.start(settings, new TextChangeEncoding(), Map.of(),
                         new SimpleMeterRegistry(), leaseOpened)),
                 () -> false);

@@ -18,6 +18,7 @@ import io.rdmarepl.control.ShipperRoutes;
 import io.rdmarepl.shipper.Shipper;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.role.RoleState;
+import io.rdmarepl.shipper.role.InitialRole;
 import io.rdmarepl.shipper.role.ShipperRole;
 import java.io.IOException;
 import java.io.Reader;
@@ -77,7 +78,7 @@ public final class ShipCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ShipperConfig settings = ShipperConfig.load(config);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        ShipperRole role = ShipperRole.prepare(settings, registry);
+        ShipperRole role = InitialRole.prepare(settings, registry);
         warmAdminAnswers(settings, role);
         // the endpoint first: a start that waits for a standby a partition hides must still answer the coordinator's
         // lease renewals, or the lease guard fences a primary its coordinator reaches
@@ -130,7 +131,7 @@ public final class ShipCommand implements Callable<Integer> {
      * which run the shipper in their own process.
      */
     public static AdminServer adminServer(ShipperConfig settings, Shipper shipper, PrometheusMeterRegistry registry) {
-        return adminServer(settings, ShipperRole.around(settings, shipper, registry), registry);
+        return adminServer(settings, InitialRole.around(settings, shipper, registry), registry);
     }
 
     /**

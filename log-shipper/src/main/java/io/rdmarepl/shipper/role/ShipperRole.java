@@ -1,14 +1,11 @@
 package io.rdmarepl.shipper.role;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.rdmarepl.control.FenceAnswer;
 import io.rdmarepl.control.LeaseAnswer;
 import io.rdmarepl.control.PrimaryAnswer;
 import io.rdmarepl.control.RetireAnswer;
 import io.rdmarepl.control.ShipperActivateAnswer;
 import io.rdmarepl.shipper.Shipper;
-import io.rdmarepl.config.Activation;
-import io.rdmarepl.shipper.capture.SlotRetention;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.lease.Lease;
 import io.rdmarepl.shipper.ship.StaleEpochException;
@@ -66,84 +63,33 @@ public final class ShipperRole implements AutoCloseable {
     /** Why no shipper runs although activation=immediate (retired before, or refused for its epoch); null otherwise. */
     private String note;
 
-    private ShipperRole(ShipperConfig config, RoleState state, RunningShipper current, Starter starter, SlotDropper slot) {
+    /**
+     * @param note       why no shipper runs although one might ({@link #status}'s {@code reason}), or null
+     * @param transition {@code "a start"} for a role {@link #startAsConfigured} starts, else null
+     */
+    ShipperRole(ShipperConfig config, RoleState state, RunningShipper current, Starter starter, SlotDropper slot, String note,
+                String transition) {
         this.config = config;
         this.state = state;
         this.current = current;
         this.starter = starter;
         this.slot = slot;
+        this.note = note;
+        this.transition = transition;
     }
 
     /** Nothing runs until {@link #activate}. */
     public static ShipperRole waiting(ShipperConfig config, Starter starter, SlotDropper slot) {
-        return new ShipperRole(config, RoleState.WAITING, null, starter, slot);
+        return new ShipperRole(config, RoleState.WAITING, null, starter, slot, null, null);
     }
 
     /** Holds {@code running}, a shipper already started. */
     public static ShipperRole shipping(ShipperConfig config, RunningShipper running, Starter starter, SlotDropper slot) {
-        return new ShipperRole(config, RoleState.SHIPPING, running, starter, slot);
+        return new ShipperRole(config, RoleState.SHIPPING, running, starter, slot, null, null);
     }
 
     /**
-     * As {@code activation} says: with {@code on-request} it waits, unless the coordinator activated it before this
-     * process started and did not retire it since (the kept {@link ShipperEpoch}): then it ships on as with
-     * {@code immediate}. With {@code immediate} the shipper starts now, at
-     * the epoch of its last activation ({@link ShipperEpoch}) or else {@code ring.epoch}, and its errors propagate (the
-     * process exits and its supervisor restarts it), with two exceptions that a restart would not change, where the
-     * role serves the admin endpoint without a shipper, so the coordinator can retire or activate it: a member retired
-     * before (it is a standby: {@link RoleState#RETIRED}), and a standby refusing this shipper for its epoch (a failover
-     * happened since: {@link RoleState#WAITING}).
-     */
-    public static ShipperRole start(ShipperConfig config, MeterRegistry registry) {
-        ShipperRole role = prepare(config, registry);
-        role.startAsConfigured();
-        return role;
-    }
-
-    /** {@link #start(ShipperConfig, MeterRegistry)} with its parts given (tests). */
-    public static ShipperRole start(ShipperConfig config, Starter starter, SlotDropper dropper) {
-        ShipperRole role = prepare(config, starter, dropper);
-        role.startAsConfigured();
-        return role;
-    }
-
-    /**
-     * The role as {@code activation} and the kept epoch file say, nothing started yet: {@link RoleState#STARTING} for a
-     * shipper {@link #startAsConfigured()} starts. The process serves its admin endpoint between the two, so a start that
-     * waits for a standby a partition hides still answers the coordinator's lease renewals: the lease an earlier shipper
-     * of this primary left counting is renewed, and the lease guard does not fence a primary its coordinator still reaches.
-     */
-    public static ShipperRole prepare(ShipperConfig config, MeterRegistry registry) {
-        SlotRetention.register(registry, config);
-        return prepare(config, shipperStarter(registry), new PrimarySlotDropper(config, PrimarySlotDropper.ACTIVE_WAIT));
-    }
-
-    /** {@link #prepare(ShipperConfig, MeterRegistry)} with its parts given (tests). */
-    public static ShipperRole prepare(ShipperConfig config, Starter starter, SlotDropper dropper) {
-        ShipperEpoch kept = ShipperEpoch.read(config);
-        if (config.activation() == Activation.ON_REQUEST) {
-            if (kept.retired() || kept.epoch().isEmpty()) {
-                return waiting(config, starter, dropper);
-            }
-            // activated by the coordinator and never retired since: a restart (a crash, its supervisor) ships on from the
-            // slot at that epoch; waiting for an activation that never comes would hold every sync commit for good
-            LOG.info("activated at epoch {} before this process started ({}): shipping on from slot {}",
-                    kept.epoch().getAsInt(), config.epochFile(), config.slotName());
-        }
-        if (kept.retired()) {
-            ShipperRole role = new ShipperRole(config, RoleState.RETIRED, null, starter, dropper);
-            role.note = "retired by the coordinator before this process started (" + config.epochFile() + "): this member is a"
-                    + " standby; nothing ships until the coordinator activates it";
-            LOG.warn("{}", role.note);
-            return role;
-        }
-        ShipperRole role = new ShipperRole(config, RoleState.STARTING, null, starter, dropper);
-        role.transition = "a start";
-        return role;
-    }
-
-    /**
-     * Starts the shipper {@link #prepare} left {@link RoleState#STARTING}, at the kept epoch or {@code ring.epoch}; does
+     * Starts the shipper {@link InitialRole#prepare} left {@link RoleState#STARTING}, at the kept epoch or {@code ring.epoch}; does
      * nothing in any other state. A fence that comes meanwhile fences the shipper it starts.
      *
      * @throws RuntimeException what the start threw (the process exits; the lease, if one counts, stays with its guard),
@@ -178,17 +124,6 @@ public final class ShipperRole implements AutoCloseable {
         } finally {
             endTransition();
         }
-    }
-
-    /** Holds a {@link Shipper} its caller started (the demo and the benchmarks). */
-    public static ShipperRole around(ShipperConfig config, Shipper shipper, MeterRegistry registry) {
-        SlotRetention.register(registry, config);
-        return shipping(config, RunningShipper.of(shipper), shipperStarter(registry),
-                new PrimarySlotDropper(config, PrimarySlotDropper.ACTIVE_WAIT));
-    }
-
-    private static Starter shipperStarter(MeterRegistry registry) {
-        return (settings, leaseOpened) -> RunningShipper.of(Shipper.start(settings, registry, leaseOpened));
     }
 
     /**

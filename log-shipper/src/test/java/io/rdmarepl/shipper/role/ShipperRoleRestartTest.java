@@ -49,7 +49,7 @@ class ShipperRoleRestartTest {
 
     @Test
     void shouldShipAtRingEpochWhenNothingWasKept() {
-        ShipperRole role = ShipperRole.start(config("immediate"), starter, slot);
+        ShipperRole role = InitialRole.start(config("immediate"), starter, slot);
 
         assertThat(role.state()).isEqualTo(RoleState.SHIPPING);
         assertThat(calls).containsExactly("start no_data at epoch 1");
@@ -60,7 +60,7 @@ class ShipperRoleRestartTest {
         ShipperRole.waiting(config("on-request"), starter, slot).activate(3);
         calls.clear();
 
-        ShipperRole restarted = ShipperRole.start(config("immediate"), starter, slot);
+        ShipperRole restarted = InitialRole.start(config("immediate"), starter, slot);
 
         assertThat(restarted.state()).isEqualTo(RoleState.SHIPPING);
         assertThat(calls).containsExactly("start no_data at epoch 3");
@@ -72,25 +72,25 @@ class ShipperRoleRestartTest {
         ShipperRole.waiting(config("on-request"), starter, slot).activate(3);
         calls.clear();
 
-        ShipperRole restarted = ShipperRole.start(config("on-request"), starter, slot);
+        ShipperRole restarted = InitialRole.start(config("on-request"), starter, slot);
 
         assertThat(restarted.state()).as("a crash of the primary's shipper must not wait for an activation").isEqualTo(RoleState.SHIPPING);
         assertThat(calls).as("from the slot it has, no copy").containsExactly("start no_data at epoch 3");
         restarted.fence("rejoining as a standby");
         restarted.retire();
         calls.clear();
-        assertThat(ShipperRole.start(config("on-request"), starter, slot).state()).as("retired: waits").isEqualTo(RoleState.WAITING);
+        assertThat(InitialRole.start(config("on-request"), starter, slot).state()).as("retired: waits").isEqualTo(RoleState.WAITING);
         assertThat(calls).isEmpty();
     }
 
     @Test
     void shouldShipNothingAfterARestartOnceRetired() {
-        ShipperRole role = ShipperRole.start(config("immediate"), starter, slot);
+        ShipperRole role = InitialRole.start(config("immediate"), starter, slot);
         role.fence("rejoining as a standby");
         role.retire();
         calls.clear();
 
-        ShipperRole restarted = ShipperRole.start(config("immediate"), starter, slot);
+        ShipperRole restarted = InitialRole.start(config("immediate"), starter, slot);
 
         assertThat(restarted.state()).isEqualTo(RoleState.RETIRED);
         assertThat(calls).isEmpty();
@@ -105,7 +105,7 @@ class ShipperRoleRestartTest {
     void shouldWaitForTheCoordinatorWhenAStandbyRefusesItsEpoch() {
         startFailure = new StaleEpochException("b", 1, 2);
 
-        ShipperRole role = ShipperRole.start(config("immediate"), starter, slot);
+        ShipperRole role = InitialRole.start(config("immediate"), starter, slot);
 
         assertThat(role.state()).isEqualTo(RoleState.WAITING);
         assertThat(role.status()).containsEntry("role_state", "waiting").hasEntrySatisfying("reason",
@@ -118,7 +118,7 @@ class ShipperRoleRestartTest {
     void shouldLetAnyOtherStartFailurePropagateForItsSupervisorToRestartIt() {
         startFailure = new IllegalStateException("standby b unreachable");
 
-        assertThatThrownBy(() -> ShipperRole.start(config("immediate"), starter, slot))
+        assertThatThrownBy(() -> InitialRole.start(config("immediate"), starter, slot))
                 .isInstanceOf(IllegalStateException.class).hasMessage("standby b unreachable");
     }
 
@@ -127,7 +127,7 @@ class ShipperRoleRestartTest {
         Lease inherited = Lease.inherited(2000, System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(1500), "standby a");
         CountDownLatch connected = new CountDownLatch(1);
         FakeShipper shipper = new FakeShipper("no_data");
-        ShipperRole role = ShipperRole.prepare(config("immediate"), (settings, leaseOpened) -> {
+        ShipperRole role = InitialRole.prepare(config("immediate"), (settings, leaseOpened) -> {
             leaseOpened.accept(inherited);
             await(connected); // a standby a partition hides
             return shipper;

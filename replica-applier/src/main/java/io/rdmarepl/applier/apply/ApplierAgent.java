@@ -2,7 +2,6 @@ package io.rdmarepl.applier.apply;
 
 import io.rdmarepl.applier.config.ApplierConfig;
 import io.rdmarepl.applier.position.AppliedPosition;
-import io.rdmarepl.applier.position.DurabilityTracker;
 import io.rdmarepl.applier.schema.RelationCache;
 import io.rdmarepl.applier.schema.SequenceReadings;
 import io.rdmarepl.applier.schema.SequenceTracker;
@@ -51,13 +50,10 @@ final class ApplierAgent {
     private final GroupApplier applier;
     /** Null with one worker: groups are applied on this thread. */
     private final SegmentScheduler segments;
-    private final DurabilityTracker durability;
+    private final PositionReport positions;
     private final ApplierMetrics metrics;
-    private final boolean flushTracked;
     private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final GroupTiming timing;
-    private final long durablePollNs;
-    private final long feedbackIntervalNs;
 
     private ApplierState state = ApplierState.STARTING;
     private String stateReason = "starting";
@@ -75,8 +71,6 @@ final class ApplierAgent {
     private long rowsApplied;
     private long retries;
     private long lastStrayRecords;
-    private long lastFeedbackNs;
-    private long lastDurablePollNs;
     private long lastStatusNs;
     private CompletableFuture<Long> drained;
     private volatile long lastMessageNs = System.nanoTime();
@@ -114,15 +108,9 @@ final class ApplierAgent {
         }
         this.assembler = new TxAssembler(log, start.commitLsn(), start.txId());
         this.frames = new MessageAssembler(assembler);
-        this.durability = new DurabilityTracker(start.commitLsn());
-        this.flushTracked = config.synchronousCommit().equals("off");
-        this.durablePollNs = TimeUnit.MILLISECONDS.toNanos(config.durablePollMs());
-        this.feedbackIntervalNs = TimeUnit.MILLISECONDS.toNanos(config.feedbackIntervalMs());
+        this.positions = new PositionReport(config, reader, session, start.commitLsn());
         this.appliedLsn = start.commitLsn();
         this.appliedTxId = start.txId();
-        reader.feedback().appliedLsn(appliedLsn);
-        reader.feedback().durableLsn(appliedLsn);
-        reader.publishFeedback();
         state(ApplierState.STREAMING, System.nanoTime(), "applied position " + start);
     }
 
@@ -154,11 +142,7 @@ final class ApplierAgent {
         } else {
             work += stream(nowNs);
         }
-        work += pollDurability(nowNs);
-        if (nowNs - lastFeedbackNs >= feedbackIntervalNs) {
-            reader.publishFeedback();
-            lastFeedbackNs = nowNs;
-        }
+        work += positions.refresh(nowNs);
         publishStatus(nowNs, work > 0);
         return work;
     }
@@ -276,41 +260,7 @@ final class ApplierAgent {
                     Lsn.format(appliedLsn));
         }
         log.consume(count);
-        reader.feedback().appliedLsn(appliedLsn);
-        if (flushTracked) {
-            try {
-                durability.committed(session.walInsertLsnAfterCommitSince(startNs), appliedLsn);
-                long flushed = session.commits().flushLsnSince(startNs);
-                if (flushed != 0) { // read with the commit: earlier groups the replica flushed since are durable now
-                    durability.flushedUpTo(flushed);
-                    lastDurablePollNs = System.nanoTime();
-                }
-            } catch (SQLException e) {
-                session.discard(); // a later commit's entry covers this one
-            }
-        } else {
-            durability.durableNow(appliedLsn);
-        }
-        reader.feedback().durableLsn(durability.durableLsn());
-        reader.publishFeedback();
-        lastFeedbackNs = System.nanoTime();
-    }
-
-    private int pollDurability(long nowNs) {
-        if (!flushTracked || durability.pending() == 0 || nowNs - lastDurablePollNs < durablePollNs) {
-            return 0;
-        }
-        lastDurablePollNs = nowNs;
-        try {
-            long durable = durability.flushedUpTo(session.walFlushLsn());
-            reader.feedback().durableLsn(durable);
-            reader.publishFeedback();
-            lastFeedbackNs = nowNs;
-            return 1;
-        } catch (SQLException e) {
-            session.discard();
-            return 0;
-        }
+        positions.committed(appliedLsn, startNs);
     }
 
     private int retry(long nowNs) {
@@ -464,7 +414,7 @@ final class ApplierAgent {
         }
         lastStatusNs = nowNs;
         status = new ApplierStatus(state, stateReason, stateSinceMs, config.sourceName(), appliedLsn, appliedTxId,
-                durability.durableLsn(), lastAppliedCommitTimeUs, log.transactions() > 0 ? log.commitTimeUs(0) : 0,
+                positions.durableLsn(), lastAppliedCommitTimeUs, log.transactions() > 0 ? log.commitTimeUs(0) : 0,
                 log.transactions(), reader.uri(), reader.epoch(), reader.position(), reader.producerPosition(),
                 reader.refusedEpochFrames(), transactionsApplied, rowsApplied, assembler.skippedTransactions(),
                 assembler.discardedPartialTransactions(), assembler.strayRecords(), retries, lastError);

@@ -27,7 +27,7 @@ class ShipperPreflightIT {
 
     @BeforeAll
     static void startPrimary() {
-        primary = PostgresServer.builder("preflight_primary").durability(Durability.FAST).start();
+        primary = PostgresServer.builder("preflight_primary").durability(Durability.FAST).unixSocket().start();
         primary.execute("CREATE ROLE plain LOGIN");
     }
 
@@ -46,6 +46,25 @@ class ShipperPreflightIT {
         }
         assertThatThrownBy(() -> start(Map.of("database.port", Integer.toString(closedPort))))
                 .hasMessageContaining("primary postgres@127.0.0.1:" + closedPort + "/postgres unreachable")
+                .hasMessageContaining("check database.host, database.port");
+    }
+
+    /** A sidecar on the primary's host: preflight, and every JDBC session of the shipper, go through its socket. */
+    @Test
+    void shouldReachThePrimaryThroughItsUnixSocketWhenTheHostIsADirectory() throws Exception {
+        ShipperConfig config = ShipperConfig.load(settings(Map.of("database.host", primary.socketDirectory().toString())));
+        assertThat(PrimaryPreflight.check(config)).as("no slot yet").isFalse();
+        try (Connection connection = PrimaryPreflight.connect(config); java.sql.Statement statement = connection.createStatement();
+             java.sql.ResultSet rs = statement.executeQuery("SELECT inet_client_addr() IS NULL")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getBoolean(1)).as("no client address: the session came through the Unix-domain socket").isTrue();
+        }
+    }
+
+    @Test
+    void shouldNameTheSocketFileOfAnUnreachablePrimary() {
+        assertThatThrownBy(() -> start(Map.of("database.host", "/nonexistent/run")))
+                .hasMessageContaining("/nonexistent/run/.s.PGSQL." + primary.port())
                 .hasMessageContaining("check database.host, database.port");
     }
 

@@ -52,7 +52,7 @@ public final class PrimaryPreflight {
      * @throws IllegalStateException naming the problem and its fix
      */
     public static boolean check(ShipperConfig config) {
-        String where = config.databaseUser() + "@" + config.databaseHost() + ":" + config.databasePort() + "/" + config.databaseName();
+        String where = config.databaseDescription();
         try (Connection connection = connect(config); Statement statement = connection.createStatement()) {
             String walLevel = single(statement, "SHOW wal_level");
             if (!"logical".equals(walLevel)) {

@@ -1,5 +1,6 @@
 package io.rdmarepl.shipper.config;
 
+import io.rdmarepl.config.postgres.ServerAddress;
 import static io.rdmarepl.shipper.config.ShipperKeys.*;
 
 import io.rdmarepl.channel.ChannelUri;
@@ -101,6 +102,16 @@ public record ShipperConfig(
             r.problem(DATABASE_SSLROOTCERT, sslRootCert, "is not a readable file");
         }
         String engine = r.get(CAPTURE_ENGINE);
+        if (ServerAddress.isSocketDirectory(host)) {
+            if (!sslMode.equals("disable") && !sslMode.equals("allow") && !sslMode.equals("prefer")) {
+                r.problem(DATABASE_SSLMODE, sslMode, "must be disable, allow or prefer when database.host is a socket directory ("
+                        + host + "): PostgreSQL offers no TLS over its Unix-domain socket");
+            }
+            if (engine.equals("debezium")) {
+                r.problem(CAPTURE_ENGINE, engine, "reaches the primary over TCP only; database.host names a socket directory ("
+                        + host + "): give the primary's host name, or use capture.engine=pgoutput");
+            }
+        }
         String slot = r.get(SLOT_NAME);
         String publication = r.get(PUBLICATION_NAME);
         List<String> tables = r.get(PUBLICATION_TABLES);
@@ -214,22 +225,27 @@ public record ShipperConfig(
         return databaseHost + ":" + databasePort + "/" + databaseName;
     }
 
-    /** Who and where the primary is, for messages: {@code user@host:port/database}. */
+    /** Who and where the primary is, for messages: {@code user@host:port/database}, or the socket file for the address. */
     public String databaseDescription() {
-        return databaseUser + "@" + databaseHost + ":" + databasePort + "/" + databaseName;
+        return databaseUser + "@" + address() + "/" + databaseName;
     }
 
-    /** The primary's JDBC URL, TLS as {@code database.sslmode} and {@code database.sslrootcert} say. */
+    /**
+     * The primary's JDBC URL: TLS as {@code database.sslmode} and {@code database.sslrootcert} say, or through its
+     * Unix-domain socket when {@code database.host} is a directory.
+     */
     public String jdbcUrl() {
-        String url = "jdbc:postgresql://" + databaseHost + ":" + databasePort + "/" + databaseName + "?sslmode=" + sslMode;
-        return sslRootCert.isEmpty() ? url : url + "&sslrootcert=" + java.net.URLEncoder.encode(sslRootCert,
-                java.nio.charset.StandardCharsets.UTF_8);
+        return address().jdbcUrl(databaseName, sslMode, sslRootCert);
+    }
+
+    /** Where the primary is reached: {@code database.host} and {@code database.port}. */
+    public ServerAddress address() {
+        return new ServerAddress(databaseHost, databasePort);
     }
 
     /** The resolved configuration for the start-up log line, secrets masked. */
     public String describe() {
-        return "source=" + sourceName + " engine=" + captureEngine + " database=" + databaseUser + "@" + databaseHost + ":"
-                + databasePort + "/" + databaseName + " sslmode=" + sslMode
+        return "source=" + sourceName + " engine=" + captureEngine + " database=" + databaseDescription() + " sslmode=" + sslMode
                 + " slot=" + slotName + " publication=" + publicationName + " tables=" + (publicationTables.isEmpty() ? "all" : publicationTables)
                 + " snapshot=" + snapshotMode + (captureEngine.equals("pgoutput") ? " copy sessions=" + snapshotParallelTables : "")
                 + " standbys=" + standbys + " heartbeat=" + heartbeatInterval.toMillis() + "ms lease="

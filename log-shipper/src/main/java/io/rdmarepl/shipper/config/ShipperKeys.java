@@ -44,7 +44,7 @@ public final class ShipperKeys {
 
     public static final ConfigKey<String> SOURCE_NAME = key("source.name", text(), "primary",
             "name of this primary in the applier's rdmarepl.applied_position");
-    public static final ConfigKey<String> DATABASE_HOST = key("database.host", text(), "localhost", "primary PostgreSQL host");
+    public static final ConfigKey<String> DATABASE_HOST = key("database.host", text(), "localhost", "primary PostgreSQL host, or the directory of its Unix-domain socket (an absolute path, as libpq reads it: e.g. /var/run/postgresql); on the primary's own host the socket is cheaper for the primary's walsender than TCP");
     public static final ConfigKey<Integer> DATABASE_PORT = key("database.port", integer(1, 65535), "5432", "primary PostgreSQL port");
     public static final ConfigKey<String> DATABASE_NAME = key("database.name", text(), "postgres", "database to capture");
     public static final ConfigKey<String> DATABASE_USER = key("database.user", text(), "postgres",

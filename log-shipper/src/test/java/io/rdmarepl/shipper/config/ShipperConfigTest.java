@@ -62,6 +62,30 @@ class ShipperConfigTest {
         assertThat(ShipperConfig.load(p).jdbcUrl()).endsWith("?sslmode=require");
     }
 
+    /** libpq's rule: a host that is an absolute path is the directory of the server's Unix-domain socket. */
+    @Test
+    void shouldReachThePrimaryThroughItsSocketWhenTheHostIsADirectory() {
+        Properties p = minimal();
+        p.setProperty("database.host", "/var/run/postgresql");
+        p.setProperty("database.port", "5433");
+        ShipperConfig config = ShipperConfig.load(p);
+        assertThat(config.address().unixSocket()).isTrue();
+        assertThat(config.jdbcUrl()).isEqualTo("jdbc:postgresql://localhost:5433/postgres?sslmode=disable&socketFactory="
+                + "io.rdmarepl.config.postgres.UnixSocketFactory&socketFactoryArg=%2Fvar%2Frun%2Fpostgresql%2F.s.PGSQL.5433");
+        assertThat(config.databaseDescription()).isEqualTo("postgres@/var/run/postgresql/.s.PGSQL.5433/postgres");
+    }
+
+    @Test
+    void shouldRefuseTlsAndDebeziumOverASocketNamingTheKeys() {
+        Properties p = minimal();
+        p.setProperty("database.host", "/var/run/postgresql");
+        p.setProperty("database.sslmode", "require");
+        p.setProperty("capture.engine", "debezium");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("database.sslmode").hasMessageContaining("no TLS over its Unix-domain socket")
+                .hasMessageContaining("capture.engine").hasMessageContaining("over TCP only");
+    }
+
     @Test
     void shouldListEveryProblemAtOnceWithSecretsMasked() {
         Properties p = new Properties();

@@ -52,6 +52,7 @@ final class BackendReader {
     private int bodyOffset;
     private int bodyLength;
     private LongSupplier lateUs;
+    private boolean untilSocketFull;
 
     BackendReader(InputStream in) {
         this(in, INITIAL_CAPACITY);
@@ -138,9 +139,18 @@ final class BackendReader {
      * times; up to eight before reading 64 KiB bring it level (8.5–9.8 against 7.7–8.7 ms per 1,000 pgbench
      * transactions, same run, 2026-12-05 11:00 UTC). The long wait is kept to backlogs: a stream only a little late
      * (a hiccup) would carry it into its lag's tail. A stream on time is read at once.
+     *
+     * <p>With {@code untilSocketFull} a backlog's steps also end at the first that added nothing: a Unix-domain socket
+     * holds a few tens of KiB of small messages (its sender's buffer counts each message's overhead), so 64 KiB may
+     * never wait there, and the steps would only hold back a walsender that waits for this read. Measured with
+     * {@code bench lag --catch-up 15} (2026-12-06 01:10 UTC, same run as PostgreSQL): over the socket, stepping on
+     * regardless applied 9,400 tx/s, ending at the first empty step 45,900 (PostgreSQL 45,700); over TCP loopback, whose
+     * receive buffer grows to megabytes, ending early made the walsender send small segments again (26 against 17-19
+     * ms of CPU per 1,000 transactions), so TCP keeps the fixed steps.
      */
-    void paceBy(LongSupplier lateUs) {
+    void paceBy(LongSupplier lateUs, boolean untilSocketFull) {
         this.lateUs = lateUs;
+        this.untilSocketFull = untilSocketFull;
     }
 
     private void fill(int needed) throws IOException {
@@ -150,8 +160,14 @@ final class BackendReader {
             }
             long late = lateUs == null ? 0 : lateUs.getAsLong();
             if (late > BACKLOG_US) {
-                for (int paces = 0; paces < MAX_PACES && in.available() < BACKLOG_READ_BYTES; paces++) {
+                int waiting = in.available();
+                for (int paces = 0; paces < MAX_PACES && waiting < BACKLOG_READ_BYTES; paces++) {
                     LockSupport.parkNanos(PACE_NS);
+                    int now = in.available();
+                    if (untilSocketFull && now == waiting) {
+                        break; // the socket holds no more: the sender waits for this read
+                    }
+                    waiting = now;
                 }
             } else if (late > LATE_US && in.available() < LATE_READ_BYTES) {
                 LockSupport.parkNanos(PACE_NS);

@@ -3,6 +3,7 @@ package io.rdmarepl.shipper.capture.pgoutput;
 import io.rdmarepl.shipper.capture.pgoutput.ReplicationException.Reason;
 import java.io.EOFException;
 import java.io.IOException;
+import io.rdmarepl.config.postgres.UnixSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.Map;
@@ -134,7 +135,7 @@ public final class ReplicationConnection implements AutoCloseable {
 
     /** Reads of the stream pause briefly while it is late by {@code lateUs} (reading thread): see {@link BackendReader#paceBy}. */
     public void paceReadsBy(LongSupplier lateUs) {
-        reader.paceBy(lateUs);
+        reader.paceBy(lateUs, tcp instanceof UnixSocket);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.rdmarepl.shipper.capture.pgoutput;
 
+import io.rdmarepl.config.postgres.ServerAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -120,8 +121,9 @@ public record ReplicationEndpoint(
     }
 
     private static String describe(String host, int port, String user, String database) {
-        String address = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
-        return address + ":" + port + " (user " + user + ", database " + database + ")";
+        String address = ServerAddress.isSocketDirectory(host) ? new ServerAddress(host, port).toString()
+            : (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+        return address + " (user " + user + ", database " + database + ")";
     }
 
     private static void requirePositive(String name, Duration value) {

@@ -1,5 +1,7 @@
 package io.rdmarepl.shipper.capture.pgoutput;
 
+import io.rdmarepl.config.postgres.ServerAddress;
+import io.rdmarepl.config.postgres.UnixSocket;
 import io.rdmarepl.shipper.capture.pgoutput.ReplicationException.Reason;
 import java.io.EOFException;
 import java.io.IOException;
@@ -8,8 +10,8 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 
 /**
- * A session of the wire client once the server is ready for commands: the TCP socket, the streams over it (TLS
- * or not) framed both ways, and what the server reported at startup. A walsender session or a plain one, as the
+ * A session of the wire client once the server is ready for commands: the socket (TCP, or the server's Unix-domain
+ * socket when the host is a directory: {@link ServerAddress}), the streams over it (TLS or not) framed both ways, and what the server reported at startup. A walsender session or a plain one, as the
  * endpoint says.
  *
  * @param tcp     the TCP socket itself: closing it ends the session; its input tells whether bytes wait under TLS
@@ -27,13 +29,21 @@ record WireSession(Socket tcp, Socket io, BackendReader reader, FrontendWriter w
      */
     static WireSession open(ReplicationEndpoint endpoint) throws ReplicationException {
         long timeoutMs = Math.max(1, endpoint.connectTimeout().toMillis());
-        Socket tcp = new Socket();
+        ServerAddress address = new ServerAddress(endpoint.host(), endpoint.port());
+        Socket tcp;
+        try {
+            tcp = address.unixSocket() ? new UnixSocket(address.socketFile()) : new Socket();
+        } catch (IOException ex) {
+            throw new ReplicationException(Reason.NETWORK, endpoint.title() + ": cannot open a socket: " + ex, ex);
+        }
         try {
             tcp.setTcpNoDelay(true);
             tcp.setKeepAlive(true);
-            tcp.connect(new InetSocketAddress(endpoint.host(), endpoint.port()), (int) Math.min(Integer.MAX_VALUE, timeoutMs));
+            tcp.connect(new InetSocketAddress(address.unixSocket() ? "localhost" : endpoint.host(), endpoint.port()),
+                    (int) Math.min(Integer.MAX_VALUE, timeoutMs));
             tcp.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs));
-            Socket io = TlsNegotiation.negotiate(tcp, endpoint);
+            // PostgreSQL offers no TLS over its Unix-domain socket, and libpq asks for none there
+            Socket io = address.unixSocket() ? tcp : TlsNegotiation.negotiate(tcp, endpoint);
             BackendReader reader = new BackendReader(io.getInputStream());
             FrontendWriter writer = new FrontendWriter(io.getOutputStream());
             StartupHandshake.Session session = StartupHandshake.run(endpoint, reader, writer);

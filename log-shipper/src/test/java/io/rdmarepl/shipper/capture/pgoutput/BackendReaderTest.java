@@ -122,12 +122,12 @@ class BackendReaderTest {
         ChunkedStream in = new ChunkedStream(stream, 4);
         BackendReader reader = new BackendReader(in, 64);
         long[] lateUs = {BackendReader.BACKLOG_US + 1};
-        reader.paceBy(() -> lateUs[0]);
+        reader.paceBy(() -> lateUs[0], false);
 
         assertThat(reader.next()).isEqualTo((byte) 'd');
         assertThat(body(reader)).isEqualTo("backlog");
-        assertThat(in.availableCalls).as("a backlog waits up to %d steps for more before each of its %d reads, not forever",
-                BackendReader.MAX_PACES, in.reads).isEqualTo(BackendReader.MAX_PACES * in.reads);
+        assertThat(in.availableCalls).as("a backlog looks, then waits up to %d steps for more before each of its %d reads,"
+                + " not forever", BackendReader.MAX_PACES, in.reads).isEqualTo((BackendReader.MAX_PACES + 1) * in.reads);
         int looked = in.availableCalls;
         int reads = in.reads;
         lateUs[0] = BackendReader.LATE_US + 1;
@@ -140,6 +140,19 @@ class BackendReaderTest {
         assertThat(reader.next()).isEqualTo((byte) 'd');
         assertThat(body(reader)).isEqualTo("on time");
         assertThat(in.availableCalls).as("a stream on time is read at once").isEqualTo(looked);
+    }
+
+    /** Over a Unix-domain socket a backlog's steps end once one adds nothing: the socket is full, the sender waits. */
+    @Test
+    void shouldStopWaitingForABacklogOnceTheSocketStopsFillingWhenAskedTo() throws IOException {
+        ChunkedStream in = new ChunkedStream(concat(message('d', "backlog")), 4);
+        BackendReader reader = new BackendReader(in, 64);
+        reader.paceBy(() -> BackendReader.BACKLOG_US + 1, true);
+
+        assertThat(reader.next()).isEqualTo((byte) 'd');
+        assertThat(body(reader)).isEqualTo("backlog");
+        assertThat(in.availableCalls).as("one look and one step before each of the %d reads", in.reads)
+                .isEqualTo(2 * in.reads);
     }
 
     static final class ChunkedStream extends InputStream {

@@ -23,6 +23,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,8 +41,10 @@ class ReplicationConnectionIT {
 
     @BeforeAll
     static void startServer() throws Exception {
-        Path hba = Fixtures.hbaFile(directory, "host all postgres,shorttimeout 127.0.0.1/32 trust");
+        Path hba = Fixtures.hbaFile(directory, "host all postgres,shorttimeout 127.0.0.1/32 trust",
+            "local all postgres trust");
         server = PostgresServer.builder("replconn")
+            .unixSocket()
             .setting("hba_file", hba.toString())
             .setting("DateStyle", "SQL,DMY")
             .setting("IntervalStyle", "sql_standard")
@@ -109,16 +113,52 @@ class ReplicationConnectionIT {
         }
     }
 
+    /** A host that is a directory is the server's Unix-domain socket there, as libpq reads it. */
+    @Test
+    void shouldStreamOverTheServersUnixSocketWhenTheHostIsADirectory() throws Exception {
+        ReplicationEndpoint overSocket = ReplicationEndpoint.of(server.socketDirectory().toString(), server.port(), "postgres",
+            "postgres").withSsl(SslMode.DISABLE, null);
+        try (ReplicationConnection connection = startStreaming(overSocket, "socket_slot", "items_pub");
+             StreamReader reader = new StreamReader(connection)) {
+            server.execute("INSERT INTO items VALUES (7, 'over the socket')");
+            List<Received> transaction = reader.nextTransaction(DEADLINE);
+            assertThat(transaction).extracting(Received::pgoutputType).containsExactly('B', 'R', 'I', 'C');
+            assertThat(textValues(transaction.get(2).body())).containsExactly("7", "over the socket");
+            try (Connection sql = server.connect("postgres"); Statement statement = sql.createStatement();
+                 java.sql.ResultSet rows = statement.executeQuery(
+                     "SELECT client_addr IS NULL, client_port FROM pg_stat_replication WHERE application_name = '"
+                         + overSocket.applicationName() + "'")) {
+                assertThat(rows.next()).as("the replication connection is listed").isTrue();
+                assertThat(rows.getBoolean(1)).as("no client address: a Unix-domain socket").isTrue();
+                assertThat(rows.getInt(2)).as("client_port -1: a Unix-domain socket").isEqualTo(-1);
+            }
+        } finally {
+            Fixtures.dropSlot(server, "socket_slot");
+        }
+    }
+
+    @Test
+    void shouldNameTheSocketFileWhenNoServerListensThere() {
+        ReplicationEndpoint nowhere = ReplicationEndpoint.of(directory.toString(), 5999, "postgres", "postgres")
+            .withSsl(SslMode.DISABLE, null);
+        assertThatThrownBy(() -> ReplicationConnection.open(nowhere))
+            .isInstanceOf(ReplicationException.class)
+            .hasMessageContaining(directory.resolve(".s.PGSQL.5999").toString())
+            .hasMessageContaining("no such socket file");
+    }
+
     /**
      * The status update leaves while the reader is blocked, nothing received in between: with pgjdbc's API it would
      * wait for the server's next message. A message may legitimately arrive during the send (a keepalive); that
-     * attempt then proves nothing, and the next one, with a higher position, is taken.
+     * attempt then proves nothing, and the next one, with a higher position, is taken. Over TCP and over the server's
+     * Unix-domain socket, whose reader waits on a selector while the writer writes.
      */
-    @Test
-    void shouldMoveConfirmedFlushFromAnotherThreadWhileTheReaderIsBlocked() throws Exception {
-        try (ReplicationConnection connection = startStreaming("status_slot", "items_pub");
+    @ParameterizedTest(name = "over {0}")
+    @ValueSource(strings = {"tcp", "unix socket"})
+    void shouldMoveConfirmedFlushFromAnotherThreadWhileTheReaderIsBlocked(String transport) throws Exception {
+        try (ReplicationConnection connection = startStreaming(endpointOver(transport), "status_slot", "items_pub");
              StreamReader reader = new StreamReader(connection)) {
-            server.execute("INSERT INTO items VALUES (2, 'acknowledged')");
+            server.execute("INSERT INTO items VALUES (" + (transport.equals("tcp") ? 2 : 12) + ", 'acknowledged')");
             long commitEnd = reader.nextTransaction(DEADLINE).get(3).body().getLong(10);
 
             int cleanAttempts = 0;
@@ -264,9 +304,10 @@ class ReplicationConnectionIT {
      * (4,500 XLogData messages and the keepalives between them). Measured: 0 bytes in most runs, about 2 KB once in
      * a while (a deoptimization, not per message).
      */
-    @Test
-    void shouldNotAllocateOnTheReadPathInSteadyState() throws Exception {
-        try (ReplicationConnection connection = startStreaming("allocation_slot", "items_pub")) {
+    @ParameterizedTest(name = "over {0}")
+    @ValueSource(strings = {"tcp", "unix socket"})
+    void shouldNotAllocateOnTheReadPathInSteadyState(String transport) throws Exception {
+        try (ReplicationConnection connection = startStreaming(endpointOver(transport), "allocation_slot", "items_pub")) {
             AllocationProbe probe = new AllocationProbe(1_000, 1_500);
             Thread thread = new Thread(() -> {
                 try {
@@ -279,7 +320,7 @@ class ReplicationConnectionIT {
             }, "test-allocation-reader");
             thread.start();
             server.execute("DO $$ BEGIN FOR i IN 1..3000 LOOP "
-                + "INSERT INTO items VALUES (100000 + i, 'n'); COMMIT; END LOOP; END $$");
+                + "INSERT INTO items VALUES (" + (transport.equals("tcp") ? 100_000 : 200_000) + " + i, 'n'); COMMIT; END LOOP; END $$");
             thread.join(TimeUnit.SECONDS.toMillis(60));
 
             assertThat(probe.failure).isNull();
@@ -294,6 +335,12 @@ class ReplicationConnectionIT {
         } finally {
             Fixtures.dropSlot(server, "allocation_slot");
         }
+    }
+
+    private static ReplicationEndpoint endpointOver(String transport) {
+        return transport.equals("tcp") ? endpoint(server, "postgres")
+            : ReplicationEndpoint.of(server.socketDirectory().toString(), server.port(), "postgres", "postgres")
+                .withSsl(SslMode.DISABLE, null);
     }
 
     private static ReplicationConnection startStreaming(String slot, String publication) throws ReplicationException {

@@ -6,7 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * A primary and a replica PostgreSQL server, started in parallel (about 1.5 s on two cores) and closed together.
+ * A primary and a replica PostgreSQL server, started in parallel (about 1.5 s on two cores) and closed together; each
+ * listens on a Unix-domain socket too ({@link PostgresServer#socketDirectory()}), for a sidecar beside it.
  * <pre>
  * try (PostgresPair pair = PostgresPair.start(Durability.FAST))
  * {
@@ -33,12 +34,12 @@ public final class PostgresPair implements AutoCloseable {
     public static PostgresPair start(final Durability durability, final Path baseDirectory) {
         Objects.requireNonNull(durability, "durability");
         final CompletableFuture<PostgresServer> replicaStart = CompletableFuture.supplyAsync(
-            () -> PostgresServer.builder("replica").durability(durability).baseDirectory(baseDirectory).start(),
+            () -> PostgresServer.builder("replica").durability(durability).baseDirectory(baseDirectory).unixSocket().start(),
             (task) -> new Thread(task, "rdmarepl-postgres-replica-start").start());
 
         final PostgresServer primary;
         try {
-            primary = PostgresServer.builder("primary").durability(durability).baseDirectory(baseDirectory).start();
+            primary = PostgresServer.builder("primary").durability(durability).baseDirectory(baseDirectory).unixSocket().start();
         } catch (final RuntimeException ex) {
             try {
                 awaitReplica(replicaStart).close();

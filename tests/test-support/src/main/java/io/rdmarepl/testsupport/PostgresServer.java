@@ -159,7 +159,11 @@ public final class PostgresServer implements AutoCloseable {
                 System.setProperty(ZONKY_WORKING_DIR_PROP_NAME, binaries.toString());
             }
 
-            final Map<String, String> settings = Map.copyOf(builder.settings(port));
+            final Map<String, String> asked = new java.util.LinkedHashMap<>(builder.settings(port));
+            if (builder.hasUnixSocket()) {
+                asked.put("unix_socket_directories", socketDirectory(instanceDirectory, port).toString());
+            }
+            final Map<String, String> settings = Map.copyOf(asked);
             final NetHost netHost = builder.netHost();
             Path postgresBinary = null;
             if (netHost == null) {
@@ -227,6 +231,18 @@ public final class PostgresServer implements AutoCloseable {
         settings.forEach(zonky::setServerConfig);
         final EmbeddedPostgres started = zonky.start();
         return started::close;
+    }
+
+    /**
+     * The directory of the server's Unix-domain socket: {@code sock} in its instance directory when the socket file's
+     * path fits the kernel's 107 bytes there, else a directory of its own under the system's temporary directory.
+     */
+    private static Path socketDirectory(final Path instanceDirectory, final int port) throws IOException {
+        final Path inside = instanceDirectory.resolve("sock");
+        final Path directory = inside.resolve(".s.PGSQL." + port).toString().length() <= 100 ? inside
+            : Files.createTempDirectory("rdmarepl-pg");
+        Files.createDirectories(directory);
+        return directory;
     }
 
     /** The executable of the running postmaster of {@code dataDirectory}: the extracted binaries' {@code postgres}. */
@@ -437,6 +453,19 @@ public final class PostgresServer implements AutoCloseable {
                 " s after pg_ctl stop; killed it; see " + logFile() + "\n" + tail(logFile()));
         }
         StaleServers.deleteRecursively(instanceDirectory);
+        final Path socketDirectory = socketDirectory();
+        if (socketDirectory != null && !socketDirectory.startsWith(instanceDirectory)) {
+            StaleServers.deleteRecursively(socketDirectory);
+        }
+    }
+
+    /**
+     * The directory of the server's Unix-domain socket (its file is {@code .s.PGSQL.<port>} there), or null when it listens
+     * on TCP only ({@link PostgresServerBuilder#unixSocket()}).
+     */
+    public Path socketDirectory() {
+        final String directories = settings.get("unix_socket_directories");
+        return directories == null || directories.equals("''") ? null : Path.of(directories);
     }
 
     public boolean isClosed() {

@@ -21,6 +21,7 @@ public final class PostgresServerBuilder {
     private int port;
     private Duration startupTimeout = Duration.ofSeconds(15);
     private NetHost netHost;
+    private boolean unixSocket;
     private final Map<String, String> extraSettings = new LinkedHashMap<>();
 
     PostgresServerBuilder(final String name) {
@@ -85,6 +86,15 @@ public final class PostgresServerBuilder {
         return this;
     }
 
+    /**
+     * Listen on a Unix-domain socket too, in a directory of its own ({@link PostgresServer#socketDirectory()}), for
+     * clients on this host that reach it as a sidecar does; default TCP only.
+     */
+    public PostgresServerBuilder unixSocket() {
+        this.unixSocket = true;
+        return this;
+    }
+
     public PostgresServer start() {
         return PostgresServer.start(this);
     }
@@ -109,6 +119,10 @@ public final class PostgresServerBuilder {
         return netHost;
     }
 
+    boolean hasUnixSocket() {
+        return unixSocket;
+    }
+
     Duration startupTimeout() {
         return startupTimeout;
     }
@@ -116,7 +130,7 @@ public final class PostgresServerBuilder {
     Map<String, String> settings(final int resolvedPort) {
         final Map<String, String> settings = new LinkedHashMap<>();
         settings.put("listen_addresses", netHost == null ? PostgresServer.HOST : PostgresServer.HOST + "," + netHost.address());
-        // TCP only: a unix socket path has a 107-byte limit and zonky would put it in /tmp
+        // TCP only unless asked: a unix socket path has a 107-byte limit and zonky would put it in /tmp
         settings.put("unix_socket_directories", "''");
         settings.put("max_connections", "100");
         settings.putAll(PostgresServer.REPLICATION_SETTINGS);

@@ -18,7 +18,7 @@ public final class BenchRoleProperties {
         Properties p = new Properties();
         extra.forEach(p::setProperty);
         p.setProperty("source.name", sourceName);
-        p.setProperty("database.host", primary.host());
+        p.setProperty("database.host", primary.shipperHost());
         p.setProperty("database.port", Integer.toString(primary.port()));
         p.setProperty("database.name", database);
         p.setProperty("database.user", primary.user());
@@ -39,7 +39,7 @@ public final class BenchRoleProperties {
         extra.forEach(p::setProperty);
         p.setProperty("source.name", sourceName);
         p.setProperty("ring.uri", ringUri);
-        p.setProperty("replica.jdbc.url", replica.jdbcUrl(database));
+        p.setProperty("replica.jdbc.url", replica.applierJdbcUrl(database));
         p.setProperty("replica.user", replica.user());
         p.setProperty("replica.password", replica.password());
         p.setProperty("admin.port", "0");

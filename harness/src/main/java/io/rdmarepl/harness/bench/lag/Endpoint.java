@@ -1,5 +1,6 @@
 package io.rdmarepl.harness.bench.lag;
 
+import io.rdmarepl.config.postgres.ServerAddress;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -15,17 +16,41 @@ import org.postgresql.Driver;
  * A PostgreSQL server the benchmark reaches over TCP: host, port and credentials, and any database on
  * it. Either an embedded server or one given with {@code --primary} / {@code --replica} as a JDBC URL
  * ({@code jdbc:postgresql://host:port/db?user=..&password=..}; the database part is not used). The
- * password is never printed.
+ * password is never printed. An embedded server listens on a Unix-domain socket too ({@code socketDirectory}), which
+ * rdmarepl's shipper uses as a sidecar on the primary's host would.
+ *
+ * @param socketDirectory the server's Unix-domain socket directory, or null (TCP only, or not for the shipper)
  */
-public record Endpoint(String host, int port, String user, String password) {
+public record Endpoint(String host, int port, String user, String password, String socketDirectory) {
     /**
      * Prefix for the benchmark's own statements on the primary ({@code --mode sync} lists a standby there): their commits
      * wait for no standby, so cleaning up never hangs on one that is gone.
      */
     public static final String NO_STANDBY_WAIT = "SET synchronous_commit = local; ";
 
+    public Endpoint(String host, int port, String user, String password) {
+        this(host, port, user, password, null);
+    }
+
+    /** The embedded {@code server}, with its Unix-domain socket for rdmarepl's roles when {@code localSockets}. */
+    public static Endpoint of(PostgresServer server, boolean localSockets) {
+        java.nio.file.Path socket = localSockets ? server.socketDirectory() : null;
+        return new Endpoint(PostgresServer.HOST, server.port(), PostgresServer.SUPERUSER, "", socket == null ? null : socket.toString());
+    }
+
     public static Endpoint of(PostgresServer server) {
-        return new Endpoint(PostgresServer.HOST, server.port(), PostgresServer.SUPERUSER, "");
+        return of(server, false);
+    }
+
+    /** What a shipper beside this server sets as {@code database.host}: its socket directory if it has one, else the host. */
+    public String shipperHost() {
+        return socketDirectory != null ? socketDirectory : host;
+    }
+
+    /** The JDBC URL an applier beside this server uses: through its socket if it has one, else {@link #jdbcUrl}. */
+    public String applierJdbcUrl(String database) {
+        return socketDirectory == null ? jdbcUrl(database)
+                : new ServerAddress(socketDirectory, port).jdbcUrl(URLEncoder.encode(database, StandardCharsets.UTF_8), "disable", "");
     }
 
     /**

@@ -125,6 +125,12 @@ public final class LagBenchCommand implements Callable<Integer> {
             description = "Attach to a running replica server (it gets databases rdmarepl_lag_*, and a subscription). Needs --primary.")
     String replicaUrl;
 
+    @Option(names = "--local-connections", paramLabel = "socket|tcp", defaultValue = "socket",
+            description = "How rdmarepl's shipper and applier reach the embedded server on their own host (the primary, the"
+                    + " replica): over its Unix-domain socket, as sidecars do, or over TCP loopback. PostgreSQL's subscriber"
+                    + " always connects to the primary over TCP, as from the standby's host. Default: ${DEFAULT-VALUE}.")
+    String localConnections;
+
     @Option(names = "--capture-poll-ms", defaultValue = "1",
             description = "The shipper's capture.poll.interval.ms (its default is 5). Default: ${DEFAULT-VALUE}.")
     int capturePollMs;
@@ -186,7 +192,9 @@ public final class LagBenchCommand implements Callable<Integer> {
             Durability durability = settings.fsync() ? Durability.DURABLE : Durability.FAST;
             progress.say("starting two PostgreSQL servers, " + durability.describe());
             try (PostgresPair servers = PostgresPair.start(durability)) {
-                return measure(settings, Endpoint.of(servers.primary()), Endpoint.of(servers.replica()), servers.primary(), loadStart,
+                return measure(settings, Endpoint.of(servers.primary(), settings.localSockets()),
+                        Endpoint.of(servers.replica(), settings.localSockets()),
+                        servers.primary(), loadStart,
                         progress, out);
             }
         }

@@ -119,6 +119,8 @@ final class LagBenchReport {
                         + " load average %s -> %s; %s%n",
                 machine.get("postgresql"), settings.get("servers"), machine.get("fsync"), settings.get("native_sync"),
                 machine.get("cores"), machine.get("load_avg_start"), machine.get("load_avg_end"), machine.get("jdk")));
+        out.append(String.format(Locale.ROOT, "rdmarepl's shipper and applier reach their servers over %s; PostgreSQL's subscriber reaches the primary over tcp%n",
+                settings.getOrDefault("local_connections", "tcp")));
         if (sync) {
             out.append(String.format(Locale.ROOT, "sync: the bench database's sessions run synchronous_commit = %s; rdmarepl sync.level"
                             + " %s, strict; synchronous_standby_names lists only the system whose turn it is%n",

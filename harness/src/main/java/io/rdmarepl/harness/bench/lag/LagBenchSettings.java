@@ -35,7 +35,7 @@ record LagBenchSettings(int seconds, int warmupSeconds, int rounds, int probeRat
                         int rowBytes, List<String> transports, String nativeSync, boolean fsync, Endpoint primary,
                         Endpoint replica, String primaryUrl, String replicaUrl, String json, Path chart, int capturePollMs,
                         String mode, String syncLevel, Map<String, String> shipperSettings, Map<String, String> applierSettings,
-                        CatchUpOptions catchUp) {
+                        CatchUpOptions catchUp, boolean localSockets) {
 
     static final Set<String> TRANSPORTS = Set.of("shm", "softrdma");
     static final Set<String> SYNCHRONOUS_COMMIT = Set.of("off", "local", "remote_write", "remote_apply", "on");
@@ -111,6 +111,12 @@ record LagBenchSettings(int seconds, int warmupSeconds, int rounds, int probeRat
         } else if (o.fsync != null && attached) {
             problems.add("--fsync " + o.fsync + ": only for the embedded servers; attached servers keep their own settings (reported)");
         }
+        String connection = o.localConnections == null ? "socket" : o.localConnections;
+        if (!connection.equals("socket") && !connection.equals("tcp")) {
+            problems.add("--local-connections " + o.localConnections + ": must be socket or tcp");
+        } else if (connection.equals("socket") && attached && o.localConnections != null && o.given().contains("--local-connections")) {
+            problems.add("--local-connections socket: only for the embedded servers; with --primary the shipper connects as the URL says");
+        }
         if (o.json != null && !o.json.equals("-")) {
             writable(problems, "--json", Path.of(o.json));
         }
@@ -126,13 +132,13 @@ record LagBenchSettings(int seconds, int warmupSeconds, int rounds, int probeRat
         }
         return new LagBenchSettings(o.seconds, o.warmupSeconds, o.rounds, o.probeRate, load, o.clients, o.rowsPerTx, o.rowBytes,
                 transports, nativeSync, !"off".equals(o.fsync), primary, replica, o.primaryUrl, o.replicaUrl, o.json, o.chart,
-                o.capturePollMs, mode, syncLevel, shipperSettings, applierSettings, catchUp);
+                o.capturePollMs, mode, syncLevel, shipperSettings, applierSettings, catchUp, !attached && connection.equals("socket"));
     }
 
     /** The settings of a {@code --catch-up} run; only when {@link #catchUp()} is set. */
     CatchUpSettings catchUpSettings() {
         return new CatchUpSettings(catchUp, rounds, clients, transports, nativeSync, fsync, primary, replica, capturePollMs,
-                shipperSettings, applierSettings, json, Endpoint.masked(primaryUrl), Endpoint.masked(replicaUrl));
+                shipperSettings, applierSettings, json, Endpoint.masked(primaryUrl), Endpoint.masked(replicaUrl), localSockets);
     }
 
     boolean attached() {
@@ -283,6 +289,7 @@ record LagBenchSettings(int seconds, int warmupSeconds, int rounds, int probeRat
         m.put("sync_level", syncMode() ? syncLevel : null);
         m.put("client_synchronous_commit", syncMode() ? clientSynchronousCommit() : null);
         m.put("capture_poll_ms", capturePollMs);
+        m.put("local_connections", localSockets ? "unix socket" : "tcp");
         m.put("shipper", shipperSettings);
         m.put("applier", applierSettings);
         m.put("servers", attached() ? "attached" : "embedded");

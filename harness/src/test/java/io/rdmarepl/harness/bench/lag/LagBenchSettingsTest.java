@@ -32,6 +32,18 @@ class LagBenchSettingsTest {
         assertThat(s.fsync()).isTrue();
         assertThat(s.attached()).isFalse();
         assertThat(s.toMap()).containsEntry("fsync", "on").containsEntry("servers", "embedded").containsEntry("load", "none");
+        assertThat(s.localSockets()).as("the roles reach their servers as sidecars do").isTrue();
+        assertThat(s.toMap()).containsEntry("local_connections", "unix socket");
+    }
+
+    @Test
+    void shouldLetTheRolesUseTcpAndRefuseAnyOtherConnection() {
+        assertThat(settings(NO_SECRET, "--local-connections", "tcp").localSockets()).isFalse();
+        assertThat(settings(NO_SECRET, "--local-connections", "tcp").catchUpSettings().localSockets()).isFalse();
+        assertThatThrownBy(() -> settings(NO_SECRET, "--local-connections", "udp"))
+                .hasMessageContaining("--local-connections udp: must be socket or tcp");
+        assertThat(settings(NO_SECRET, "--primary", "jdbc:postgresql://a:1/x", "--replica", "jdbc:postgresql://b:2/y").localSockets())
+                .as("attached servers are reached as their URLs say").isFalse();
     }
 
     @Test

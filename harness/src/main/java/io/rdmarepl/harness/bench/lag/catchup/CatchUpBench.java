@@ -44,7 +44,8 @@ public final class CatchUpBench {
         Durability durability = settings.fsync() ? Durability.DURABLE : Durability.FAST;
         say("starting two PostgreSQL servers, " + durability.describe());
         try (PostgresPair servers = PostgresPair.start(durability)) {
-            return measure(Endpoint.of(servers.primary()), Endpoint.of(servers.replica()), loadStart);
+            return measure(Endpoint.of(servers.primary(), settings.localSockets()),
+                    Endpoint.of(servers.replica(), settings.localSockets()), loadStart);
         }
     }
 

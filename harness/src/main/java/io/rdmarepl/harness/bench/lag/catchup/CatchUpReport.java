@@ -135,6 +135,8 @@ final class CatchUpReport {
                 settings.get("catch_up_seconds"), settings.getOrDefault("script", CatchUpOptions.TPCB_LIKE), settings.get("scale"), settings.get("clients"), settings.get("rounds"),
                 machine.get("postgresql"), settings.get("servers"), machine.get("fsync"), settings.get("native_sync"), machine.get("cores"),
                 machine.get("load_avg_start"), machine.get("load_avg_end")));
+        out.append(String.format(Locale.ROOT, "rdmarepl's shipper and applier reach their servers over %s; PostgreSQL's subscriber reaches the primary over tcp%n",
+                settings.getOrDefault("local_connections", "tcp")));
         for (Map<String, Object> b : (List<Map<String, Object>>) report.get("backlogs")) {
             out.append(String.format(Locale.ROOT, "round %s backlog: %,d transactions (%,.0f tx/s on the primary), %.1f MB of WAL%n",
                     b.get("round"), (Long) b.get("transactions"), (Double) b.get("load_tx_per_s"), ((Long) b.get("wal_bytes")) / 1048576.0));

@@ -12,10 +12,12 @@ import java.util.Map;
  * @param nativeSync     synchronous_commit of both replica-side applies (the subscription's; rdmarepl's applier's)
  * @param primaryMasked  {@code --primary} as given, password masked (report only)
  * @param replicaMasked  {@code --replica} as given, password masked (report only)
+ * @param localSockets   rdmarepl's shipper and applier reach the embedded servers over their Unix-domain sockets
  */
 public record CatchUpSettings(CatchUpOptions options, int rounds, int clients, List<String> transports, String nativeSync,
                               boolean fsync, Endpoint primary, Endpoint replica, int capturePollMs, Map<String, String> shipperSettings,
-                              Map<String, String> applierSettings, String json, String primaryMasked, String replicaMasked) {
+                              Map<String, String> applierSettings, String json, String primaryMasked, String replicaMasked,
+                              boolean localSockets) {
 
     public CatchUpSettings {
         transports = List.copyOf(transports);
@@ -42,6 +44,7 @@ public record CatchUpSettings(CatchUpOptions options, int rounds, int clients, L
         m.put("rdmarepl_apply_synchronous_commit", nativeSync);
         m.put("capture_engine", shipperSettings.getOrDefault("capture.engine", "pgoutput"));
         m.put("capture_poll_ms", capturePollMs);
+        m.put("local_connections", localSockets ? "unix socket" : "tcp");
         m.put("shipper", new java.util.TreeMap<>(shipperSettings));
         m.put("applier", new java.util.TreeMap<>(applierSettings));
         m.put("servers", attached() ? "attached" : "embedded");

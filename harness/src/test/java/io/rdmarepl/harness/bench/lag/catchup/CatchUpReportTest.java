@@ -12,7 +12,7 @@ class CatchUpReportTest {
     private static final Endpoint PRIMARY = new Endpoint("127.0.0.1", 5432, "postgres", "");
     private static final Endpoint REPLICA = new Endpoint("127.0.0.1", 5433, "postgres", "");
     private static final CatchUpSettings SETTINGS = new CatchUpSettings(new CatchUpOptions(20, 1, List.of(1)), 3, 4, List.of("shm"),
-            "off", true, null, null, 1, Map.of(), Map.of(), "-", null, null);
+            "off", true, null, null, 1, Map.of(), Map.of(), "-", null, null, true);
     private static final ReplicaCheck EQUAL = new ReplicaCheck(5, 120_000, 0, List.of());
 
     private final CatchUpSystem rdmarepl = new RdmareplCatchUp("shm", 1, false, PRIMARY, "rdmarepl_catchup", REPLICA, SETTINGS);

@@ -16,6 +16,7 @@ final class RelationEntry {
     private String[] typeNames;
     private ColumnKind[] kinds;
     private byte[] record;
+    private boolean ignored;
     private int generation;
     int sentGeneration;
     long stagedStamp;
@@ -41,6 +42,7 @@ final class RelationEntry {
         this.typeNames = typeNames;
         this.kinds = kinds;
         this.record = record;
+        this.ignored = io.rdmarepl.shipper.config.InternalSchema.is(schema); // once here, not on every row
         generation++;
     }
 
@@ -53,7 +55,7 @@ final class RelationEntry {
      * publication includes it on a member that was a standby, and it is never shipped.
      */
     boolean ignored() {
-        return io.rdmarepl.shipper.config.InternalSchema.is(schema);
+        return ignored;
     }
 
     int generation() {

@@ -23,6 +23,11 @@ public final class LeaseGuard {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseGuard.class);
     /** How often the guard looks: the lease's check interval, part of its terms. */
     public static final long CHECK_INTERVAL_MS = ShipperConfig.LEASE_CHECK_MS;
+    /**
+     * A guard that follows its shipper and never read the shipper's record whole gives up on it after this many checks
+     * (a second): a writer that died writing its first record. Before that, a torn first record means "being written".
+     */
+    static final int UNREAD_CHECKS_BEFORE_GIVING_UP = 10;
     public static final long RETRY_INTERVAL_MS = 200;
 
     /** One attempt to make the primary refuse writes. */
@@ -43,6 +48,8 @@ public final class LeaseGuard {
     private String readError;
     private long nextAttemptNs;
     private boolean seenFirst;
+    /** Checks in a row that found the shipper's record torn before this guard ever read it whole. */
+    private int unreadBeforeFirst;
     private boolean fencedHere;
 
     /**
@@ -108,6 +115,9 @@ public final class LeaseGuard {
                                 + " ms ago (" + shipper.contact() + "), fence.lease.ms " + ms(shipper.leaseNs()) : "");
             }
         } catch (LeaseFileException e) {
+            if (!seenFirst) {
+                unreadBeforeFirst++;
+            }
             if (!e.getMessage().equals(readError)) {
                 LOG.warn("{}; going by the shipper's last good record (lease {}, last contact {})", e.getMessage(), shipper.state().label(),
                         shipper.contact());
@@ -154,6 +164,11 @@ public final class LeaseGuard {
         }
         if (shipper.state() == LeaseState.RELEASED) {
             return "the shipper stopped cleanly and released the lease";
+        }
+        if (!seenFirst && unreadBeforeFirst < UNREAD_CHECKS_BEFORE_GIVING_UP) {
+            // its shipper may be writing its first record right now (a writer descheduled mid-write on a busy host):
+            // "gone" is decided from a record read, not from none
+            return null;
         }
         boolean nothingCounts = shipper.state() == LeaseState.NONE || record.fenced(shipper.lastContactNs());
         if (nothingCounts && !processAlive.test(shipper.pid())) {

@@ -147,6 +147,32 @@ class LeaseGuardTest {
         assertThat(after(100, guard)).isEqualTo("shipper pid 100 is gone and no lease counts");
     }
 
+    /**
+     * Seen in a clean verify (FailoverIT, 2026-12-06): the guard's first look met the shipper's first record half
+     * written, took the empty record for its shipper's (pid 0, gone) and exited; the shipper then refused to start.
+     */
+    @Test
+    void shouldNotTakeAFirstRecordBeingWrittenForAShipperThatIsGone() {
+        LeaseGuard guard = following();
+        memory.putLong(LeaseFileDescriptor.SHIPPER_SEQUENCE_OFFSET, 1); // the first record, being written
+        assertThat(after(100, guard)).as("a record being written says nothing of its shipper").isNull();
+        memory.putLong(LeaseFileDescriptor.SHIPPER_SEQUENCE_OFFSET, 0); // its writer resumes: the write completes
+        file.writeShipper(new ShipperRecord(SHIPPER_PID, LeaseState.NONE, LEASE_NS, 0, "", nowNs));
+        assertThat(after(100, guard)).as("its shipper runs").isNull();
+        running.remove(SHIPPER_PID);
+        assertThat(after(100, guard)).isEqualTo("shipper pid 100 is gone and no lease counts");
+    }
+
+    @Test
+    void shouldGiveUpOnAFirstRecordTornForGood() {
+        LeaseGuard guard = following();
+        memory.putLong(LeaseFileDescriptor.SHIPPER_SEQUENCE_OFFSET, 1); // its writer died writing it
+        for (int check = 1; check < LeaseGuard.UNREAD_CHECKS_BEFORE_GIVING_UP; check++) {
+            assertThat(after(100, guard)).isNull();
+        }
+        assertThat(after(100, guard)).isEqualTo("shipper pid 0 is gone and no lease counts");
+    }
+
     @Test
     void shouldGoByTheLastGoodRecordWhenTheShippersRecordIsTornForGood() {
         LeaseGuard guard = following();

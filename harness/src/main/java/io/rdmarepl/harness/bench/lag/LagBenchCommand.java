@@ -132,7 +132,8 @@ public final class LagBenchCommand implements Callable<Integer> {
     String localConnections;
 
     @Option(names = "--capture-poll-ms", defaultValue = "1",
-            description = "The shipper's capture.poll.interval.ms (its default is 5). Default: ${DEFAULT-VALUE}.")
+            description = "The shipper's capture.poll.interval.ms, which only capture.engine=debezium uses (its default is"
+                    + " 5). Default: ${DEFAULT-VALUE}.")
     int capturePollMs;
 
     @Option(names = "--catch-up", paramLabel = "SECONDS",
@@ -145,10 +146,8 @@ public final class LagBenchCommand implements Callable<Integer> {
     Integer catchUp;
 
     @Option(names = "--apply-workers", split = ",", paramLabel = "N",
-            description = {"With --catch-up: rdmarepl runs once per value with the applier's apply.workers=N. Default: 1.",
-                    "Until the applier has an apply.workers key (it refuses unknown keys) only 1 runs (nothing is set: today's"
-                            + " applier applied on one connection) and other values are listed as not run; every value is"
-                            + " passed, 1 included."})
+            description = "With --catch-up: rdmarepl runs once per value with the applier's apply.workers=N, 1 included."
+                    + " Default: 1.")
     List<String> applyWorkers;
 
     @Option(names = "--scale", paramLabel = "N",

@@ -54,12 +54,17 @@ public final class UnixSocket extends Socket {
 
     @Override
     public void connect(SocketAddress ignored) throws IOException {
-        connect(ignored, 0);
+        connect();
     }
 
-    /** Connects to the path given at construction; a local connect does not wait, so {@code timeout} is not needed. */
+    /** As {@link #connect()}: pgjdbc passes its URL's host and port, which the socket file replaces. */
     @Override
-    public synchronized void connect(SocketAddress ignored, int timeout) throws IOException {
+    public void connect(SocketAddress ignored, int timeout) throws IOException {
+        connect();
+    }
+
+    /** Connects to the path given at construction; a local connect does not wait, so it takes no timeout. */
+    public synchronized void connect() throws IOException {
         if (closed) {
             throw new SocketException("socket closed");
         }
@@ -230,13 +235,13 @@ public final class UnixSocket extends Socket {
         return channel;
     }
 
-    /** Waits until {@code selector}'s one channel is ready, or the timeout (0: none) passes; false on the timeout. */
-    private boolean await(Selector selector, int timeoutMs, Consumer<SelectionKey> ignore) throws IOException {
+    /** Waits until {@code selector}'s one channel is ready, or the timeout (0: none) passes; the caller tries again. */
+    private void await(Selector selector, int timeoutMs, Consumer<SelectionKey> ignore) throws IOException {
         if (closed) {
             throw new SocketException("socket closed");
         }
         try {
-            return selector.select(ignore, timeoutMs) > 0 || timeoutMs == 0;
+            selector.select(ignore, timeoutMs);
         } catch (java.nio.channels.ClosedSelectorException e) {
             throw new SocketException("socket closed");
         }

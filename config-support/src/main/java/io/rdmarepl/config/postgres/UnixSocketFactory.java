@@ -2,7 +2,6 @@ package io.rdmarepl.config.postgres;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
 import javax.net.SocketFactory;
@@ -59,8 +58,8 @@ public final class UnixSocketFactory extends SocketFactory {
     }
 
     private Socket connected() throws IOException {
-        Socket socket = createSocket();
-        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        UnixSocket socket = new UnixSocket(file);
+        socket.connect();
         return socket;
     }
 }

@@ -39,8 +39,11 @@ record WireSession(Socket tcp, Socket io, BackendReader reader, FrontendWriter w
         try {
             tcp.setTcpNoDelay(true);
             tcp.setKeepAlive(true);
-            tcp.connect(new InetSocketAddress(address.unixSocket() ? "localhost" : endpoint.host(), endpoint.port()),
-                    (int) Math.min(Integer.MAX_VALUE, timeoutMs));
+            if (tcp instanceof UnixSocket unix) {
+                unix.connect();
+            } else {
+                tcp.connect(new InetSocketAddress(endpoint.host(), endpoint.port()), (int) Math.min(Integer.MAX_VALUE, timeoutMs));
+            }
             tcp.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs));
             // PostgreSQL offers no TLS over its Unix-domain socket, and libpq asks for none there
             Socket io = address.unixSocket() ? tcp : TlsNegotiation.negotiate(tcp, endpoint);

@@ -161,7 +161,7 @@ public final class PostgresServer implements AutoCloseable {
 
             final Map<String, String> asked = new java.util.LinkedHashMap<>(builder.settings(port));
             if (builder.hasUnixSocket()) {
-                asked.put("unix_socket_directories", socketDirectory(instanceDirectory, port).toString());
+                asked.put("unix_socket_directories", SocketDirectory.create(instanceDirectory, port).toString());
             }
             final Map<String, String> settings = Map.copyOf(asked);
             final NetHost netHost = builder.netHost();
@@ -231,18 +231,6 @@ public final class PostgresServer implements AutoCloseable {
         settings.forEach(zonky::setServerConfig);
         final EmbeddedPostgres started = zonky.start();
         return started::close;
-    }
-
-    /**
-     * The directory of the server's Unix-domain socket: {@code sock} in its instance directory when the socket file's
-     * path fits the kernel's 107 bytes there, else a directory of its own under the system's temporary directory.
-     */
-    private static Path socketDirectory(final Path instanceDirectory, final int port) throws IOException {
-        final Path inside = instanceDirectory.resolve("sock");
-        final Path directory = inside.resolve(".s.PGSQL." + port).toString().length() <= 100 ? inside
-            : Files.createTempDirectory("rdmarepl-pg");
-        Files.createDirectories(directory);
-        return directory;
     }
 
     /** The executable of the running postmaster of {@code dataDirectory}: the extracted binaries' {@code postgres}. */
@@ -453,10 +441,7 @@ public final class PostgresServer implements AutoCloseable {
                 " s after pg_ctl stop; killed it; see " + logFile() + "\n" + tail(logFile()));
         }
         StaleServers.deleteRecursively(instanceDirectory);
-        final Path socketDirectory = socketDirectory();
-        if (socketDirectory != null && !socketDirectory.startsWith(instanceDirectory)) {
-            StaleServers.deleteRecursively(socketDirectory);
-        }
+        SocketDirectory.deleteOutside(socketDirectory(), instanceDirectory);
     }
 
     /**

@@ -354,6 +354,7 @@ public final class Shipper implements AutoCloseable {
         status.put("capture_engine", capture.engine());
         status.put("ship_path", pipeline.shipsInline() ? "inline" : "handlers");
         status.put("snapshot", capture.snapshotMode());
+        status.put("start_step", capture.startStep());
         status.put("initial_copy", capture.copying());
         long copyLsn = capture.copyLsn();
         status.put("copy_lsn", copyLsn == 0 ? null : Lsn.format(copyLsn));

@@ -138,10 +138,15 @@ class NativeInitialCopyIT {
             standby.slowDownPerFrame(TimeUnit.MILLISECONDS.toNanos(150));
             try (Shipper shipper = start("copy_progress", standby, Map.of("snapshot.parallel.tables", "2",
                     "heartbeat.interval.ms", "200"))) {
+                // the whole status is what a failure shows: where the start stands (start_step) and any error
                 @SuppressWarnings("unchecked")
-                Map<String, Object> progress = Await.until("both large tables copying at once, with rows and bytes", Duration.ofSeconds(60),
-                        () -> (Map<String, Object>) shipper.status().get("copy_progress"),
-                        p -> p != null && copying(p).size() == 2 && copying(p).stream().allMatch(t -> ((Number) t.get("rows")).longValue() > 0));
+                Map<String, Object> progress = (Map<String, Object>) Await.until("both large tables copying at once, with rows and bytes",
+                        Duration.ofSeconds(60), shipper::status, s -> {
+                            assertThat(shipper.failure()).as("the shipper's failure").isNull();
+                            @SuppressWarnings("unchecked")
+                            Map<String, Object> p = (Map<String, Object>) s.get("copy_progress");
+                            return p != null && copying(p).size() == 2 && copying(p).stream().allMatch(t -> ((Number) t.get("rows")).longValue() > 0);
+                        }).get("copy_progress");
                 assertThat(copying(progress)).extracting(t -> t.get("table")).containsExactly("public.copy_big", "public.copy_mid");
                 for (Map<String, Object> t : copying(progress)) {
                     assertThat(((Number) t.get("bytes")).longValue()).as("%s", t).isGreaterThan(((Number) t.get("rows")).longValue());
@@ -212,6 +217,30 @@ class NativeInitialCopyIT {
             }
         } finally {
             primary.execute("DELETE FROM copy_small WHERE id >= 200");
+        }
+    }
+
+    /**
+     * A new slot's starting point waits for every transaction running on the primary to end, which may take long: the
+     * status says so meanwhile, and the copy goes on once it ended.
+     */
+    @Test
+    void statusShowsASlotWaitingForARunningTransaction() throws Exception {
+        Map<String, String> smallOnly = Map.of("publication.tables", "public.copy_small");
+        try (RingCollector standby = new RingCollector(1 << 20);
+             Connection open = primary.connect("postgres"); Statement s = open.createStatement()) {
+            open.setAutoCommit(false);
+            s.execute("SELECT pg_current_xact_id()"); // a transaction with an id, running
+            try (Shipper shipper = start("copy_waits", standby, smallOnly)) {
+                Await.until("the status naming the wait", Duration.ofSeconds(30), shipper::status,
+                        st -> String.valueOf(st.get("start_step")).startsWith("creating slot copy_waits: waits until"));
+                assertThat(shipper.status()).containsEntry("initial_copy", true).containsEntry("copy_progress", null);
+                open.commit();
+                s.execute("SELECT pg_log_standby_snapshot()"); // what the background writer logs only every 15 s
+                open.commit();
+                awaitCopied(shipper);
+                Await.until("the start done", Duration.ofSeconds(30), shipper::status, st -> st.get("start_step") == null);
+            }
         }
     }
 

@@ -33,6 +33,14 @@ public interface Capture extends AutoCloseable {
         return null;
     }
 
+    /**
+     * What a starting capture is doing, in words ("creating slot s: ..."), or null once it streams or the engine cannot
+     * say: a start can wait long on the primary, and the status must say on what.
+     */
+    default String startStep() {
+        return null;
+    }
+
     long transactionsShipped();
 
     long lastShippedLsn();

@@ -60,6 +60,7 @@ public final class PgOutputCapture implements Capture {
     private volatile long copyLsn;
     private volatile long lastShippedLsn;
     private volatile long transactionsShipped;
+    private volatile String startStep = "connecting";
     /** Commit time of the last transaction shipped (capture thread only). */
     private long lastCommitTimeUs;
 
@@ -143,6 +144,10 @@ public final class PgOutputCapture implements Capture {
         }
         String slot = ReplicationCommands.quoteIdentifier(config.slotName());
         boolean modern = serverVersion >= 150000;
+        if (!slotExists) {
+            // PostgreSQL builds a new slot's starting point only once every transaction running on the primary ended
+            startStep = "creating slot " + config.slotName() + ": waits until the transactions running on the primary end";
+        }
         if (!slotExists && copying) {
             List<String[]> created = replication.simpleQuery("CREATE_REPLICATION_SLOT " + slot + " LOGICAL pgoutput"
                     + (modern ? " (SNAPSHOT 'export')" : " EXPORT_SNAPSHOT"));
@@ -154,6 +159,7 @@ public final class PgOutputCapture implements Capture {
             LOG.info("created slot {} at {}: copying the published tables from its snapshot, then streaming",
                     config.slotName(), Lsn.format(consistentPoint));
             slotCreated.run();
+            startStep = "initial copy";
             positions.shipped(consistentPoint, consistentPoint); // pending before any chunk can be acknowledged
             copy.run(() -> PrimaryPreflight.connect(config), PublishedTables.of(config), created.get(0)[2], consistentPoint,
                     () -> closed);
@@ -166,6 +172,7 @@ public final class PgOutputCapture implements Capture {
             slotCreated.run();
         }
         copying = false;
+        startStep = "starting to stream";
         int protocol = ProtocolVersion.forServer(serverVersion);
         Map<String, String> options = new LinkedHashMap<>();
         options.put("proto_version", Integer.toString(protocol));
@@ -180,6 +187,7 @@ public final class PgOutputCapture implements Capture {
         // a walsender counts as a synchronous standby only once it reported a flush position: report where the slot
         // stands now, before any transaction arrives
         confirm(positions.confirmIdle(start));
+        startStep = null;
         LOG.info("streaming slot {} of {} (pgoutput proto_version {}, publication {})", config.slotName(),
                 config.databaseDescription(), protocol, config.publicationName());
         return replication;
@@ -324,6 +332,11 @@ public final class PgOutputCapture implements Capture {
     @Override
     public java.util.Map<String, Object> copyProgress(boolean everyTable) {
         return copying ? copy.progress(everyTable) : null;
+    }
+
+    @Override
+    public String startStep() {
+        return startStep;
     }
 
     @Override

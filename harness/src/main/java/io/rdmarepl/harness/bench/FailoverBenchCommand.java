@@ -9,6 +9,7 @@ import io.rdmarepl.harness.rig.FailoverTrial;
 import io.rdmarepl.harness.rig.InProcessCoordinator;
 import io.rdmarepl.harness.rig.RemoteCoordinator;
 import io.rdmarepl.harness.rig.ReplicationRoles;
+import io.rdmarepl.harness.rig.SyncWitness;
 import io.rdmarepl.testsupport.Durability;
 import io.rdmarepl.testsupport.PostgresPair;
 import io.rdmarepl.testsupport.PostgresServer;
@@ -57,6 +58,8 @@ import picocli.CommandLine.Option;
                 "acknowledged transaction lost)."})
 public final class FailoverBenchCommand implements Callable<Integer> {
     private static final String ROLES_TOKEN = UUID.randomUUID().toString();
+    /** --layout hosts, --mode sync: how long sync mode may take to come on once the cluster is healthy. */
+    private static final Duration SYNC_ON_TIMEOUT = Duration.ofSeconds(60);
 
     @Option(names = "--trials", defaultValue = "10", description = "Trials, each on a fresh pair of servers. Default: ${DEFAULT-VALUE}.")
     int trials;
@@ -218,7 +221,7 @@ public final class FailoverBenchCommand implements Callable<Integer> {
                         "sync".equals(mode), applySynchronousCommit());
                      InProcessCoordinator coordinator = InProcessCoordinator.start("bench-failover", primary, replica, roles, ROLES_TOKEN,
                              registry, stateDir)) {
-                    outcome = new FailoverTrial(primary, replica, coordinator, message -> { }, roles)
+                    outcome = new FailoverTrial(primary, replica, coordinator, message -> { }, roles.syncWitness(primary))
                             .run(rate, writers, Duration.ofMillis(warmupMs), Duration.ofMillis(writeOnMs));
                 }
                 String failed = failure(outcome);
@@ -258,13 +261,16 @@ public final class FailoverBenchCommand implements Callable<Integer> {
         Path directory = hosts.newDirectory(index, stateDir);
         FailoverBenchReport.Trial trial;
         List<String> jvm = roleJavaOpts.isBlank() ? List.of() : List.of(roleJavaOpts.trim().split("\\s+"));
-        try (HostCluster cluster = hosts.start(directory, jvm, Map.of(), applier)) {
+        boolean sync = "sync".equals(mode);
+        try (HostCluster cluster = hosts.start(directory, jvm, sync ? Map.of("replication.mode", "sync") : Map.of(), applier)) {
             if (rehearse) {
                 HostsLayout.rehearse(cluster);
             }
+            SyncWitness witness = sync ? HostSyncWitness.awaitSyncOn(cluster, HostsLayout.PRIMARY, HostsLayout.STANDBY, SYNC_ON_TIMEOUT)
+                    : null;
             RemoteCoordinator coordinator = new RemoteCoordinator(cluster.coordinator(), HostsLayout.STANDBY);
             FailoverOutcome outcome = new FailoverTrial(cluster.server(HostsLayout.PRIMARY), cluster.server(HostsLayout.STANDBY), coordinator,
-                    message -> { }, null).run(rate, writers, Duration.ofMillis(warmupMs), Duration.ofMillis(writeOnMs));
+                    message -> { }, witness).run(rate, writers, Duration.ofMillis(warmupMs), Duration.ofMillis(writeOnMs));
             String failed = failure(outcome);
             trial = new FailoverBenchReport.Trial(outcome, -1, -1, failed == null ? null : failed + " (role logs in " + directory + ")");
         } catch (Exception | AssertionError e) { // an AssertionError: something awaited did not come in time
@@ -318,9 +324,6 @@ public final class FailoverBenchCommand implements Callable<Integer> {
         }
         if (rehearse && !"hosts".equals(layout)) {
             problems.add("--rehearse: with --layout hosts only (the shared layout's roles stay warm from one trial to the next)");
-        }
-        if ("hosts".equals(layout) && "sync".equals(mode)) {
-            problems.add("--mode sync: with --layout shared only, so far (--layout hosts measures async mode)");
         }
         if (applySynchronousCommit != null && !java.util.Set.of("on", "off", "local", "remote_write", "remote_apply")
                 .contains(applySynchronousCommit)) {

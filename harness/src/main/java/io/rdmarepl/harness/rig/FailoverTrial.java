@@ -2,9 +2,7 @@ package io.rdmarepl.harness.rig;
 
 import io.rdmarepl.client.FailoverDataSource;
 import io.rdmarepl.client.FailoverDataSourceConfig;
-import io.rdmarepl.control.Guarantee;
 import io.rdmarepl.coordinator.state.HistoryEntry;
-import io.rdmarepl.format.Lsn;
 import io.rdmarepl.testsupport.Await;
 import io.rdmarepl.testsupport.PostgresServer;
 import io.rdmarepl.testsupport.history.Ack;
@@ -40,7 +38,7 @@ import java.util.stream.Stream;
  * The client writes one row per transaction at a rate (from one or several writer threads); after {@code warmup} the
  * primary's postmaster is killed with SIGKILL; once the coordinator reports PROMOTED the client writes on for
  * {@code after}; then the acknowledgements are checked against what the new primary holds and every server of the
- * pair is asked to take a write. In sync mode ({@link ReplicationRoles#sync()}) every transaction the old primary
+ * pair is asked to take a write. In sync mode (a {@link SyncWitness} given) every transaction the old primary
  * acknowledged must be on the new one.
  */
 public final class FailoverTrial {
@@ -53,21 +51,21 @@ public final class FailoverTrial {
     private final PostgresServer replica;
     private final CoordinatorView coordinator;
     private final Consumer<String> progress;
-    private final ReplicationRoles roles;
+    private final SyncWitness syncWitness;
 
     /** An async-mode trial (the shipper's promise is not read). */
     public FailoverTrial(PostgresServer primary, PostgresServer replica, CoordinatorView coordinator, Consumer<String> progress) {
         this(primary, replica, coordinator, progress, null);
     }
 
-    /** @param roles the shipper and applier of the pair; its mode is the trial's; null: async, not read */
+    /** @param syncWitness the pair's sync-mode evidence: a sync-mode trial; null: async, nothing read */
     public FailoverTrial(PostgresServer primary, PostgresServer replica, CoordinatorView coordinator, Consumer<String> progress,
-                         ReplicationRoles roles) {
+                         SyncWitness syncWitness) {
         this.primary = primary;
         this.replica = replica;
         this.coordinator = coordinator;
         this.progress = progress;
-        this.roles = roles;
+        this.syncWitness = syncWitness;
     }
 
     /** One writer; see {@link #run(int, int, Duration, Duration)}. */
@@ -82,7 +80,7 @@ public final class FailoverTrial {
      * @param after   how long the client writes on once PROMOTED (at least one write acknowledged by the new primary)
      */
     public FailoverOutcome run(int rate, int writers, Duration warmup, Duration after) throws Exception {
-        boolean sync = roles != null && roles.sync();
+        boolean sync = syncWitness != null;
         coordinator.awaitPhase("HEALTHY", Duration.ofSeconds(30));
         // what the coordinator did before this trial (a rehearsal's switchovers) is no part of it
         long trialStartWallMs = System.currentTimeMillis();
@@ -112,7 +110,7 @@ public final class FailoverTrial {
                 leftovers = sharedMemoryOf(postmaster);
                 // sync mode: what the primary enforced and the shipper promised an instant before the kill, and whether the
                 // flush position the primary had been told was within what the replica held (read after it)
-                Map<String, Object> syncAtKill = sync ? syncAtKill() : Map.of();
+                Map<String, Object> syncAtKill = sync ? syncWitness.atKill() : Map.of();
                 int inFlightAtKill = client.inFlight();
                 long killWallMs = System.currentTimeMillis();
                 long killNs = System.nanoTime();
@@ -227,33 +225,6 @@ public final class FailoverTrial {
 
     private static int rank(int n, double quantile) {
         return Math.max(0, (int) Math.ceil(quantile * n) - 1);
-    }
-
-    /**
-     * {@code replication_mode}, {@code sync_state} (the shipper's), {@code acknowledged_lsn}, {@code primary_sync_state}
-     * and {@code primary_flush_lsn} (the primary's {@code pg_stat_replication}: what the shipper confirmed, releasing
-     * the commits up to it), {@code replica_durable_lsn} (the applier's, read last) and {@code flush_within_replica}:
-     * the primary's flush position at or below the replica's durable one (expected; a Debezium heartbeat confirmed
-     * after the last shipped commit may put it past without any commit in between).
-     */
-    private Map<String, Object> syncAtKill() {
-        Map<String, Object> streaming = roles.primaryStreaming(primary);
-        Guarantee guarantee = roles.shipper().guarantee();
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("replication_mode", guarantee.replicationMode());
-        m.put("sync_state", guarantee.syncState());
-        m.put("sync_policy", guarantee.syncPolicy());
-        m.put("acknowledged_lsn", guarantee.acknowledgedLsn());
-        m.put("primary_sync_state", streaming == null ? null : streaming.get("sync_state"));
-        Object flush = streaming == null ? null : streaming.get("flush_lsn");
-        m.put("primary_flush_lsn", flush);
-        long durable = roles.applier().status().durableLsn();
-        m.put("replica_durable_lsn", Lsn.format(durable));
-        m.put("flush_within_replica", flush != null && Lsn.compare(Lsn.parse(flush.toString()), durable) <= 0);
-        if (!"sync".equals(m.get("primary_sync_state"))) {
-            m.put("primary_wal_senders", roles.walSenders(primary));
-        }
-        return m;
     }
 
     /** SIGKILL to the first transition into one of {@code phases} (the history is in wall-clock ms), or -1. */

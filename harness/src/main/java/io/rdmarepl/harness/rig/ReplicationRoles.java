@@ -6,6 +6,7 @@ import io.rdmarepl.applier.config.ApplierConfig;
 import io.rdmarepl.cli.admin.AdminServer;
 import io.rdmarepl.cli.apply.ApplyCommand;
 import io.rdmarepl.cli.ship.ShipCommand;
+import io.rdmarepl.control.Guarantee;
 import io.rdmarepl.shipper.Shipper;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.config.SyncSettings;
@@ -17,14 +18,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -198,37 +195,27 @@ public final class ReplicationRoles implements AutoCloseable {
         return streaming == null ? null : (String) streaming.get("sync_state");
     }
 
+    /** The sync-mode evidence of these roles on {@code primary}'s side ({@link FailoverTrial}); null in async mode. */
+    public SyncWitness syncWitness(PostgresServer primary) {
+        if (!sync) {
+            return null;
+        }
+        return () -> {
+            Guarantee guarantee = shipper.guarantee();
+            return SyncWitness.document(guarantee.replicationMode(), guarantee.syncState(), guarantee.syncPolicy(),
+                    guarantee.acknowledgedLsn(), primaryStreaming(primary), () -> applier().status().durableLsn(),
+                    () -> walSenders(primary));
+        };
+    }
+
     /** The {@code pg_stat_replication} row of the shipper's streaming connection on the primary, or null. */
     public Map<String, Object> primaryStreaming(PostgresServer primary) {
-        for (Map<String, Object> walSender : walSenders(primary)) {
-            if ("streaming".equals(walSender.get("state"))) {
-                return walSender;
-            }
-        }
-        return null;
+        return WalSenders.streaming(primary, SyncSettings.applicationName(sourceName));
     }
 
     /** Every row of the primary's {@code pg_stat_replication} with the shipper's application_name (empty when it does not answer). */
     public List<Map<String, Object>> walSenders(PostgresServer primary) {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        try (Connection c = primary.connect("postgres");
-             PreparedStatement q = c.prepareStatement("SELECT pid, state, sync_state, sync_priority, sent_lsn::text, "
-                     + "flush_lsn::text, backend_start::text FROM pg_stat_replication WHERE application_name = ? ORDER BY backend_start")) {
-            q.setString(1, SyncSettings.applicationName(sourceName));
-            try (ResultSet rs = q.executeQuery()) {
-                ResultSetMetaData meta = rs.getMetaData();
-                while (rs.next()) {
-                    Map<String, Object> row = new LinkedHashMap<>();
-                    for (int i = 1; i <= meta.getColumnCount(); i++) {
-                        row.put(meta.getColumnLabel(i), rs.getObject(i));
-                    }
-                    rows.add(row);
-                }
-            }
-        } catch (SQLException e) {
-            // the primary is gone: no rows
-        }
-        return rows;
+        return WalSenders.of(primary, SyncSettings.applicationName(sourceName));
     }
 
     /**

@@ -12,18 +12,22 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
 /**
- * One trial of {@code rdmarepl bench failover --layout hosts}: the roles as processes on network-namespace hosts, the
+ * One trial of {@code rdmarepl bench failover --layout hosts} in each mode: the roles as processes on network-namespace hosts, the
  * primary's host on a CPU of its own. Checks the exit code and the JSON it promises. Skipped with one line without
  * root (network namespaces) or with fewer than 2 CPUs.
  */
 class FailoverBenchHostsIT {
 
-    @Test
+    /** In sync mode also: sync was on at the kill as the shipper and the primary saw it, and nothing acknowledged was lost. */
+    @ParameterizedTest(name = "--mode {0}")
+    @ValueSource(strings = {"async", "sync"})
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
-    void shouldFailOverOnceOnHostsOfTheirOwn() throws Exception {
+    void shouldFailOverOnceOnHostsOfTheirOwn(String mode) throws Exception {
         Assumptions.assumeTrue(HostsLayout.allowedCpus().size() >= 2,
                 () -> "--layout hosts skipped: needs 2 CPUs, this process may use " + HostsLayout.allowedCpus());
         NetworkNamespaces.assumeAvailable();
@@ -33,8 +37,8 @@ class FailoverBenchHostsIT {
         commandLine.setOut(new PrintWriter(out));
         commandLine.setErr(new PrintWriter(err));
 
-        int code = commandLine.execute("bench", "failover", "--layout", "hosts", "--trials", "1", "--warmup-ms", "500", "--write-on-ms",
-                "200", "--json");
+        int code = commandLine.execute("bench", "failover", "--layout", "hosts", "--mode", mode, "--trials", "1", "--warmup-ms", "500",
+                "--write-on-ms", "200", "--json");
 
         assertThat(HostsLayout.allowedCpus()).as("the bench gives this JVM its CPUs back").hasSizeGreaterThanOrEqualTo(2);
         JsonNode report = new ObjectMapper().readTree(out.toString());
@@ -44,7 +48,14 @@ class FailoverBenchHostsIT {
         assertThat(report.get("pass").asBoolean()).isTrue();
         assertThat(report.get("layout").asText()).isEqualTo("hosts");
         assertThat(report.get("cpus").get("primary_host_cpu").asInt()).isNotEqualTo(report.get("cpus").get("other_cpu").asInt());
-        assertThat(report.get("mode").asText()).isEqualTo("async");
+        assertThat(report.get("mode").asText()).isEqualTo(mode);
+        if (mode.equals("sync")) {
+            JsonNode atKill = trial.path("sync_at_kill");
+            assertThat(atKill.path("sync_state").asText()).as("the shipper's sync state at the kill: %s", trial).isEqualTo("sync");
+            assertThat(atKill.path("primary_sync_state").asText()).as("the primary's view at the kill: %s", trial).isEqualTo("sync");
+            assertThat(atKill.path("flush_within_replica").asBoolean()).as("%s", trial).isTrue();
+            assertThat(report.get("lost_acknowledged").asInt()).as("sync mode: nothing acknowledged lost").isZero();
+        }
         assertThat(report.get("trials").asInt()).isEqualTo(1);
         for (String figure : new String[] {"detection_ms", "kill_to_detection_ms", "promotion_ms", "kill_to_promoted_ms",
                 "kill_to_client_switch_ms", "rto_ms"}) {
@@ -69,10 +80,6 @@ class FailoverBenchHostsIT {
         commandLine.setOut(new PrintWriter(new StringWriter()));
         commandLine.setErr(new PrintWriter(err));
 
-        int code = commandLine.execute("bench", "failover", "--layout", "hosts", "--mode", "sync");
-
-        assertThat(code).isEqualTo(2);
-        assertThat(err.toString()).contains("--mode sync: with --layout shared only");
         assertThat(commandLine.execute("bench", "failover", "--rehearse")).isEqualTo(2);
         assertThat(err.toString()).contains("--rehearse: with --layout hosts only");
     }

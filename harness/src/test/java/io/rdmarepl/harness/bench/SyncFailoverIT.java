@@ -134,7 +134,7 @@ class SyncFailoverIT {
                 ShmPaths.ring("rdmarepl-sync-failover-it-" + ProcessHandle.current().pid() + "-" + index), ROLES_TOKEN, registry, true, "on");
              InProcessCoordinator coordinator = InProcessCoordinator.start("sync-failover-it", primary, replica, roles, ROLES_TOKEN,
                      registry, null, STALL_TOLERANT_DETECTION)) {
-            FailoverOutcome outcome = new FailoverTrial(primary, replica, coordinator, message -> { }, roles)
+            FailoverOutcome outcome = new FailoverTrial(primary, replica, coordinator, message -> { }, roles.syncWitness(primary))
                     .run(0, WRITERS, WARMUP, WRITE_ON);
             Set<Long> absent = new HashSet<>(outcome.acknowledgedByOldIds());
             absent.removeAll(FailoverTrial.ids(replica));

@@ -141,7 +141,7 @@ class NativeInitialCopyIT {
                 // the whole status is what a failure shows: where the start stands (start_step) and any error
                 @SuppressWarnings("unchecked")
                 Map<String, Object> progress = (Map<String, Object>) Await.until("both large tables copying at once, with rows and bytes",
-                        Duration.ofSeconds(60), shipper::status, s -> {
+                        Duration.ofSeconds(120), shipper::status, s -> {
                             assertThat(shipper.failure()).as("the shipper's failure").isNull();
                             @SuppressWarnings("unchecked")
                             Map<String, Object> p = (Map<String, Object>) s.get("copy_progress");

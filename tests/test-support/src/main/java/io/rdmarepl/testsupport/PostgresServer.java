@@ -2,7 +2,6 @@ package io.rdmarepl.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.ProcessBuilder.Redirect;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,7 +21,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.rdmarepl.testsupport.net.NetHost;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,13 +33,13 @@ import org.slf4j.LoggerFactory;
  * Its directory is {@code <base>/<name>-<uuid>/} holding {@code data/} and {@code server.log}, where base is
  * {@link #defaultBaseDirectory()}. {@link #close()} stops the server and deletes the directory; a JVM
  * shutdown hook closes servers a test forgot, and the next run removes what a killed JVM left.
- * Start: initdb plus postmaster, about 1 s.
+ * Start: initdb plus postmaster ({@link EmbeddedPostmaster}), about 1 s.
  * <p>
  * {@linkplain PostgresServerBuilder#on(NetHost) On a host} of a {@link io.rdmarepl.testsupport.net.Network}, the
- * server runs in that host's network namespace: zonky makes the cluster (initdb, one start and stop in the root
- * namespace on 127.0.0.1), then the postmaster runs under {@code ip netns exec} ({@link NamespacedPostmaster}),
- * listening on the host's loopback and its address; clients of other hosts, this JVM included, reach it at
- * {@link #host()}, through the network and its faults.
+ * server runs in that host's network namespace: {@link EmbeddedPostmaster} makes the cluster (initdb, one start and
+ * stop in the root namespace on 127.0.0.1), then the postmaster runs under {@code ip netns exec}
+ * ({@link NamespacedPostmaster}), listening on the host's loopback and its address; clients of other hosts, this JVM
+ * included, reach it at {@link #host()}, through the network and its faults.
  */
 public final class PostgresServer implements AutoCloseable {
     /** System property overriding the base directory of data directories, binaries and logs. */
@@ -62,7 +60,6 @@ public final class PostgresServer implements AutoCloseable {
         "max_worker_processes", "16");
 
     /** zonky's key for the directory it creates and scans for its own stale servers; unset: java.io.tmpdir/embedded-pg. */
-    private static final String ZONKY_WORKING_DIR_PROP_NAME = "ot.epg.working-dir";
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
     private static final int LOG_TAIL_LINES = 30;
     private static final Logger LOG = LoggerFactory.getLogger(PostgresServer.class);
@@ -153,12 +150,6 @@ public final class PostgresServer implements AutoCloseable {
             Files.createDirectories(instanceDirectory);
             Files.writeString(instanceDirectory.resolve(StaleServers.OWNER_FILE), StaleServers.ownerLine());
             port = port == 0 ? FreePorts.next(HOST) : port;
-            // binaries are extracted once (about 2 s) into the default base, whatever base this server uses
-            final Path binaries = defaultBaseDirectory();
-            if (System.getProperty(ZONKY_WORKING_DIR_PROP_NAME) == null) {
-                System.setProperty(ZONKY_WORKING_DIR_PROP_NAME, binaries.toString());
-            }
-
             final Map<String, String> asked = new java.util.LinkedHashMap<>(builder.settings(port));
             if (builder.hasUnixSocket()) {
                 asked.put("unix_socket_directories", SocketDirectory.create(instanceDirectory, port).toString());
@@ -167,12 +158,12 @@ public final class PostgresServer implements AutoCloseable {
             final NetHost netHost = builder.netHost();
             Path postgresBinary = null;
             if (netHost == null) {
-                postgres = startPostmaster(settings, builder.startupTimeout(), instanceDirectory, port);
+                postgres = EmbeddedPostmaster.start(settings, builder.startupTimeout(), instanceDirectory, port);
             } else {
                 final Map<String, String> rootSettings = new java.util.LinkedHashMap<>(settings);
                 rootSettings.put("listen_addresses", HOST);
-                postgres = startPostmaster(rootSettings, builder.startupTimeout(), instanceDirectory, port);
-                postgresBinary = postgresBinary(dataDirectory);
+                postgres = EmbeddedPostmaster.start(rootSettings, builder.startupTimeout(), instanceDirectory, port);
+                postgresBinary = EmbeddedPostmaster.binaryOf(dataDirectory);
                 postgres.stop();
                 final long initialPid = StaleServers.postmasterPid(dataDirectory).orElse(-1L);
                 if (initialPid > 0 && !StaleServers.awaitExit(initialPid, STOP_TIMEOUT)) {
@@ -208,43 +199,10 @@ public final class PostgresServer implements AutoCloseable {
         }
     }
 
-    /**
-     * initdb (unless the data directory already holds a cluster) and start the postmaster. The data directory is
-     * never deleted by zonky: {@link #close()} deletes the whole instance directory itself.
-     */
-    private static Postmaster startPostmaster(
-        final Map<String, String> settings,
-        final Duration startupTimeout,
-        final Path instanceDirectory,
-        final int port) throws IOException {
-        final Path logFile = instanceDirectory.resolve(StaleServers.LOG_FILE);
-        final EmbeddedPostgres.Builder zonky = EmbeddedPostgres.builder()
-            .setOverrideWorkingDirectory(defaultBaseDirectory().toFile())
-            .setDataDirectory(instanceDirectory.resolve(StaleServers.DATA_DIR))
-            .setCleanDataDirectory(false)
-            .setRegisterShutdownHook(false)
-            .setPort(port)
-            .setPGStartupWait(startupTimeout)
-            .setLocaleConfig("locale", "C")
-            .setOutputRedirector(Redirect.appendTo(logFile.toFile()))
-            .setErrorRedirector(Redirect.appendTo(logFile.toFile()));
-        settings.forEach(zonky::setServerConfig);
-        final EmbeddedPostgres started = zonky.start();
-        return started::close;
-    }
-
-    /** The executable of the running postmaster of {@code dataDirectory}: the extracted binaries' {@code postgres}. */
-    private static Path postgresBinary(final Path dataDirectory) {
-        final long pid = StaleServers.postmasterPid(dataDirectory).orElseThrow(
-            () -> new IllegalStateException("no postmaster.pid in " + dataDirectory));
-        return ProcessHandle.of(pid).flatMap((p) -> p.info().command()).map(Path::of).orElseThrow(
-            () -> new IllegalStateException("cannot read the executable of postmaster " + pid));
-    }
-
     /** Starts the postmaster again on the existing cluster, where it ran before. */
     private Postmaster startAgain() throws IOException {
         return netHost == null
-            ? startPostmaster(settings, startupTimeout, instanceDirectory, port)
+            ? EmbeddedPostmaster.start(settings, startupTimeout, instanceDirectory, port)
             : NamespacedPostmaster.start(netHost, postgresBinary, dataDirectory(), port, settings, startupTimeout, logFile());
     }
 

@@ -89,7 +89,8 @@ final class ApplierAgent {
         this.metrics = metrics;
         this.relations = new RelationCache(sequences);
         this.applier = new GroupApplier(relations, session, metrics, new ShippedSequences(readings), config.batchMaxRows(),
-                config.copyMinRows(), config.pauseOnDivergence(), config.sessionReplicationRole().equals("replica"));
+                config.copyMinRows(), config.pauseOnDivergence(), config.sessionReplicationRole().equals("replica"),
+                config.pipeline());
         this.timing = new GroupTiming(config);
         if (config.applyWorkers() > 1) {
             CommitOrder order = new CommitOrder();
@@ -99,7 +100,7 @@ final class ApplierAgent {
                         ReplicaSession own = workerSessions.get();
                         return new ApplyWorker(i, own, new GroupApplier(relations, own, metrics,
                                 new ShippedSequences(readings), config.batchMaxRows(), config.copyMinRows(),
-                                config.pauseOnDivergence(), true), order, spill);
+                                config.pauseOnDivergence(), true, config.pipeline()), order, spill);
                     });
             this.segments = new SegmentScheduler(parallel, log, metrics, new Host(), config.groupMaxTransactions(),
                     config.groupMaxBytes(), timing.maxNs());

@@ -14,10 +14,12 @@ import java.util.Arrays;
  * the plan array is as long as the group's shapes.
  */
 final class BatchPlan {
-    /** Sends one planned batch. */
-    @FunctionalInterface
+    /** Sends the planned batches: each in plan order, then whatever it held back to send together. */
     interface Sender {
         void send(BatchingStatement batch) throws SQLException;
+
+        /** After the last batch of a {@link #send()}: sends the batches held back ({@link BatchPipeline}). */
+        void sent() throws SQLException;
     }
 
     private final WriteSets writeSets = new WriteSets();
@@ -106,6 +108,7 @@ final class BatchPlan {
         for (int i = 0; i < planned; i++) {
             sender.send(plan[i]);
         }
+        sender.sent();
         forget(false);
     }
 

@@ -28,6 +28,10 @@ final class BatchingStatement implements AutoCloseable {
     private int flushed;
     private boolean sentAsCopy;
     private int slot = -1;
+    /** The last {@link #stage}: its rows, whether many a statement, and its first entry in the pipeline. */
+    private int stagedRows;
+    private boolean stagedMultiRow;
+    private int stagedAt;
 
     BatchingStatement(Connection connection, TableMapping mapping, StatementShape shape) throws SQLException {
         this.mapping = mapping;
@@ -93,19 +97,9 @@ final class BatchingStatement implements AutoCloseable {
         if (pending == 0) {
             return 0;
         }
-        int rows = 0;
-        flushed = 0;
-        sentAsCopy = false;
-        for (int k = 0; k < pending; k++) {
-            int offset = recordOffsets[k];
-            if (offset >= 0) {
-                recordOffsets[rows++] = offset;
-            }
-        }
-        pending = 0;
-        firstMissingOffset = -1;
-        if (manyRows && shape.multiRow() != null && rows >= MultiRowUpdate.MIN_ROWS) {
-            return flushMultiRow(log, end, binder, rows, nameMissing);
+        int rows = compactLiveRows();
+        if (manyRows && goesMultiRow(rows)) {
+            return missingMultiRow(bindMultiRow(log, end, binder, rows).executeBatch(), 0, log, end, binder, rows, nameMissing);
         }
         flushed = rows;
         if (copy.takes(this, rows)) {
@@ -117,16 +111,85 @@ final class BatchingStatement implements AutoCloseable {
             sendInSlices(log, end, binder, rows, copy.fallbackSlice());
             return 0;
         }
+        return missingRows(bindRows(log, end, binder, rows).executeBatch(), 0, rows);
+    }
+
+    /** Whether {@link #flush} would send the pending rows as COPY: such a batch cannot join a {@link BatchPipeline}. */
+    boolean goesAsCopy(CopyRows copy) {
+        int live = 0;
+        for (int k = 0; k < pending; k++) {
+            if (recordOffsets[k] >= 0) {
+                live++;
+            }
+        }
+        return live > 0 && copy.takes(this, live);
+    }
+
+    /**
+     * As {@link #flush}, but the bound rows join {@code pipeline} instead of going at once ({@link #goesAsCopy} must be
+     * false); once the pipeline ran, {@link #missing} reads their update counts.
+     */
+    void stage(ByteBuffer log, int end, RowBinder binder, boolean manyRows, BatchPipeline pipeline) throws SQLException {
+        stagedRows = 0;
+        if (pending == 0) {
+            return;
+        }
+        int rows = compactLiveRows();
+        stagedMultiRow = manyRows && goesMultiRow(rows);
+        stagedAt = pipeline.size();
+        PreparedStatement bound = stagedMultiRow ? bindMultiRow(log, end, binder, rows) : bindRows(log, end, binder, rows);
+        flushed = rows;
+        stagedRows = rows;
+        pipeline.take(bound);
+    }
+
+    /**
+     * After the pipeline of the last {@link #stage} ran: the rows an UPDATE or DELETE did not find, from the
+     * pipeline's update counts.
+     */
+    int missing(int[] counts, ByteBuffer log, int end, RowBinder binder, boolean nameMissing) throws SQLException {
+        if (stagedRows == 0) {
+            return 0;
+        }
+        return stagedMultiRow ? missingMultiRow(counts, stagedAt, log, end, binder, stagedRows, nameMissing)
+                : missingRows(counts, stagedAt, stagedRows);
+    }
+
+    /** Moves the live pending rows to the front of {@link #recordOffsets}; their number. */
+    private int compactLiveRows() {
+        int rows = 0;
+        flushed = 0;
         sentAsCopy = false;
+        for (int k = 0; k < pending; k++) {
+            int offset = recordOffsets[k];
+            if (offset >= 0) {
+                recordOffsets[rows++] = offset;
+            }
+        }
+        pending = 0;
+        firstMissingOffset = -1;
+        return rows;
+    }
+
+    private boolean goesMultiRow(int rows) {
+        return shape.multiRow() != null && rows >= MultiRowUpdate.MIN_ROWS;
+    }
+
+    /** Binds the {@code rows} live rows, one JDBC batch entry each. */
+    private PreparedStatement bindRows(ByteBuffer log, int end, RowBinder binder, int rows) throws SQLException {
         for (int k = 0; k < rows; k++) {
             binder.add(this, log, recordOffsets[k], end);
         }
         flushed = rows;
-        int[] counts = statement.executeBatch();
+        return statement;
+    }
+
+    /** Counts the rows, one entry each from {@code counts[from]} on, that found no row; names the first. */
+    private int missingRows(int[] counts, int from, int rows) {
         int missing = 0;
         if (shape.findsOneRow()) {
-            for (int k = 0; k < counts.length && k < rows; k++) {
-                if (counts[k] == 0) {
+            for (int k = 0; k < rows && from + k < counts.length; k++) {
+                if (counts[from + k] == 0) {
                     if (missing++ == 0) {
                         firstMissingOffset = recordOffsets[k];
                     }
@@ -149,8 +212,8 @@ final class BatchingStatement implements AutoCloseable {
         }
     }
 
-    /** {@link #flush} for the {@code rows} live rows (at the front of {@link #recordOffsets}), many a statement. */
-    private int flushMultiRow(ByteBuffer log, int end, RowBinder binder, int rows, boolean nameMissing) throws SQLException {
+    /** Binds the {@code rows} live rows (at the front of {@link #recordOffsets}) many a statement, one entry a chunk. */
+    private PreparedStatement bindMultiRow(ByteBuffer log, int end, RowBinder binder, int rows) throws SQLException {
         MultiRowUpdate multi = shape.multiRow();
         if (multiRow == null) {
             multiRow = connection.prepareStatement(multi.sql());
@@ -163,13 +226,20 @@ final class BatchingStatement implements AutoCloseable {
             multiRow.addBatch();
         }
         flushed = rows;
-        int[] counts = multiRow.executeBatch();
+        return multiRow;
+    }
+
+    /** The rows of chunks {@code counts[from]} on that updated fewer rows than they held; names the first. */
+    private int missingMultiRow(int[] counts, int from, ByteBuffer log, int end, RowBinder binder, int rows,
+                                boolean nameMissing) throws SQLException {
+        MultiRowUpdate multi = shape.multiRow();
         int missing = 0;
-        for (int chunk = 0; chunk < counts.length; chunk++) {
+        for (int chunk = 0, chunks = (rows + multi.rows() - 1) / multi.rows(); chunk < chunks; chunk++) {
             int start = chunk * multi.rows();
             int expected = Math.min(multi.rows(), rows - start);
-            if (counts[chunk] >= 0 && counts[chunk] < expected) {
-                missing += expected - counts[chunk];
+            int count = from + chunk < counts.length ? counts[from + chunk] : -1;
+            if (count >= 0 && count < expected) {
+                missing += expected - count;
                 if (firstMissingOffset < 0 && nameMissing) {
                     firstMissingOffset = firstNotFound(log, end, binder, start, start + expected);
                 }

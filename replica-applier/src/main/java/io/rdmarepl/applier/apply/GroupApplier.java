@@ -46,6 +46,15 @@ final class GroupApplier implements RecordHandler {
     private final boolean pauseOnDivergence;
     private final boolean reorder;
     private final BatchPlan plan;
+    /** Batches of a group go in one round trip ({@link BatchPipeline}) where pgjdbc allows: {@code apply.pipeline}. */
+    private final boolean pipelined;
+    /** Batches staged in the session's pipeline and not yet sent. */
+    private BatchingStatement[] staged = new BatchingStatement[8];
+    private int stagedCount;
+    /** The pipeline's round trip failed: which batch it was is not known, a run without the pipeline names it. */
+    private boolean pipelineFailed;
+    private boolean withoutPipeline;
+    private boolean retryWithoutPipeline;
     private boolean wroteInTransaction;
     private final long[] noToast = ShapeKey.empty();
     private long[] newToast = ShapeKey.empty();
@@ -72,7 +81,7 @@ final class GroupApplier implements RecordHandler {
     private long missingRows;
 
     GroupApplier(RelationCache relations, ReplicaSession session, ApplierMetrics metrics, ShippedSequences sequences,
-                 int batchMaxRows, int copyMinRows, boolean pauseOnDivergence, boolean reorder) {
+                 int batchMaxRows, int copyMinRows, boolean pauseOnDivergence, boolean reorder, boolean pipelined) {
         this.relations = relations;
         this.copyRows = new CopyRows(copyMinRows, batchMaxRows, reorder, metrics);
         this.copyChunks = new CopyChunkApply(reorder, metrics);
@@ -81,7 +90,18 @@ final class GroupApplier implements RecordHandler {
         this.sequences = sequences;
         this.pauseOnDivergence = pauseOnDivergence;
         this.reorder = reorder;
-        this.plan = new BatchPlan(reorder, batchMaxRows, copyRows, this::send);
+        this.pipelined = pipelined;
+        this.plan = new BatchPlan(reorder, batchMaxRows, copyRows, new BatchPlan.Sender() {
+            @Override
+            public void send(BatchingStatement batch) throws SQLException {
+                GroupApplier.this.send(batch);
+            }
+
+            @Override
+            public void sent() throws SQLException {
+                sendStaged();
+            }
+        });
     }
 
     /** What one call did. */
@@ -106,7 +126,22 @@ final class GroupApplier implements RecordHandler {
      * allows (parallel apply: every row is sent before, so they run while earlier groups commit).
      */
     Outcome apply(GroupLog log, int count, boolean commitEach, int ringEpoch, CommitTurn turn) {
+        withoutPipeline = false;
+        Outcome outcome = applyOnce(log, count, commitEach, ringEpoch, turn);
+        if (retryWithoutPipeline) {
+            // the replica refused something in the pipeline: the same group again, a round trip a batch, fails at the
+            // batch to blame and names it (or applies, if what failed is gone)
+            withoutPipeline = true;
+            outcome = applyOnce(log, count, commitEach, ringEpoch, turn);
+        }
+        return outcome;
+    }
+
+    private Outcome applyOnce(GroupLog log, int count, boolean commitEach, int ringEpoch, CommitTurn turn) {
         this.turn = turn;
+        this.stagedCount = 0;
+        this.pipelineFailed = false;
+        this.retryWithoutPipeline = false;
         this.log = log;
         this.commitEach = commitEach;
         this.ringEpoch = ringEpoch;
@@ -142,6 +177,11 @@ final class GroupApplier implements RecordHandler {
         if (open != null) {
             open.discard();
         }
+        for (int i = 0; i < stagedCount; i++) {
+            staged[i].discard();
+            staged[i] = null;
+        }
+        stagedCount = 0;
         plan.drop();
         ApplyFailure failure;
         long failedTx = log.transactions() > txIndex ? log.txId(txIndex) : txId;
@@ -180,6 +220,7 @@ final class GroupApplier implements RecordHandler {
             session.discard();
         } else {
             session.rollback();
+            retryWithoutPipeline = pipelineFailed && committed == 0 && !withoutPipeline;
         }
         open = null;
         return new Outcome(committed, rows, missingRows, failure);
@@ -407,15 +448,53 @@ final class GroupApplier implements RecordHandler {
         plan.send();
     }
 
-    /** Sends one batch of the plan ({@link BatchPlan.Sender}). */
+    /**
+     * Sends one batch of the plan ({@link BatchPlan.Sender}), or stages it in the session's pipeline, which
+     * {@link #sendStaged} sends with the plan's other batches in one round trip.
+     */
     private void send(BatchingStatement batch) throws SQLException {
         open = batch;
         if (batch.pending() > 0) {
             wroteInTransaction = true;
             int rowsSent = batch.pending();
+            BatchPipeline pipeline = pipelined && !commitEach && !withoutPipeline ? session.pipeline() : null;
+            if (pipeline != null && !batch.goesAsCopy(copyRows)) {
+                batch.stage(log.buffer(), end, rowBinder, reorder, pipeline);
+                if (stagedCount == staged.length) {
+                    staged = java.util.Arrays.copyOf(staged, stagedCount * 2);
+                }
+                staged[stagedCount++] = batch;
+                metrics.batch(rowsSent);
+                return;
+            }
+            sendStaged(); // a COPY goes after the rows planned before it
+            open = batch;
             long missing = batch.flush(log.buffer(), end, rowBinder, copyRows, reorder, pauseOnDivergence);
             metrics.batch(rowsSent);
             countMissing(batch, missing);
+        }
+    }
+
+    /** Sends the batches staged in the pipeline, in one round trip, and counts the rows they did not find. */
+    private void sendStaged() throws SQLException {
+        if (stagedCount == 0) {
+            return;
+        }
+        int batches = stagedCount;
+        stagedCount = 0;
+        int[] counts;
+        try {
+            counts = session.pipeline().execute();
+        } catch (SQLException e) {
+            pipelineFailed = true;
+            open = null; // which batch the replica refused is not known here
+            throw e;
+        }
+        for (int i = 0; i < batches; i++) {
+            BatchingStatement batch = staged[i];
+            staged[i] = null;
+            open = batch;
+            countMissing(batch, batch.missing(counts, log.buffer(), end, rowBinder, pauseOnDivergence));
         }
     }
 

@@ -32,6 +32,8 @@ final class ReplicaSession implements AutoCloseable {
     private PreparedStatement walFlushLsn;
     private PreparedStatement ownedSequences;
     private PreparedStatement setSequence;
+    /** The connection's {@link BatchPipeline}, or null where pgjdbc allows none. */
+    private BatchPipeline pipeline;
     /** Run the promotion's statement once, rolled back, when connecting (the replica is kept read-only for clients). */
     private final boolean rehearsePromotion;
 
@@ -56,6 +58,7 @@ final class ReplicaSession implements AutoCloseable {
                 walInsertLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_insert_lsn()::text");
                 walFlushLsn = c.prepareStatement("SELECT pg_catalog.pg_current_wal_flush_lsn()::text");
                 setSequence = c.prepareStatement(SET_SEQUENCE);
+                pipeline = BatchPipeline.open(c);
                 ownedSequences = prepareOwnedSequences(c);
                 if (rehearsePromotion) {
                     ReadOnlyGuard.rehearseWritable(c);
@@ -93,6 +96,12 @@ final class ReplicaSession implements AutoCloseable {
                     e.getMessage());
             return null;
         }
+    }
+
+    /** The open connection's batch pipeline (connecting first if needed), or null where pgjdbc allows none. */
+    BatchPipeline pipeline() throws SQLException {
+        connection();
+        return pipeline;
     }
 
     StatementCache statements() {
@@ -161,6 +170,9 @@ final class ReplicaSession implements AutoCloseable {
     }
 
     void rollback() {
+        if (pipeline != null) {
+            pipeline.discard();
+        }
         if (connection != null) {
             try {
                 connection.rollback();
@@ -173,6 +185,7 @@ final class ReplicaSession implements AutoCloseable {
     /** Throws the connection away (broken, or its statements are stale). */
     void discard() {
         statements.close();
+        pipeline = null;
         if (connection != null) {
             closeQuietly(connection);
             connection = null;

@@ -32,6 +32,7 @@ public record ApplierConfig(
         int applyWorkers,
         int batchMaxRows,
         int copyMinRows,
+        boolean pipeline,
         int groupMaxTransactions,
         long groupMaxBytes,
         long groupMaxMs,
@@ -98,6 +99,7 @@ public record ApplierConfig(
         }
         int batchRows = r.get(APPLY_BATCH_MAX_ROWS);
         int copyRows = r.get(APPLY_COPY_MIN_ROWS);
+        boolean pipeline = r.get(APPLY_PIPELINE);
         int groupTx = r.get(APPLY_GROUP_MAX_TRANSACTIONS);
         long groupBytes = r.get(APPLY_GROUP_MAX_BYTES);
         long groupMs = r.get(APPLY_GROUP_MAX_MS);
@@ -120,7 +122,7 @@ public record ApplierConfig(
         r.rejectUnknownKeys();
         r.throwIfInvalid();
         return new ApplierConfig(sourceName, activation, ringUri, capacity, epoch, url, user, password, poolSize, connectTimeoutMs,
-                readOnly, role, syncCommit, workers, batchRows, copyRows, groupTx, groupBytes, groupMs, lingerUs, pollFrames, parkUs, retryInitial,
+                readOnly, role, syncCommit, workers, batchRows, copyRows, pipeline, groupTx, groupBytes, groupMs, lingerUs, pollFrames, parkUs, retryInitial,
                 retryMax, durablePoll, feedbackMs, pauseOnDivergence, headroom, sequenceSyncMs, adminBind, adminPort, adminToken,
                 r.resolved());
     }
@@ -137,7 +139,7 @@ public record ApplierConfig(
         shown.put(RING_EPOCH.name(), Integer.toString(epoch));
         return new ApplierConfig(sourceName, activation, ringUri, ringCapacityBytes, epoch, replicaJdbcUrl, replicaUser,
                 replicaPassword, replicaPoolSize, replicaConnectTimeoutMs, replicaReadOnlyForClients, sessionReplicationRole,
-                synchronousCommit, applyWorkers, batchMaxRows, copyMinRows, groupMaxTransactions, groupMaxBytes, groupMaxMs, groupLingerUs, pollMaxFrames, idleMaxParkUs,
+                synchronousCommit, applyWorkers, batchMaxRows, copyMinRows, pipeline, groupMaxTransactions, groupMaxBytes, groupMaxMs, groupLingerUs, pollMaxFrames, idleMaxParkUs,
                 retryInitialMs, retryMaxMs, durablePollMs, feedbackIntervalMs, pauseOnDivergence, sequenceHeadroom,
                 sequenceSyncIntervalMs, adminBind, adminPort,
                 adminToken, Map.copyOf(shown));

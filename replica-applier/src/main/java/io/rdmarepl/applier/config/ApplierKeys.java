@@ -66,6 +66,8 @@ public final class ApplierKeys {
             "Most rows sent in one JDBC batch of one statement shape (inserts that go as COPY stream, up to 65,536 rows a COPY)");
     public static final ConfigKey<Integer> APPLY_COPY_MIN_ROWS = key("apply.copy.min.rows", integer(0, 100_000), "32",
             "Fewest inserts of one statement shape in one batch that go as one COPY instead of one INSERT each (an initial copy's chunks, bulk loads), with replica.session.replication.role=replica and no trigger or rule firing for the applier; a batch of upserts that meets an existing row goes as statements. 0, or more than apply.batch.max.rows: never COPY");
+    public static final ConfigKey<Boolean> APPLY_PIPELINE = key("apply.pipeline", bool(), "true",
+            "Send the statements of a group's row batches in one round trip (pgjdbc's batch of the statement shapes, joined), not one round trip per statement shape; false if a pgjdbc upgrade breaks it (the applier then logs that it cannot)");
     public static final ConfigKey<Integer> APPLY_GROUP_MAX_TRANSACTIONS = key("apply.group.max.transactions",
             integer(1, 1_000_000), "1000",
             "Most source transactions grouped into one replica transaction");
@@ -110,7 +112,7 @@ public final class ApplierKeys {
             SOURCE_NAME, ACTIVATION, RING_URI, RING_CAPACITY_BYTES, RING_EPOCH,
             REPLICA_JDBC_URL, REPLICA_USER, REPLICA_PASSWORD, REPLICA_POOL_SIZE, REPLICA_CONNECT_TIMEOUT_MS,
             REPLICA_READ_ONLY_FOR_CLIENTS, REPLICA_SESSION_REPLICATION_ROLE, APPLY_SYNCHRONOUS_COMMIT,
-            APPLY_WORKERS, APPLY_BATCH_MAX_ROWS, APPLY_COPY_MIN_ROWS, APPLY_GROUP_MAX_TRANSACTIONS, APPLY_GROUP_MAX_BYTES, APPLY_GROUP_MAX_MS, APPLY_GROUP_LINGER_US,
+            APPLY_WORKERS, APPLY_BATCH_MAX_ROWS, APPLY_COPY_MIN_ROWS, APPLY_PIPELINE, APPLY_GROUP_MAX_TRANSACTIONS, APPLY_GROUP_MAX_BYTES, APPLY_GROUP_MAX_MS, APPLY_GROUP_LINGER_US,
             APPLY_POLL_MAX_FRAMES, APPLY_IDLE_MAX_PARK_US, APPLY_RETRY_INITIAL_MS, APPLY_RETRY_MAX_MS,
             APPLY_DURABLE_POLL_MS, APPLY_FEEDBACK_INTERVAL_MS, APPLY_ON_DIVERGENCE, PROMOTE_SEQUENCE_HEADROOM,
             PROMOTE_SEQUENCE_SYNC_INTERVAL_MS, ADMIN_BIND, ADMIN_PORT, ADMIN_TOKEN);

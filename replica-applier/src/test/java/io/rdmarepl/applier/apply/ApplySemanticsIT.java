@@ -367,6 +367,28 @@ class ApplySemanticsIT extends ReplicaPerClass {
     }
 
     @Test
+    void shouldNameTheTableAndValueRefusedInTheSecondBatchOfAGroupSentInOneRoundTrip() throws Exception {
+        Sql.write(replica, "CREATE TABLE ledger (id int PRIMARY KEY, v int); CREATE TABLE narrow_too (id int PRIMARY KEY, code char(3))");
+        try (ApplierFixture f = ApplierFixture.start(replica, "pipelined")) {
+            f.feeder().send(relation(1, "ledger", 'd', "id*", "v"))
+                    .send(relation(2, "narrow_too", 'd', "id*", "code"))
+                    .transaction(1, 0x10, insert(1, i4(1), i4(1)))
+                    .transaction(2, 0x20, update(1, i4(1), i4(2)), insert(2, i4(1), text("abcdef")));
+            ApplierStatus paused = Await.until("apply paused on the value the column refuses", DEADLINE, f::status,
+                    s -> s.state() == ApplierState.PAUSED_SCHEMA);
+            assertThat(paused.lastError()).contains("0/20", "column \"code\" (character(3)) refused 'abcdef': ",
+                    "\"public\".\"narrow_too\"");
+            assertThat(paused.appliedLsn()).isEqualTo(0x10);
+            assertThat(Sql.rows(replica, "SELECT v FROM ledger")).as("nothing of the refused transaction")
+                    .containsExactly(List.of("1"));
+            Sql.write(replica, "ALTER TABLE narrow_too ALTER COLUMN code TYPE char(6)");
+            f.awaitApplied(0x20);
+        }
+        assertThat(Sql.rows(replica, "SELECT v FROM ledger")).containsExactly(List.of("2"));
+        assertThat(Sql.rows(replica, "SELECT code FROM narrow_too")).containsExactly(List.of("abcdef"));
+    }
+
+    @Test
     void shouldRefuseAndCountAFrameOfAStaleEpoch() throws Exception {
         Sql.write(replica, "CREATE TABLE fenced (id int PRIMARY KEY)");
         try (ApplierFixture f = ApplierFixture.start(replica, "epoch")) {

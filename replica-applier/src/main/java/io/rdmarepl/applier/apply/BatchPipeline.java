@@ -137,6 +137,12 @@ final class BatchPipeline {
             parameters.clear();
             entries += taken;
             return taken;
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            // the insert rewrite itself failed, as executeBatch would have: that is the error to report
+            if (e.getCause() instanceof SQLException cause) {
+                throw cause;
+            }
+            throw new SQLException("rewriting a batch of inserts for the group's pipeline: " + e.getCause(), e.getCause());
         } catch (ReflectiveOperationException e) {
             throw new SQLException("moving a batch into the group's pipeline: " + e, e);
         }

@@ -31,6 +31,8 @@ final class BatchPipeline {
     private static final Field QUERIES;
     private static final Field PARAMETERS;
     private static final Method REWRITE_INSERTS;
+    /** The rewrite's arguments: none, without a new varargs array for every batch. */
+    private static final Object[] NO_ARGUMENTS = new Object[0];
     /** Why pipelining is not available with this pgjdbc, or null. */
     private static final String UNAVAILABLE;
 
@@ -62,6 +64,8 @@ final class BatchPipeline {
     /** Rows of each entry taken: 1, or a rewritten multi-row INSERT's rows. */
     private int[] entryRows = new int[64];
     private int rows;
+    /** {@link #execute}'s counts folded back to one per entry, reused. */
+    private int[] perEntry = new int[64];
 
     private BatchPipeline(PreparedStatement carrier, Object carrierStatement) {
         this.carrier = carrier;
@@ -116,7 +120,7 @@ final class BatchPipeline {
             throw new SQLException("not a pgjdbc statement: " + from);
         }
         try {
-            REWRITE_INSERTS.invoke(source);
+            REWRITE_INSERTS.invoke(source, NO_ARGUMENTS);
             List<Object> queries = list(source, QUERIES);
             List<Object> parameters = list(source, PARAMETERS);
             if (queries == null || parameters == null) {
@@ -167,11 +171,13 @@ final class BatchPipeline {
         if (counts.length == sent || counts.length != sentRows) {
             return counts;
         }
-        int[] perEntry = new int[sent];
+        if (perEntry.length < sent) {
+            perEntry = new int[Math.max(sent, perEntry.length * 2)];
+        }
         for (int entry = 0, row = 0; entry < sent; row += entryRows[entry], entry++) {
             perEntry[entry] = counts[row];
         }
-        return perEntry;
+        return perEntry; // longer than sent: entries past it are stale, and no staged batch reads them
     }
 
     /** Drops the entries taken (after a failure). */

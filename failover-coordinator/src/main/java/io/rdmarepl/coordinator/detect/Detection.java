@@ -25,8 +25,21 @@ import java.util.Collection;
  * before its standby was never failed over, "b received a heartbeat 58847 ms ago, long after the probe began
  * failing"; once also with both cuts 60 ms apart). Its shipper, hearing no standby all that while, keeps the primary writable only on the
  * coordinator's renewals, which the failover stops before it waits out the lease.
+ *
+ * <p>The converse: standbys that fell silent while the primary still answered its probe (its last answer came more
+ * than {@link #HICCUP_MS} after their last heartbeat) heard nothing because of a cut between them, not a death; their
+ * silence then says nothing of what the probe finds later. A dead primary's last answer and last heartbeat are no
+ * further apart than a hiccup. So after such a cut the probe alone must show the death, by failing for a whole lease:
+ * a busy primary whose probe misses its timeout twice is not failed over to a standby it could not reach (found by
+ * the partition tests' scenario 4 on a loaded host: "primary b failed 2 probe(s) in 176 ms (no answer within 25 ms)
+ * and no standby received a heartbeat for 5623 ms", the standby cut off 5.4 s before). Without a lease, never.
  */
 public final class Detection {
+    /**
+     * The longest a live primary's heartbeats may lag its probe's answers on a busy host (a scheduling hiccup); a
+     * silence that began longer before the last answer is a cut between the primary and its standbys.
+     */
+    static final long HICCUP_MS = 250;
     private final Duration heartbeat;
     private final int probeFailures;
     private final Duration longSilence;
@@ -53,6 +66,16 @@ public final class Detection {
         boolean exitConfirmed = postmasterExit != null && probe.failures() >= 1;
         String heard = heartbeatAge == Long.MAX_VALUE ? "no standby reports heartbeats"
                 : "no standby received a heartbeat for " + heartbeatAge + " ms";
+        long answeredIntoSilenceMs = heartbeatAge == Long.MAX_VALUE ? 0 : heartbeatAge - probe.sinceSuccessMs();
+        boolean cutFromStandbys = answeredIntoSilenceMs > HICCUP_MS;
+        boolean failedForALease = !longSilence.isZero() && probe.failingForMs() >= longSilence.toMillis();
+        if (probeFailed && silent && silentSinceFailing && cutFromStandbys && !failedForALease) {
+            return new Verdict(false, "primary " + primary + " failed " + probe.failures() + " probe(s) in " + probe.failingForMs()
+                    + " ms (" + probe.error() + ") but answered one " + answeredIntoSilenceMs + " ms after the standbys last"
+                    + " received a heartbeat: they are cut off from it, and the probe alone fails it only once failing for "
+                    + (longSilence.isZero() ? "ever (no lease)" : "the lease (" + longSilence.toMillis() + " ms)")
+                    + ": not failing over", 0);
+        }
         if (probeFailed && silent && silentSinceFailing) {
             long failedFor = Math.max(probe.failingForMs(), heartbeatAge == Long.MAX_VALUE ? 0 : heartbeatAge - heartbeat.toMillis());
             return new Verdict(true, "primary " + primary + " failed " + probe.failures() + " probe(s) in " + probe.failingForMs()

@@ -31,6 +31,8 @@ public final class PrimaryProbe implements AutoCloseable {
     private volatile boolean running = true;
     private volatile long attemptStartNs;
     private volatile long lastSuccessNs;
+    /** Whether the current target answered yet: before, there is no last answer to tell a cut from a death by. */
+    private volatile boolean answered;
     private volatile long firstFailureNs;
     private volatile int consecutiveFailures;
     private volatile String lastError;
@@ -73,6 +75,7 @@ public final class PrimaryProbe implements AutoCloseable {
             jdbcUrl = url;
             consecutiveFailures = 0;
             lastSuccessNs = System.nanoTime();
+            answered = false;
         }
     }
 
@@ -111,7 +114,7 @@ public final class PrimaryProbe implements AutoCloseable {
         long failingSinceNs = failures == 0 ? 0 : consecutiveFailures == 0 ? started : firstFailureNs;
         return new ProbeView(jdbcUrl, failures, failures == 0 ? null : error,
                 failures == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(now - failingSinceNs),
-                TimeUnit.NANOSECONDS.toMillis(now - lastSuccessNs), lastWalLsn);
+                answered ? TimeUnit.NANOSECONDS.toMillis(now - lastSuccessNs) : Long.MAX_VALUE, lastWalLsn);
     }
 
     private void run() {
@@ -126,6 +129,7 @@ public final class PrimaryProbe implements AutoCloseable {
                 attemptStartNs = 0;
                 lastWalLsn = lsn;
                 lastSuccessNs = System.nanoTime();
+                answered = true;
                 consecutiveFailures = 0;
                 lastError = null;
             } catch (SQLException e) {

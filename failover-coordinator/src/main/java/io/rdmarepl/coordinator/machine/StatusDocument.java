@@ -59,7 +59,7 @@ final class StatusDocument {
         probeStatus.put("target", probe.jdbcUrl());
         probeStatus.put("failures", probe.failures());
         probeStatus.put("error", probe.error());
-        probeStatus.put("since_success_ms", probe.sinceSuccessMs());
+        probeStatus.put("since_success_ms", probe.sinceSuccessMs() == Long.MAX_VALUE ? null : probe.sinceSuccessMs());
         probeStatus.put("wal_lsn", probe.walLsn());
         status.put("probe", probeStatus);
         List<Map<String, Object>> members = new ArrayList<>();

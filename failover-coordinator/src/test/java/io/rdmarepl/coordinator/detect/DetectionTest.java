@@ -50,6 +50,30 @@ class DetectionTest {
     }
 
     @Test
+    void aPrimaryThatAnsweredLongAfterItsStandbysFellSilentIsCutOffFromThemAndNeedsItsProbeToFailForALease() {
+        // scenario 4 on a loaded host: the standby cut off 5.4 s before, then two probes over their 25 ms timeout
+        Verdict verdict = detection.judge("pga", probe(2, 176, 226), List.of(standby("pgb", 5_623)), null);
+        assertThat(verdict.primaryFailed()).as(verdict.sentence()).isFalse();
+        assertThat(verdict.sentence()).isEqualTo("primary pga failed 2 probe(s) in 176 ms (Connection refused) but answered one"
+                + " 5397 ms after the standbys last received a heartbeat: they are cut off from it, and the probe alone fails it"
+                + " only once failing for the lease (2000 ms): not failing over");
+        assertThat(detection.judge("pga", probe(40, 1_999, 2_049), List.of(standby("pgb", 7_500)), null).primaryFailed())
+                .as("a probe failing for less than the lease").isFalse();
+        assertThat(detection.judge("pga", probe(40, 2_000, 2_050), List.of(standby("pgb", 7_500)), null).primaryFailed())
+                .as("a probe failing for a whole lease: dead, however the standbys fell silent").isTrue();
+        assertThat(new Detection(Duration.ofMillis(20), 2, Duration.ZERO).judge("pga", probe(40, 60_000, 60_050),
+                List.of(standby("pgb", 70_000)), null).primaryFailed()).as("without a lease: never on the probe alone").isFalse();
+    }
+
+    @Test
+    void aDeadPrimarysLastAnswerAndLastHeartbeatAreAHiccupApart() {
+        assertThat(detection.judge("pga", probe(2, 30, 40 + Detection.HICCUP_MS), List.of(standby("pgb", 40 + 2 * Detection.HICCUP_MS)),
+                null).primaryFailed()).as("heartbeats lagging the answers by a hiccup").isTrue();
+        assertThat(detection.judge("pga", probe(2, 30, Long.MAX_VALUE), List.of(standby("pgb", 60_000)), null).primaryFailed())
+                .as("never answered since the probe began (a coordinator started after the primary died)").isTrue();
+    }
+
+    @Test
     void silentStandbysAloneAreAStall() {
         Verdict verdict = detection.judge("pga", probe(0, 0), List.of(standby("pgb", 500)), null);
         assertThat(verdict.primaryFailed()).isFalse();
@@ -87,8 +111,12 @@ class DetectionTest {
     }
 
     private static ProbeView probe(int failures, long failingForMs) {
+        return probe(failures, failingForMs, failingForMs);
+    }
+
+    private static ProbeView probe(int failures, long failingForMs, long sinceSuccessMs) {
         return new ProbeView("jdbc:postgresql://127.0.0.1:5432/postgres", failures, failures == 0 ? null : "Connection refused",
-                failingForMs, failingForMs, "0/16B3748");
+                failingForMs, sinceSuccessMs, "0/16B3748");
     }
 
     static StandbyView standby(String name, long heartbeatAgeMs) {

@@ -68,14 +68,10 @@ public final class Shipper implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private Shipper(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings, MeterRegistry registry,
-                    Consumer<Lease> leaseOpened) {
+                    GuardedLease guarded) {
         this.config = config;
-        LOG.info("starting shipper: {}", config.describe());
-        // first: a lease an earlier shipper left counting is guarded while this one starts, whatever becomes of it
-        this.guarded = config.fenceLeaseMs() > 0 ? GuardedLease.open(config) : null;
+        this.guarded = guarded;
         this.lease = guarded != null ? guarded.lease() : new Lease(0);
-        // the start may wait long for a standby a partition hides; the coordinator's renewals must reach this lease meanwhile
-        leaseOpened.accept(lease);
         String fencedBefore;
         SynchronousStandbyNames standbyNames = config.sync().enabled() ? new SynchronousStandbyNames(config) : null;
         try {
@@ -166,6 +162,7 @@ public final class Shipper implements AutoCloseable {
      * coordinator while this start waits ({@link io.rdmarepl.shipper.role.ShipperRole#renewLease}).
      */
     public static Shipper start(ShipperConfig config, MeterRegistry registry, Consumer<Lease> leaseOpened) {
+        GuardedLease guarded = openLease(config, leaseOpened);
         Properties credentials = new Properties();
         credentials.setProperty("user", config.databaseUser());
         credentials.setProperty("password", config.databasePassword());
@@ -173,13 +170,29 @@ public final class Shipper implements AutoCloseable {
         RelationCatalog catalog = RelationCatalog.forJdbcUrl(config.jdbcUrl(), credentials);
         try {
             Shipper shipper = new Shipper(config, new ChangeEventEncoder(catalog), DebeziumValueSettings.properties(), registry,
-                    leaseOpened);
+                    guarded);
             shipper.catalog = catalog;
             return shipper;
         } catch (RuntimeException e) {
             catalog.close();
+            if (guarded != null) {
+                guarded.abandon(); // idempotent: the constructor may have abandoned it already
+            }
             throw e;
         }
+    }
+
+    /**
+     * The first step of every start: a lease an earlier shipper left counting is guarded while this one starts,
+     * whatever becomes of it, and {@code leaseOpened} hears of it before anything slower runs (the encoders' classes
+     * load, the primary is checked, the standbys connect): a shipper killed during a cut that hides its standby is
+     * renewed only by the coordinator, and its restart must reach that point within the lease it took over.
+     */
+    private static GuardedLease openLease(ShipperConfig config, Consumer<Lease> leaseOpened) {
+        LOG.info("starting shipper: {}", config.describe());
+        GuardedLease guarded = config.fenceLeaseMs() > 0 ? GuardedLease.open(config) : null;
+        leaseOpened.accept(guarded != null ? guarded.lease() : new Lease(0));
+        return guarded;
     }
 
     /**
@@ -196,7 +209,7 @@ public final class Shipper implements AutoCloseable {
     /** {@link #start(ShipperConfig, ChangeEncoding, Map, MeterRegistry)}, telling {@code leaseOpened} of the lease once open. */
     public static Shipper start(ShipperConfig config, ChangeEncoding encoding, Map<String, String> valueSettings,
                                 MeterRegistry registry, Consumer<Lease> leaseOpened) {
-        return new Shipper(config, encoding, valueSettings, registry, leaseOpened);
+        return new Shipper(config, encoding, valueSettings, registry, openLease(config, leaseOpened));
     }
 
     /**

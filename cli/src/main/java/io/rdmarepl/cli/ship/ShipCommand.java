@@ -79,11 +79,14 @@ public final class ShipCommand implements Callable<Integer> {
         ShipperConfig settings = ShipperConfig.load(config);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ShipperRole role = InitialRole.prepare(settings, registry);
-        warmAdminAnswers(settings, role);
         // the endpoint first: a start that waits for a standby a partition hides must still answer the coordinator's
-        // lease renewals, or the lease guard fences a primary its coordinator reaches
+        // lease renewals, or the lease guard fences a primary its coordinator reaches; a restart must reach them
+        // within the lease it took over, so warming the answers runs beside the start, not before it
         AdminServer admin = adminServer(settings, role, registry).start();
         adminAddress = admin.address();
+        Thread warming = new Thread(() -> warmAdminAnswers(settings, role), "rdmarepl-admin-warm");
+        warming.setDaemon(true);
+        warming.start();
         try {
             role.startAsConfigured();
         } catch (RuntimeException e) {

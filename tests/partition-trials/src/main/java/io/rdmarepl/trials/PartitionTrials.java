@@ -302,8 +302,8 @@ public final class PartitionTrials {
         String survivor = primary();
         String heal = "by itself";
         if (!survivor.equals(primaryBefore)) {
+            heal = "with `rdmarepl rejoin " + primaryBefore + "` (failed over: " + whyFailedOver() + ")";
             rejoin(primaryBefore);
-            heal = "with `rdmarepl rejoin " + primaryBefore + "`";
         }
         cluster.coordinator().awaitPhase("HEALTHY", HEAL_TIMEOUT);
         String standby = other(survivor);
@@ -320,6 +320,17 @@ public final class PartitionTrials {
         return new TrialResult(scenario, trial, primaryBefore, survivor, HistoryCheck.windows(history.acks()),
                 HistoryCheck.overlappingPrimaries(history.acks()), lost, lostBeforeFault, selfFenceMs, fencedBeforePromotingMs, tables.equal(),
                 "healed " + heal + "; roles restarted by their supervisors so far: " + cluster.restarts() + "; " + notes + (tables.equal() ? "" : "; replica differs:\n" + tables));
+    }
+
+    /** The reason of the coordinator's latest move to FENCING (its verdict on the primary), or of a manual one. */
+    private String whyFailedOver() throws Exception {
+        String why = "no FENCING in the coordinator's history";
+        for (JsonNode entry : cluster.coordinator().history()) {
+            if (entry.path("to").asText().equals("FENCING")) {
+                why = entry.path("reason").asText();
+            }
+        }
+        return why;
     }
 
     /** The application: writing through the failover-aware DataSource, acknowledgements named by member. */

@@ -107,6 +107,8 @@ class TopologyClientTest {
         client = new TopologyClient(List.of(coordinator.url()), Duration.ofMillis(200), Duration.ofSeconds(30),
             FailoverDataSourceConfig.TOPOLOGY_MAX_AGE_DEFAULT, Duration.ofSeconds(60)).start();
         Await.until("the first topology arrives", DEADLINE, () -> client.current().isPresent());
+        // else the poll could arrive after v2 is published, take it at once, and the one after it wait for v3
+        Await.until("the long poll for what follows v1 is held", DEADLINE, () -> coordinator.heldPolls() == 1);
 
         // mid-failover: a client that saw its primary fail refreshes, and gets v2 before the held poll does
         coordinator.publishQuietly(TopologyServer.document(1, "FENCING", null, List.of(PGA)));

@@ -34,6 +34,8 @@ final class TopologyServer implements AutoCloseable {
     private final HttpServer http;
     private final ExecutorService handlers;
     private final AtomicInteger requests = new AtomicInteger();
+    /** Requests inside awaitNewerThan; only those waiting are ever seen, as it holds the monitor otherwise. */
+    private int held;
     private long version;
     private ObjectNode document;
     private boolean closed;
@@ -157,14 +159,26 @@ final class TopologyServer implements AutoCloseable {
 
     private synchronized String awaitNewerThan(final String after, final long waitMs) throws InterruptedException {
         final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
-        while (after != null && version <= Long.parseLong(after) && !closed) {
-            final long remainingNs = deadlineNs - System.nanoTime();
-            if (remainingNs <= 0) {
-                break;
+        held++;
+        try {
+            while (after != null && version <= Long.parseLong(after) && !closed) {
+                final long remainingNs = deadlineNs - System.nanoTime();
+                if (remainingNs <= 0) {
+                    break;
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, remainingNs);
             }
-            TimeUnit.NANOSECONDS.timedWait(this, remainingNs);
+        } finally {
+            held--;
         }
         return document.toString();
+    }
+
+    /**
+     * @return the long polls held now (waiting for a version newer than the one they have)
+     */
+    synchronized int heldPolls() {
+        return held;
     }
 
     private static Map<String, String> query(final String rawQuery) {

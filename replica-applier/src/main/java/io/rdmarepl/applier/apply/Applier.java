@@ -119,8 +119,10 @@ public final class Applier implements ApplierControl {
             ApplierAgent agent = new ApplierAgent(config, reader, session,
                     () -> new ReplicaSession(dataSource, positions, commitsAsynchronously, rehearsePromotion),
                     sequences, readings, metrics, position);
-            // spins and yields cover a busy ring; then the reader sleeps on the ring's doorbell, or parks without one
-            IdleStrategy idle = BackoffIdleStrategy.forReader(reader, 1_000, 10, TimeUnit.MICROSECONDS.toNanos(config.idleMaxParkUs()));
+            // straight to sleep on the ring's doorbell (or a park without one): spinning first (1,000 polls, then 10
+            // yields) took 35-40% of this thread's CPU at bench lag --load max on 2 vCPUs, CPU the primary and the
+            // shipper wanted, and did not shorten the idle lag (docs/benchmarks.md, 2026-12-06 12:50)
+            IdleStrategy idle = BackoffIdleStrategy.forReader(reader, 0, 0, TimeUnit.MICROSECONDS.toNanos(config.idleMaxParkUs()));
             Applier applier = new Applier(config, dataSource, ring, session, agent, sequences, readings, metrics, idle);
             metrics.statusGauges(applier);
             applier.thread.start();

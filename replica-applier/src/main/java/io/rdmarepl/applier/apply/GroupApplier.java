@@ -49,10 +49,9 @@ final class GroupApplier implements RecordHandler {
     /** Batches of a group go in one round trip ({@link BatchPipeline}) where pgjdbc allows: {@code apply.pipeline}. */
     private final boolean pipelined;
     /** Batches staged in the session's pipeline and not yet sent. */
-    private BatchingStatement[] staged = new BatchingStatement[8];
-    private int stagedCount;
-    /** The pipeline's round trip failed: which batch it was is not known, a run without the pipeline names it. */
-    private boolean pipelineFailed;
+    private final StagedBatches staged = new StagedBatches();
+    /** Each staged batch, once sent: its rows not found. One instance: the hot path allocates none. */
+    private final StagedBatches.Sent countMissingOfStaged = this::countMissingOfStaged;
     private boolean withoutPipeline;
     private boolean retryWithoutPipeline;
     private boolean wroteInTransaction;
@@ -139,8 +138,7 @@ final class GroupApplier implements RecordHandler {
 
     private Outcome applyOnce(GroupLog log, int count, boolean commitEach, int ringEpoch, CommitTurn turn) {
         this.turn = turn;
-        this.stagedCount = 0;
-        this.pipelineFailed = false;
+        staged.reset();
         this.retryWithoutPipeline = false;
         this.log = log;
         this.commitEach = commitEach;
@@ -177,11 +175,7 @@ final class GroupApplier implements RecordHandler {
         if (open != null) {
             open.discard();
         }
-        for (int i = 0; i < stagedCount; i++) {
-            staged[i].discard();
-            staged[i] = null;
-        }
-        stagedCount = 0;
+        staged.discard();
         plan.drop();
         ApplyFailure failure;
         long failedTx = log.transactions() > txIndex ? log.txId(txIndex) : txId;
@@ -220,7 +214,7 @@ final class GroupApplier implements RecordHandler {
             session.discard();
         } else {
             session.rollback();
-            retryWithoutPipeline = pipelineFailed && committed == 0 && !withoutPipeline;
+            retryWithoutPipeline = staged.failed() && committed == 0 && !withoutPipeline;
         }
         open = null;
         return new Outcome(committed, rows, missingRows, failure);
@@ -459,11 +453,7 @@ final class GroupApplier implements RecordHandler {
             int rowsSent = batch.pending();
             BatchPipeline pipeline = pipelined && !commitEach && !withoutPipeline ? session.pipeline() : null;
             if (pipeline != null && !batch.goesAsCopy(copyRows)) {
-                batch.stage(log.buffer(), end, rowBinder, reorder, pipeline);
-                if (stagedCount == staged.length) {
-                    staged = java.util.Arrays.copyOf(staged, stagedCount * 2);
-                }
-                staged[stagedCount++] = batch;
+                staged.stage(batch, log.buffer(), end, rowBinder, reorder, pipeline);
                 metrics.batch(rowsSent);
                 return;
             }
@@ -477,25 +467,15 @@ final class GroupApplier implements RecordHandler {
 
     /** Sends the batches staged in the pipeline, in one round trip, and counts the rows they did not find. */
     private void sendStaged() throws SQLException {
-        if (stagedCount == 0) {
-            return;
+        if (!staged.isEmpty()) {
+            open = null; // which batch the replica refused in the round trip is not known
+            staged.send(session.pipeline(), countMissingOfStaged);
         }
-        int batches = stagedCount;
-        stagedCount = 0;
-        int[] counts;
-        try {
-            counts = session.pipeline().execute();
-        } catch (SQLException e) {
-            pipelineFailed = true;
-            open = null; // which batch the replica refused is not known here
-            throw e;
-        }
-        for (int i = 0; i < batches; i++) {
-            BatchingStatement batch = staged[i];
-            staged[i] = null;
-            open = batch;
-            countMissing(batch, batch.missing(counts, log.buffer(), end, rowBinder, pauseOnDivergence));
-        }
+    }
+
+    private void countMissingOfStaged(BatchingStatement batch, int[] counts) throws SQLException {
+        open = batch;
+        countMissing(batch, batch.missing(counts, log.buffer(), end, rowBinder, pauseOnDivergence));
     }
 
     /** Rows an UPDATE or DELETE of {@code batch} did not find: a divergence that pauses, or counted. */

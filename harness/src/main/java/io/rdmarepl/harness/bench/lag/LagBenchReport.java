@@ -167,6 +167,7 @@ final class LagBenchReport {
                 out.append(String.format(Locale.ROOT, "  r%d: %s / %s (#%d)", round.round(), Figures.ms(figures.get("p50")),
                         Figures.ms(figures.get("p99")), round.order()));
             }
+            out.append(cpuPerRound(r));
             if (r.lagMeasured()) {
                 out.append(String.format(Locale.ROOT, "  %s (lag trend up to %+.1f ms/s)", r.bounded() ? "bounded" : "NOT bounded",
                         r.growthMsPerS()));
@@ -271,6 +272,20 @@ final class LagBenchReport {
                     triple(Figures.percentiles(legs.get(CommitEvents.LEGS.get(3))))));
         }
         return out.toString();
+    }
+
+    /**
+     * Each round's CPU of the path per 1,000 transactions the primary committed, as "cpu ms/1000 tx r1 ... r2 ...", or
+     * nothing when not measured. On a host whose CPUs the load saturates, what the path takes the primary loses.
+     */
+    private static String cpuPerRound(SystemResult r) {
+        StringBuilder cpu = new StringBuilder();
+        for (RoundResult round : r.rounds()) {
+            if (!Double.isNaN(round.cpuTotalMsPer1000Tx())) {
+                cpu.append(String.format(Locale.ROOT, " r%d %.1f", round.round(), round.cpuTotalMsPer1000Tx()));
+            }
+        }
+        return cpu.length() == 0 ? "" : "  cpu ms/1000 tx" + cpu;
     }
 
     private static String triple(Map<String, Long> p) {

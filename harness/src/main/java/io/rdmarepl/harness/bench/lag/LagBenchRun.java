@@ -1,6 +1,7 @@
 package io.rdmarepl.harness.bench.lag;
 
 import io.rdmarepl.harness.bench.PhysicalStandby;
+import io.rdmarepl.harness.bench.cpu.CpuAccount;
 import io.rdmarepl.testsupport.PostgresServer;
 import java.sql.Connection;
 import java.time.Duration;
@@ -170,8 +171,12 @@ final class LagBenchRun {
             system.measuring();
             String notSynchronous = system.synchronous() ? system.notSynchronous() : null;
             progress.phase("measuring", system.label(), round, workload::committed);
+            CpuAccount cpuBefore = CpuAccount.now();
             runFor(settings.seconds(), system, workload);
             LagWorkload.Window window = workload.stop();
+            // the path's CPU for what the primary committed meanwhile: the walsender, the apply worker or rdmarepl's
+            // threads and replica sessions, this JVM's compilers and collector (which the load's clients use too)
+            Map<String, Double> cpu = cpuBefore.perThousand(CpuAccount.now(), window.transactions(), target);
             long last = workload.finalProbe();
             progress.phase("catching up", system.label(), round, workload::committed);
             try (Connection c = system.connectProbes()) {
@@ -182,7 +187,7 @@ final class LagBenchRun {
                 long expected = window.lastProbe() - window.firstProbe() + 1;
                 if (!system.stampsApplied()) {
                     long held = ProbeTable.count(c, window.firstProbe(), window.lastProbe());
-                    return new RoundResult(round, order, List.of(), expected - held, window, -1, null, notSynchronous);
+                    return new RoundResult(round, order, List.of(), expected - held, window, -1, null, notSynchronous, cpu);
                 }
                 List<ProbeSample> samples = ProbeTable.read(c, window.firstProbe(), window.lastProbe());
                 List<ProbeSample> finalProbe = ProbeTable.read(c, last, last);
@@ -193,7 +198,7 @@ final class LagBenchRun {
                             r.events().events(CommitEvents.REPLICA)));
                 }
                 return new RoundResult(round, order, samples, expected - samples.size(), window,
-                        finalProbe.isEmpty() ? -1 : finalProbe.get(0).lagUs(), returnPath, notSynchronous);
+                        finalProbe.isEmpty() ? -1 : finalProbe.get(0).lagUs(), returnPath, notSynchronous, cpu);
             }
         } finally {
             progress.phase("stopping", system.label(), round, () -> 0);

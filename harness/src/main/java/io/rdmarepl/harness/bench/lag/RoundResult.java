@@ -17,9 +17,11 @@ import org.HdrHistogram.Histogram;
  *                      to the client ({@link #returnPath}); null otherwise
  * @param notSynchronous a synchronous system that was not (at the window's start or after the catch-up): what the
  *                      primary or the shipper showed; null when it was, or for an asynchronous system
+ * @param cpuMsPer1000Tx the CPU its path took in the window, per 1,000 transactions committed on the primary, by part
+ *                      ({@link io.rdmarepl.harness.bench.cpu.CpuAccount}); empty off Linux
  */
 record RoundResult(int round, int order, List<ProbeSample> samples, long missing, LagWorkload.Window window, long catchUpUs,
-                   ReturnPath returnPath, String notSynchronous) {
+                   ReturnPath returnPath, String notSynchronous, Map<String, Double> cpuMsPer1000Tx) {
 
     /**
      * @param us     applied -> returned, per probe whose return time is known
@@ -33,7 +35,13 @@ record RoundResult(int round, int order, List<ProbeSample> samples, long missing
     }
 
     RoundResult(int round, int order, List<ProbeSample> samples, long missing, LagWorkload.Window window, long catchUpUs) {
-        this(round, order, samples, missing, window, catchUpUs, null, null);
+        this(round, order, samples, missing, window, catchUpUs, null, null, Map.of());
+    }
+
+    /** The CPU of the path per 1,000 transactions, all parts together; NaN when not measured. */
+    double cpuTotalMsPer1000Tx() {
+        Double total = cpuMsPer1000Tx.get("total");
+        return total == null ? Double.NaN : total;
     }
 
     /**
@@ -93,6 +101,9 @@ record RoundResult(int round, int order, List<ProbeSample> samples, long missing
         }
         if (notSynchronous != null) {
             m.put("not_synchronous", notSynchronous);
+        }
+        if (!cpuMsPer1000Tx.isEmpty()) {
+            m.put("cpu_ms_per_1000_tx", cpuMsPer1000Tx);
         }
         return m;
     }

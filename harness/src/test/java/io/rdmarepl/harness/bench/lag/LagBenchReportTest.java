@@ -61,6 +61,25 @@ class LagBenchReportTest {
     }
 
     @Test
+    void shouldPrintAndWriteEachRoundsCpuPerThousandTransactions() {
+        SystemResult rdmarepl = new SystemResult(new RdmareplSystem("shm", null, "rdmarepl_lag", null, null));
+        RoundResult measured = round(8_000);
+        rdmarepl.add(new RoundResult(1, 1, measured.samples(), 0, measured.window(), 8_000, null, null,
+                Map.of("walsender", 61.4, "replica backends", 78.0, "total", 229.2)));
+        SystemResult postgresql = new SystemResult(new NativeLogicalSystem(null, "rdmarepl_lag", null, "off"));
+        postgresql.add(round(2_000)); // not measured (off Linux): no figure, no line
+        List<SystemResult> results = List.of(rdmarepl, postgresql);
+        Map<String, Object> report = LagBenchReport.build(results, new LinkedHashMap<>(Map.of("rounds", 1, "load", "max")),
+                Map.of(), leftovers(0), null);
+
+        String table = LagBenchReport.table(results, report);
+
+        assertThat(table).contains("(#1)  cpu ms/1000 tx r1 229.2").containsOnlyOnce("cpu ms/1000 tx");
+        assertThat(rdmarepl.toMap().get("per_round").toString()).contains("cpu_ms_per_1000_tx={walsender=61.4");
+        assertThat(postgresql.toMap().get("per_round").toString()).doesNotContain("cpu_ms_per_1000_tx");
+    }
+
+    @Test
     void shouldCompareSyncCommitLatencyAndSayWhetherTheTargetIsMet() {
         List<SystemResult> results = syncResults(6_000);
         Map<String, Object> settings = new LinkedHashMap<>(syncSettings().toMap());
@@ -123,12 +142,12 @@ class LagBenchReportTest {
         SystemResult notSync = new SystemResult(new RdmareplSystem("shm", null, "rdmarepl_lag", null, settings, true));
         RoundResult round = round(4_000);
         notSync.add(new RoundResult(1, 1, round.samples(), 0, round.window(), 4_000,
-                RoundResult.returnPath(round.samples(), round.window()), "shipper sync status {state=degraded}"));
+                RoundResult.returnPath(round.samples(), round.window()), "shipper sync status {state=degraded}", Map.of()));
         SystemResult early = new SystemResult(new NativeLogicalSystem(null, "rdmarepl_lag", null, "on", true));
         RoundResult late = round(4_000);
         // every commit returned 1 ms after sending, before the replica applied it (4 ms or later)
         LagWorkload.Window window = withReturns(late.window(), late.samples(), 1_000 - 4_000);
-        early.add(new RoundResult(1, 2, late.samples(), 0, window, 4_000, RoundResult.returnPath(late.samples(), window), null));
+        early.add(new RoundResult(1, 2, late.samples(), 0, window, 4_000, RoundResult.returnPath(late.samples(), window), null, Map.of()));
 
         Map<String, Object> report = LagBenchReport.build(List.of(notSync, early), new LinkedHashMap<>(settings.toMap()), Map.of(),
                 leftovers(0), null, List.of());
@@ -218,7 +237,7 @@ class LagBenchReportTest {
         sync.add(syncRound(4_000, rdmareplSyncUs, 1_000));
         logical.add(syncRound(1_000, 3_000, 1_000));
         RoundResult commits = syncRound(1_000, 3_000, 1_000);
-        physical.add(new RoundResult(1, 4, List.of(), 0, commits.window(), -1, null, null));
+        physical.add(new RoundResult(1, 4, List.of(), 0, commits.window(), -1, null, null, Map.of()));
         return List.of(async, sync, logical, physical);
     }
 
@@ -230,7 +249,7 @@ class LagBenchReportTest {
             Figures.record(commit, commitUs);
         }
         LagWorkload.Window window = withReturns(new LagWorkload.Window(1, 1000, 10.0, 1000, 1000, commit, 0), lag.samples(), returnUs);
-        return new RoundResult(1, 1, lag.samples(), 0, window, baseUs, RoundResult.returnPath(lag.samples(), window), null);
+        return new RoundResult(1, 1, lag.samples(), 0, window, baseUs, RoundResult.returnPath(lag.samples(), window), null, Map.of());
     }
 
     /** {@code window} with every probe's commit returned {@code afterAppliedUs} after the replica applied it. */

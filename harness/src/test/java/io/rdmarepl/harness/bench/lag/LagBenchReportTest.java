@@ -75,7 +75,8 @@ class LagBenchReportTest {
         String table = LagBenchReport.table(results, report);
 
         assertThat(table).contains("(#1)  cpu ms/1000 tx r1 229.2").containsOnlyOnce("cpu ms/1000 tx");
-        assertThat(rdmarepl.toMap().get("per_round").toString()).contains("cpu_ms_per_1000_tx={walsender=61.4");
+        assertThat(rdmarepl.toMap().get("per_round").toString()).contains("cpu_ms_per_1000_tx={").contains("walsender=61.4")
+                .contains("total=229.2");
         assertThat(postgresql.toMap().get("per_round").toString()).doesNotContain("cpu_ms_per_1000_tx");
     }
 

@@ -324,13 +324,8 @@ public final class PartitionTrials {
 
     /** The reason of the coordinator's latest move to FENCING (its verdict on the primary), or of a manual one. */
     private String whyFailedOver() throws Exception {
-        String why = "no FENCING in the coordinator's history";
-        for (JsonNode entry : cluster.coordinator().history()) {
-            if (entry.path("to").asText().equals("FENCING")) {
-                why = entry.path("reason").asText();
-            }
-        }
-        return why;
+        JsonNode fencing = lastEntryTo("FENCING");
+        return fencing == null ? "no FENCING in the coordinator's history" : fencing.path("reason").asText();
     }
 
     /** The application: writing through the failover-aware DataSource, acknowledgements named by member. */
@@ -386,13 +381,19 @@ public final class PartitionTrials {
     }
 
     long lastTransitionTo(String phase) throws Exception {
-        long at = -1;
+        JsonNode entry = lastEntryTo(phase);
+        return entry == null ? -1 : entry.path("at_ms").asLong();
+    }
+
+    /** The coordinator's latest history entry into {@code phase}, or null when it never went there. */
+    private JsonNode lastEntryTo(String phase) throws Exception {
+        JsonNode last = null;
         for (JsonNode entry : cluster.coordinator().history()) {
             if (phase.equals(entry.path("to").asText())) {
-                at = entry.path("at_ms").asLong();
+                last = entry;
             }
         }
-        return at;
+        return last;
     }
 
     /** Commits a marker on {@code from}'s server and waits until {@code to}'s holds it (and so all before it). */

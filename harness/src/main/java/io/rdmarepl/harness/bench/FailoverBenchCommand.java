@@ -341,6 +341,9 @@ public final class FailoverBenchCommand implements Callable<Integer> {
         if (warmupMs < 0 || warmupMs > 600_000) {
             problems.add("--warmup-ms " + warmupMs + ": must be 0..600000");
         }
+        if (stateDir != null && !java.nio.file.Files.isDirectory(stateDir)) {
+            problems.add("--state-dir " + stateDir + ": not a directory");
+        }
         if (!problems.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "invalid options:\n  " + String.join("\n  ", problems));
         }

@@ -8,6 +8,13 @@ public final class ApplierRoutes {
     /** {@code GET}: state, positions, ring and heartbeat age (a document, not a record: see the package's description). */
     public static final String STATUS = "/status";
     /**
+     * {@code GET}, query {@code silence_ms}, {@code seen} ({@code heard} or {@code silent}), {@code state}, {@code
+     * wait_ms}: the /status document, held until it no longer says what the caller saw (the ring's silence passed
+     * {@code silence_ms}, a frame ended a silence, the state changed) or {@code wait_ms} passed. An applier without the
+     * route answers it as /status at once (the same context), so a watcher then reads at its own pace.
+     */
+    public static final String STATUS_WATCH = "/status/watch";
+    /**
      * {@code POST} {@link EpochRequest}, answered with an {@link ApplierActivateAnswer}: start following a fresh ring
      * (created at the epoch when given).
      */

@@ -7,6 +7,7 @@ import io.rdmarepl.applier.apply.ApplierStatus;
 import io.rdmarepl.config.Activation;
 import io.rdmarepl.applier.config.ApplierConfig;
 import io.rdmarepl.applier.role.ApplierRole;
+import io.rdmarepl.applier.role.StatusWatch;
 import io.rdmarepl.cli.admin.AdminServer;
 import io.rdmarepl.control.ApplierActivateAnswer;
 import io.rdmarepl.control.ApplierRoutes;
@@ -101,7 +102,9 @@ public final class ApplyCommand implements Callable<Integer> {
 
     /**
      * The applier's admin endpoint, not started yet: {@code /health} (200 while waiting too), {@code /status}
-     * ({@code state}; with an applier also {@code last_message_age_ms}, positions and ring), {@code /metrics},
+     * ({@code state}; with an applier also {@code last_message_age_ms}, positions and ring), {@code /status/watch}
+     * (the same, held until it changes: the coordinator's heartbeat watch, {@link StatusWatch}; one request thread per
+     * held watch, so the control actions never queue behind one), {@code /metrics},
      * and the token-guarded {@code POST /activate}, {@code POST /drain} (from then on this standby no longer renews
      * the primary's lease), {@code POST /follow} (a drain called off: streaming and renewing again) and
      * {@code POST /promote} the coordinator calls, and {@code POST /deactivate} (back to waiting: a rejoin taken back). Address and token come from the applier's configuration ({@code admin.bind},
@@ -110,7 +113,11 @@ public final class ApplyCommand implements Callable<Integer> {
     public static AdminServer adminServer(ApplierRole role, PrometheusMeterRegistry registry) {
         ApplierConfig settings = role.config();
         return new AdminServer(new InetSocketAddress(settings.adminBind(), settings.adminPort()), settings.adminToken(),
-                role::healthy, role::statusDocument, registry)
+                role::healthy, role::statusDocument, registry, 0)
+                .query(ApplierRoutes.STATUS_WATCH, q -> {
+                    StatusWatch.await(role, StatusWatch.Query.parse(q));
+                    return role.statusDocument();
+                })
                 .control(ApplierRoutes.ACTIVATE, body -> activate(role, body))
                 .control(ApplierRoutes.DRAIN, body -> new DrainAnswer(Lsn.format(role.drain().get(60, TimeUnit.SECONDS))))
                 .control(ApplierRoutes.FOLLOW, body -> {

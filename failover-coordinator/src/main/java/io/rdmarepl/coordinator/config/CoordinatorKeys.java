@@ -66,7 +66,7 @@ public final class CoordinatorKeys {
     public static final ConfigKey<String> ROLES_ADMIN_TOKEN = secret("roles.admin.token", text(), "",
             "bearer token of the shippers' and appliers' admin endpoints");
     public static final ConfigKey<Long> DETECT_INTERVAL_MS = key("detect.interval.ms", wholeNumber(1, 10_000), "5",
-            "how often the coordinator probes the primary and reads the standbys");
+            "how often the coordinator probes the primary (each standby's applier answers a held watch the moment its ring falls silent)");
     public static final ConfigKey<Long> DETECT_HEARTBEAT_MS = key("detect.heartbeat.ms", wholeNumber(1, 600_000), "20",
             "the primary is suspect when no standby received a heartbeat for this long...");
     public static final ConfigKey<Long> DETECT_PROBE_TIMEOUT_MS = key("detect.probe.timeout.ms", wholeNumber(1, 600_000), "25",

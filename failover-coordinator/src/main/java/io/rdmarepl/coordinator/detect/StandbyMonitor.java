@@ -18,6 +18,14 @@ public interface StandbyMonitor extends AutoCloseable {
         return view();
     }
 
+    /**
+     * A report read now, waiting up to {@code wait}; {@link #view()} when the applier does not answer. The watch
+     * reports positions only when something else changes or every few hundred ms: for a caller waiting for one to move.
+     */
+    default StandbyView readNow(java.time.Duration wait) {
+        return view();
+    }
+
     /** Why the applier is paused or retrying, as its last report said, else null. */
     String applierError();
 

@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
 final class Handovers {
     private static final Logger LOG = LoggerFactory.getLogger(Handovers.class);
     private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(30);
+    /** Each read of the chosen standby's applied position while a switchover waits for its marker. */
+    private static final Duration POSITION_READ_TIMEOUT = Duration.ofMillis(500);
     private static final long REJOIN_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(100);
     /** How long a rejoin asks the old primary's shipper to retire while it does not answer (it may be starting). */
     private static final Duration RETIRE_WAIT = Duration.ofSeconds(10);
@@ -86,7 +88,7 @@ final class Handovers {
         } catch (SQLException e) {
             throw callOff(oldPrimary, oldPrimary.name() + " could not be fenced or marked (" + e.getMessage() + ")");
         }
-        Optional<Duration> caughtUp = CatchUpMarker.awaitApplied(() -> watch(chosen).view(), markerLsn, CATCH_UP_TIMEOUT);
+        Optional<Duration> caughtUp = CatchUpMarker.awaitApplied(() -> watch(chosen).readNow(POSITION_READ_TIMEOUT), markerLsn, CATCH_UP_TIMEOUT);
         if (caughtUp.isEmpty()) {
             throw callOff(oldPrimary, chosen.name() + " did not apply the marker at " + Lsn.format(markerLsn) + " within "
                     + CATCH_UP_TIMEOUT.toSeconds() + " s (it is at " + watch(chosen).view().appliedLsn() + ")");

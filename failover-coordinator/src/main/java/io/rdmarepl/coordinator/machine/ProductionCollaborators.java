@@ -37,7 +37,7 @@ public final class ProductionCollaborators {
         Map<String, StandbyMonitor> standbys = new LinkedHashMap<>();
         for (MemberConfig member : config.members()) {
             member.applierAdmin().ifPresent(uri -> standbys.put(member.name(),
-                    new StandbyWatch(member.name(), uri, roles, config.detectInterval())));
+                    new StandbyWatch(member.name(), uri, roles, config.detectInterval(), config.detectHeartbeat())));
         }
         return new Collaborators(SystemClock.INSTANCE, roles, new SqlFencer(config, roles), detector, standbys,
                 new ShipperLease(roles, store::holdsLeadership), new SqlCatchUpMarker(new MemberSql(config)), wakeup);

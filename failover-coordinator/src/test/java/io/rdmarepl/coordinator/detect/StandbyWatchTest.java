@@ -26,7 +26,12 @@ class StandbyWatchTest {
     private static final String STATUS = "{\"state\":\"streaming\",\"position\":{\"applied_lsn\":\"0/1000\"},"
             + "\"last_message_age_ms\":3,\"ring\":{\"backlog_bytes\":0,\"epoch\":1},\"lag_ms\":1}";
 
+    private static final long SILENCE_MS = 20;
     private final AtomicInteger failuresToAnswer = new AtomicInteger();
+    /** Whether /status/watch holds until released, then answers a ring silent for 25 ms; else it answers as /status. */
+    private volatile boolean holdWatches;
+    private final AtomicInteger heldWatches = new AtomicInteger();
+    private final CountDownLatch releaseWatches = new CountDownLatch(1);
     /** How long every answer takes. */
     private volatile long answerDelayMs;
     /** Good answers wait here: closed, the mark a failed read left stays until the test has looked at it. */
@@ -37,32 +42,52 @@ class StandbyWatchTest {
     @BeforeEach
     void start() throws IOException {
         applier = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
-        applier.createContext("/status", exchange -> {
-            boolean fail = failuresToAnswer.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
-            if (answerDelayMs > 0) {
+        applier.createContext("/status/watch", exchange -> {
+            if (holdWatches) {
+                heldWatches.incrementAndGet();
                 try {
-                    Thread.sleep(answerDelayMs);
+                    releaseWatches.await(10, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-            }
-            if (!fail) {
-                try {
-                    goodAnswers.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                byte[] body = STATUS.replace("\"last_message_age_ms\":3", "\"last_message_age_ms\":25").getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(200, body.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
                 }
+                return;
             }
-            byte[] body = (fail ? "busy" : STATUS).getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(fail ? 503 : 200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
+            answer(exchange);
         });
+        applier.createContext("/status", this::answer);
         applier.setExecutor(java.util.concurrent.Executors.newCachedThreadPool()); // slow answers side by side
         applier.start();
         watch = new StandbyWatch("pgb", URI.create("http://127.0.0.1:" + applier.getAddress().getPort()),
-                new HttpRoleClient("token"), Duration.ofMillis(20));
+                new HttpRoleClient("token"), Duration.ofMillis(20), Duration.ofMillis(SILENCE_MS), Duration.ofMillis(100));
+    }
+
+    /** As an applier without the watch route answers both: at once. */
+    private void answer(com.sun.net.httpserver.HttpExchange exchange) throws IOException {
+        boolean fail = failuresToAnswer.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+        if (answerDelayMs > 0) {
+            try {
+                Thread.sleep(answerDelayMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (!fail) {
+            try {
+                goodAnswers.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        byte[] body = (fail ? "busy" : STATUS).getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(fail ? 503 : 200, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
     }
 
     @AfterEach
@@ -92,7 +117,7 @@ class StandbyWatchTest {
     @Test
     void shouldWaitLongerForASlowApplierWhenAFailoverNamesIt() {
         await("a first report", (v) -> v.reachable() && v.error() == null);
-        answerDelayMs = 700; // over the watch's 400 ms (20 intervals), under the 2 s a named failover waits
+        answerDelayMs = 700; // over the watch's 400 ms (20 intervals) after its 100 ms hold, under the 2 s a named failover waits
         StandbyView lost = await("unreachable after slow reads", (v) -> !v.reachable());
         assertThat(lost.error()).contains("no answer within 400 ms");
 
@@ -100,6 +125,23 @@ class StandbyWatchTest {
         assertThat(fresh.reachable()).as("%s", fresh).isTrue();
         assertThat(fresh.appliedLsn()).isEqualTo("0/1000");
         assertThat(watch.freshView(Duration.ofMillis(100)).reachable()).as("a read that does not wait long enough").isFalse();
+    }
+
+    @Test
+    void shouldSayFramesComeWhileTheApplierHoldsTheWatchAndSilenceOnceItAnswers() {
+        holdWatches = true;
+        await("a first report", (v) -> v.reachable() && v.error() == null);
+        Await.until("the applier holds a watch", Duration.ofSeconds(10), () -> heldWatches.get() > 0);
+        long heldNs = System.nanoTime();
+        Await.until("twice the threshold passed during the hold", Duration.ofSeconds(10),
+                () -> System.nanoTime() - heldNs > TimeUnit.MILLISECONDS.toNanos(2 * SILENCE_MS));
+        StandbyView held = watch.view();
+        assertThat(held.heartbeatAgeMs()).as("the applier would have answered a silence: %s", held).isLessThanOrEqualTo(SILENCE_MS);
+
+        releaseWatches.countDown();
+        StandbyView silent = await("the silence the answer reports", (v) -> v.heartbeatAgeMs() > SILENCE_MS);
+        assertThat(silent.heartbeatAgeMs()).isGreaterThanOrEqualTo(25);
+        assertThat(silent.reachable()).isTrue();
     }
 
     private StandbyView await(String what, Predicate<StandbyView> done) {

@@ -153,6 +153,7 @@ public final class Applier implements ApplierControl {
      * Milliseconds since the ring last delivered a frame. The shipper sends heartbeats every few ms only
      * while it captures, so the coordinator reads a growing age as "the primary or its shipper is gone".
      */
+    @Override
     public long lastMessageAgeMs() {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - agent.lastMessageNs());
     }

@@ -18,6 +18,9 @@ public interface ApplierControl extends AutoCloseable {
     /** The /status document. */
     Map<String, Object> statusDocument();
 
+    /** Since the ring last delivered a frame (a heartbeat or a change), in ms. */
+    long lastMessageAgeMs();
+
     /** Whether /health answers 200. */
     boolean healthy();
 

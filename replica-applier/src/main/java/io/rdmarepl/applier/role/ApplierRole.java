@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * With {@code activation=immediate} the role activates at once, as a plain {@code rdmarepl apply} always did.
  * Control actions are serialised; {@link #state()}, {@link #statusDocument()} and {@link #healthy()} never wait.
  */
-public final class ApplierRole implements AutoCloseable {
+public final class ApplierRole implements AutoCloseable, StatusWatch.Subject {
     private static final Logger LOG = LoggerFactory.getLogger(ApplierRole.class);
     /** The /status state while no applier runs. */
     public static final String WAITING = "waiting";
@@ -83,9 +83,17 @@ public final class ApplierRole implements AutoCloseable {
     }
 
     /** {@value #WAITING}, or the current applier's state ({@code streaming}, {@code promoted}, ...). */
+    @Override
     public String state() {
         ApplierControl applier = current;
         return applier == null ? WAITING : applier.status().state().displayName();
+    }
+
+    /** Since the current applier's ring last delivered a frame, in ms; Long.MAX_VALUE while waiting. */
+    @Override
+    public long lastMessageAgeMs() {
+        ApplierControl applier = current;
+        return applier == null ? Long.MAX_VALUE : applier.lastMessageAgeMs();
     }
 
     /** The applier following now (or promoted), if any. */

@@ -15,6 +15,9 @@ final class FakeApplier implements ApplierControl {
     volatile ApplierState state = ApplierState.STREAMING;
     volatile int epoch;
     volatile boolean closed;
+    volatile long lastMessageAgeMs = 3;
+    /** How often the ring's age was read (a status watch holding reads it over and over). */
+    final java.util.concurrent.atomic.AtomicInteger ageReads = new java.util.concurrent.atomic.AtomicInteger();
 
     FakeApplier(ApplierConfig config) {
         this.config = config;
@@ -30,8 +33,14 @@ final class FakeApplier implements ApplierControl {
     @Override
     public Map<String, Object> statusDocument() {
         Map<String, Object> document = new LinkedHashMap<>(status().toMap());
-        document.put("last_message_age_ms", 3L);
+        document.put("last_message_age_ms", lastMessageAgeMs);
         return document;
+    }
+
+    @Override
+    public long lastMessageAgeMs() {
+        ageReads.incrementAndGet();
+        return lastMessageAgeMs;
     }
 
     @Override

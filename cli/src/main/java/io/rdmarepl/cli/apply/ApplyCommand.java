@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -42,6 +43,8 @@ import picocli.CommandLine.Option;
                 "With activation=on-request, wait for the coordinator's POST /activate before touching the replica or the ring.",
                 "Every configuration key, its default and meaning: docs/configuration/applier.md."})
 public final class ApplyCommand implements Callable<Integer> {
+    /** {@code GET /status/watch} requests held at once; one per coordinator is what they need. */
+    static final int MAX_HELD_WATCHES = 8;
 
     @Option(names = "--config", required = true, paramLabel = "FILE",
             description = "Applier properties file; every key has a default, unknown keys are an error.")
@@ -112,12 +115,10 @@ public final class ApplyCommand implements Callable<Integer> {
      */
     public static AdminServer adminServer(ApplierRole role, PrometheusMeterRegistry registry) {
         ApplierConfig settings = role.config();
+        Semaphore heldWatches = new Semaphore(MAX_HELD_WATCHES);
         return new AdminServer(new InetSocketAddress(settings.adminBind(), settings.adminPort()), settings.adminToken(),
                 role::healthy, role::statusDocument, registry, 0)
-                .query(ApplierRoutes.STATUS_WATCH, q -> {
-                    StatusWatch.await(role, StatusWatch.Query.parse(q));
-                    return role.statusDocument();
-                })
+                .query(ApplierRoutes.STATUS_WATCH, q -> statusWatch(role, watchQuery(q), heldWatches))
                 .control(ApplierRoutes.ACTIVATE, body -> activate(role, body))
                 .control(ApplierRoutes.DRAIN, body -> new DrainAnswer(Lsn.format(role.drain().get(60, TimeUnit.SECONDS))))
                 .control(ApplierRoutes.FOLLOW, body -> {
@@ -126,6 +127,41 @@ public final class ApplyCommand implements Callable<Integer> {
                 })
                 .control(ApplierRoutes.PROMOTE, body -> promote(role, body))
                 .control(ApplierRoutes.DEACTIVATE, body -> new DeactivateAnswer(ApplierRole.WAITING, role.deactivate()));
+    }
+
+    /**
+     * {@code GET /status/watch}, held while fewer than {@link #MAX_HELD_WATCHES} are held: the route needs no token,
+     * and each held request keeps a thread; past the cap it is answered at once (the watcher then reads at its pace).
+     */
+    static Map<String, Object> statusWatch(ApplierRole role, StatusWatch.Query query, Semaphore holds) throws InterruptedException {
+        if (holds.tryAcquire()) {
+            try {
+                StatusWatch.await(role, query);
+            } finally {
+                holds.release();
+            }
+        }
+        return role.statusDocument();
+    }
+
+    /** @throws IllegalArgumentException (answered 400) naming the query parameter that is missing or wrong */
+    static StatusWatch.Query watchQuery(Map<String, String> query) {
+        String seen = required(query, "seen");
+        if (!seen.equals("heard") && !seen.equals("silent")) {
+            throw new IllegalArgumentException("seen must be heard or silent, got " + seen);
+        }
+        required(query, "silence_ms");
+        required(query, "wait_ms");
+        return new StatusWatch.Query(AdminServer.longParameter(query, "silence_ms", 0, 1, 600_000), seen.equals("silent"),
+                required(query, "state"), AdminServer.longParameter(query, "wait_ms", 0, 0, StatusWatch.MAX_WAIT_MS));
+    }
+
+    private static String required(Map<String, String> query, String name) {
+        String value = query.get(name);
+        if (value == null || value.isEmpty()) {
+            throw new IllegalArgumentException("missing query parameter " + name);
+        }
+        return value;
     }
 
     /**

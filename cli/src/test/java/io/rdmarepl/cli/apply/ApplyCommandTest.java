@@ -1,21 +1,59 @@
 package io.rdmarepl.cli.apply;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rdmarepl.applier.config.ApplierConfig;
+import io.rdmarepl.applier.role.ApplierRole;
+import io.rdmarepl.applier.role.StatusWatch;
 import io.rdmarepl.cli.RdmareplCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class ApplyCommandTest {
+    private static final String HEARD = "heard";
     @TempDir
     Path dir;
+
+    @Test
+    void shouldAnswerAStatusWatchAtOnceWhenAllHoldsAreTaken() throws Exception {
+        ApplierRole waiting = ApplierRole.create(
+                ApplierConfig.of("activation", "on-request"), new SimpleMeterRegistry());
+        try {
+            // nothing would change for 10 s: only the cap answers it sooner
+            StatusWatch.Query unchanged = new StatusWatch.Query(20, true, "waiting", 10_000);
+            Map<String, Object> answer = assertTimeoutPreemptively(Duration.ofSeconds(5),
+                    () -> ApplyCommand.statusWatch(waiting, unchanged, new Semaphore(0)));
+            assertThat(answer).containsEntry("state", "waiting");
+        } finally {
+            waiting.close();
+        }
+    }
+
+    @Test
+    void shouldNameAMissingOrWrongStatusWatchParameter() {
+        assertThatThrownBy(() -> ApplyCommand.watchQuery(Map.of("silence_ms", "20", "state", "streaming", "wait_ms", "5")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("missing query parameter seen");
+        assertThatThrownBy(() -> ApplyCommand.watchQuery(Map.of("silence_ms", "20", "seen", "maybe", "state", "streaming", "wait_ms", "5")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("seen must be heard or silent, got maybe");
+        assertThatThrownBy(() -> ApplyCommand.watchQuery(Map.of("silence_ms", "soon", "seen", HEARD, "state", "streaming", "wait_ms", "5")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("silence_ms must be a whole number, got soon");
+        assertThatThrownBy(() -> ApplyCommand.watchQuery(Map.of("silence_ms", "20", "seen", HEARD, "state", "streaming", "wait_ms", "10001")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("wait_ms must be 0..10000, got 10001");
+        assertThat(ApplyCommand.watchQuery(Map.of("silence_ms", "20", "seen", "silent", "state", "streaming", "wait_ms", "500")))
+                .isEqualTo(new StatusWatch.Query(20, true, "streaming", 500));
+    }
 
     @Test
     void shouldExitWithCode2ListingEveryBadKeyWithThePasswordMasked() throws Exception {

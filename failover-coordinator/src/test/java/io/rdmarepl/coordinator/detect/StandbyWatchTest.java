@@ -132,11 +132,9 @@ class StandbyWatchTest {
         holdWatches = true;
         await("a first report", (v) -> v.reachable() && v.error() == null);
         Await.until("the applier holds a watch", Duration.ofSeconds(10), () -> heldWatches.get() > 0);
-        long heldNs = System.nanoTime();
-        Await.until("twice the threshold passed during the hold", Duration.ofSeconds(10),
-                () -> System.nanoTime() - heldNs > TimeUnit.MILLISECONDS.toNanos(2 * SILENCE_MS));
-        StandbyView held = watch.view();
-        assertThat(held.heartbeatAgeMs()).as("the applier would have answered a silence: %s", held).isLessThanOrEqualTo(SILENCE_MS);
+        // the applier would have answered a silence: through a hold longer than the threshold, frames still come
+        Await.holds("the view says frames come while the applier holds the watch", Duration.ofMillis(3 * SILENCE_MS),
+                () -> watch.view().heartbeatAgeMs() <= SILENCE_MS);
 
         releaseWatches.countDown();
         StandbyView silent = await("the silence the answer reports", (v) -> v.heartbeatAgeMs() > SILENCE_MS);

@@ -1,6 +1,5 @@
 package io.rdmarepl.applier.role;
 
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -16,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
  * hold, at most {@value #MAX_WAIT_MS}).
  */
 public final class StatusWatch {
-    static final long MAX_WAIT_MS = 10_000;
+    public static final long MAX_WAIT_MS = 10_000;
     /**
      * While silent, how often the hold looks for a frame at first: a silence that ends soon was a hiccup, which the
      * coordinator must hear of before it takes it for a dead primary. A tenth of the silence's age after that, up to
@@ -35,39 +34,12 @@ public final class StatusWatch {
         long lastMessageAgeMs();
     }
 
-    /** What the caller last read, and how long it will wait for a change. */
+    /**
+     * What the caller last read, and how long it will wait for a change ({@code wait_ms}, at most {@value #MAX_WAIT_MS}).
+     *
+     * @param seenSilent whether the caller's last answer said the ring was silent ({@code seen=silent})
+     */
     public record Query(long silenceMs, boolean seenSilent, String seenState, long waitMs) {
-        /** @throws IllegalArgumentException naming the parameter that is missing or wrong */
-        public static Query parse(Map<String, String> parameters) {
-            String seen = require(parameters, "seen");
-            if (!seen.equals("heard") && !seen.equals("silent")) {
-                throw new IllegalArgumentException("seen must be heard or silent, not " + seen);
-            }
-            return new Query(number(parameters, "silence_ms", 1, 600_000), seen.equals("silent"), require(parameters, "state"),
-                    number(parameters, "wait_ms", 0, MAX_WAIT_MS));
-        }
-
-        private static String require(Map<String, String> parameters, String name) {
-            String value = parameters.get(name);
-            if (value == null || value.isEmpty()) {
-                throw new IllegalArgumentException("missing query parameter " + name);
-            }
-            return value;
-        }
-
-        private static long number(Map<String, String> parameters, String name, long min, long max) {
-            String value = require(parameters, name);
-            long parsed;
-            try {
-                parsed = Long.parseLong(value);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(name + " must be a whole number of ms, not " + value);
-            }
-            if (parsed < min || parsed > max) {
-                throw new IllegalArgumentException(name + " must be " + min + ".." + max + ", not " + value);
-            }
-            return parsed;
-        }
     }
 
     private StatusWatch() {

@@ -399,9 +399,24 @@ public final class PartitionTrials {
     /** Commits a marker on {@code from}'s server and waits until {@code to}'s holds it (and so all before it). */
     private void awaitReplicated(String from, String to) throws Exception {
         long marker = MARKERS.getAndIncrement();
-        cluster.server(from).execute("INSERT INTO marker (id) VALUES (" + marker + ")");
+        try {
+            cluster.server(from).execute("INSERT INTO marker (id) VALUES (" + marker + ")");
+        } catch (IllegalStateException e) {
+            // the coordinator called it the primary: say what each part thought then, on the line a report shows
+            throw new AssertionError(e.getMessage() + "; coordinator: " + coordinatorStatusOrError() + "; shipper "
+                    + from + ": " + cluster.shipperStatusOrError(from) + "; restarted: " + cluster.restarts()
+                    + "\n" + cluster.tails(), e);
+        }
         Await.until("marker " + marker + " committed on " + from + " reaches " + to, CATCH_UP_TIMEOUT,
                 () -> markers(cluster.server(to), marker), n -> n == 1);
+    }
+
+    private String coordinatorStatusOrError() {
+        try {
+            return cluster.coordinator().status().toString();
+        } catch (Exception e) {
+            return "(no answer: " + e + ")";
+        }
     }
 
     private static long markers(PostgresServer server, long marker) throws java.sql.SQLException {

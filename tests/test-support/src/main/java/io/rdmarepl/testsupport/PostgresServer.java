@@ -346,7 +346,9 @@ public final class PostgresServer implements AutoCloseable {
         try (Connection connection = connect(database); Statement statement = connection.createStatement()) {
             statement.execute(sql);
         } catch (final SQLException ex) {
-            throw new IllegalStateException(this + ": failed in database " + database + ": " + sql, ex);
+            // the cause's words go in the message: a test report's summary shows only this line
+            throw new IllegalStateException(this + ": failed in database " + database + ": " + sql + ": SQLState "
+                    + ex.getSQLState() + ": " + ex.getMessage(), ex);
         }
     }
 

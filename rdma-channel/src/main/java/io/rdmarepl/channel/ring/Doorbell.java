@@ -12,8 +12,10 @@ public interface Doorbell extends AutoCloseable {
     /**
      * Blocks until the bell rings or {@code timeoutNs} passed, then swallows every ring pending, so
      * that the next call blocks again. A stale ring only makes one sleep end early.
+     *
+     * @return true when a ring ended or cut short the wait (stale or not), false when the time ran out
      */
-    void await(long timeoutNs);
+    boolean await(long timeoutNs);
 
     /** Ends the current await, or the next one, at once. Any thread; for news that comes from this process. */
     void wakeUp();

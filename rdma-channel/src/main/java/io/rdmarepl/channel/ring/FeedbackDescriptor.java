@@ -32,9 +32,13 @@ package io.rdmarepl.channel.ring;
  *
  * <p>The doorbell words lie outside the CRC: each is one aligned word written alone, and the writer reads
  * them on every publish without copying the report. A reader whose transport has a doorbell
- * ({@link ReaderEnd#doorbell()}) stores an odd, ever-new sleep word before it sleeps and the next even one
- * when it wakes; a writer that publishes while the word is odd rings the doorbell once for that word. The
- * address says where the bell is (for shared memory, a UDP port on the loopback); 0 means there is none.
+ * ({@link ReaderEnd#doorbell()}) stores an odd sleep word before it sleeps (a new one unless the last sleep was
+ * neither rung nor followed by frames) and the even one after it when it wakes; a writer that publishes while
+ * the word is odd rings the doorbell once for that word. The address says where the bell is: for shared memory,
+ * a UDP port on the loopback; over verbs, 1 = an RDMA WRITE WITH IMMEDIATE on the ring's queue pair, which
+ * completes one of the receives the reader keeps posted; 0 means there is none (and over verbs, that no receive
+ * is posted: a ring would find none). Over verbs the reader writes [0, 48) as a report and [48, 64) alone when
+ * it takes a new sleep word; the even word of a wake-up is not written (a writer rings each odd word once).
  */
 public final class FeedbackDescriptor {
     public static final int CONSUMER_POSITION_OFFSET = 0;

@@ -27,6 +27,14 @@ public interface ReaderEnd extends AutoCloseable {
     }
 
     /**
+     * Makes the sleep word the reader just stored in the feedback image ({@link FeedbackDescriptor#DOORBELL_SLEEP_OFFSET})
+     * visible to the writer now, ahead of the next report: a no-op where the image is shared with the writer. Called on
+     * the polling thread before it blocks on {@link #doorbell()}; must not block.
+     */
+    default void announceSleep() {
+    }
+
+    /**
      * Wakes a writer that said it sleeps until the next feedback ({@link RingDescriptor#WRITER_DOORBELL_SLEEP_OFFSET});
      * a no-op for a transport without a doorbell. Must not block, and must not throw for an unreachable bell.
      */

@@ -35,6 +35,9 @@ public final class RingReader {
     private long polls;
     private long pollsAtLastSkippedSleep = -1;
     private long sleepWord;
+    private long framesReadAtLastSleep;
+    private boolean lastSleepRung;
+    private final ReaderEnd end;
     private long framesRead;
     private long incompleteReads;
     private long refusedEpochFrames;
@@ -50,6 +53,7 @@ public final class RingReader {
         this.validator = new FrameValidator(region, capacity);
         this.feedback = new FeedbackPublisher(end);
         this.doorbell = end.doorbell();
+        this.end = end;
         this.sleepImage = Ordered.littleEndian(end.feedbackImage());
         // a later reader of the same region continues the words, so a writer never takes a new sleep for an old one
         this.sleepWord = (sleepImage.getLong(FeedbackDescriptor.DOORBELL_SLEEP_OFFSET) + 1) & ~1L;
@@ -103,10 +107,13 @@ public final class RingReader {
 
     /**
      * Sleeps until the writer publishes frames this reader's last {@link #poll} did not see, or {@code timeoutNs}
-     * passed. Needs {@link #hasDoorbell()}. The reader says it sleeps (an odd sleep word, then a full fence),
-     * looks at the producer position once more, and only then blocks on the doorbell; the writer stores the
-     * producer position, fences, then reads the sleep word ({@link RingWriter}). So a publish is never missed
-     * for longer than the timeout, which also bounds a sleep whose ring was lost on the way.
+     * passed. Needs {@link #hasDoorbell()}. The reader says it sleeps (an odd sleep word, then a full fence, then
+     * {@link ReaderEnd#announceSleep}), looks at the producer position once more, and only then blocks on the
+     * doorbell; the writer stores the producer position, fences, then reads the sleep word ({@link RingWriter}).
+     * In shared memory a publish is never missed for longer than the timeout. Over verbs the announcement and the
+     * publish cross on the wire, so a publish made in that window may go unrung: the timeout bounds it, as it bounds
+     * a sleep whose ring was lost on the way. The word is new once the last one was rung or frames were read since;
+     * after a sleep nothing ended, the writer has not rung the word, and it stays.
      *
      * <p>A reader that stopped polling (its consumer is paused) would see the same unread publish on every
      * call: it sleeps out the timeout the second time, rather than spin.
@@ -115,25 +122,36 @@ public final class RingReader {
         if (doorbell == null) {
             throw new IllegalStateException("ring " + uri + " has no doorbell: park instead");
         }
-        sleepWord += 2;
+        // a word nothing rang and no frame followed is still un-rung for the writer: keeping it spares the
+        // transport an announcement per idle timeout (over verbs, a write into the primary's host)
+        boolean newWord = lastSleepRung || framesRead != framesReadAtLastSleep || sleepWord == 0;
+        if (newWord) {
+            sleepWord += 2;
+        }
+        framesReadAtLastSleep = framesRead;
         Ordered.putLongThenFence(sleepImage, FeedbackDescriptor.DOORBELL_SLEEP_OFFSET, sleepWord | 1);
+        if (newWord) {
+            end.announceSleep();
+        }
+        lastSleepRung = false;
         try {
             if (RingHeader.producerPosition(region) != producerSeenByLastPoll && polls != pollsAtLastSkippedSleep) {
                 pollsAtLastSkippedSleep = polls;
                 return;
             }
-            awaitDoorbell(timeoutNs);
+            lastSleepRung = awaitDoorbell(timeoutNs);
         } finally {
             Ordered.putLongRelease(sleepImage, FeedbackDescriptor.DOORBELL_SLEEP_OFFSET, sleepWord);
         }
     }
 
     /** A doorbell that fails (its socket closed under it) costs a park, never the reading thread. */
-    private void awaitDoorbell(long timeoutNs) {
+    private boolean awaitDoorbell(long timeoutNs) {
         try {
-            doorbell.await(timeoutNs);
+            return doorbell.await(timeoutNs);
         } catch (RuntimeException e) {
             java.util.concurrent.locks.LockSupport.parkNanos(timeoutNs);
+            return true; // what rang, if anything, is unknown: the next sleep takes a new word
         }
     }
 

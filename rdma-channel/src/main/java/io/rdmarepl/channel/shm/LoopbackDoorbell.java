@@ -77,13 +77,14 @@ final class LoopbackDoorbell implements Doorbell {
     }
 
     @Override
-    public void await(long timeoutNs) {
+    public boolean await(long timeoutNs) {
         try {
-            if (!swallowRings()) {
-                // select(0) would block for ever; the timeout is whole milliseconds, at least one
-                selector.select(ignoreKey, Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNs)));
-                swallowRings();
+            if (swallowRings()) {
+                return true;
             }
+            // select(0) would block for ever; the timeout is whole milliseconds, at least one
+            selector.select(ignoreKey, Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNs)));
+            return swallowRings();
         } catch (IOException e) {
             throw new UncheckedIOException("doorbell of a shared-memory ring failed: " + e, e);
         }

@@ -4,6 +4,7 @@ import com.ibm.disni.verbs.IbvMr;
 import com.ibm.disni.verbs.IbvSendWR;
 import com.ibm.disni.verbs.IbvWC;
 import com.ibm.disni.verbs.SVCPostSend;
+import io.rdmarepl.channel.ring.FeedbackDescriptor;
 import java.io.IOException;
 import java.util.LinkedList;
 import java.util.List;
@@ -13,8 +14,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The standby's side of one authenticated writer: pushes the feedback image into the writer's
- * feedback region with RDMA WRITEs. A failure marks the session dead (the writer went away); the
- * reader never throws because of it, and the writer is disconnected.
+ * feedback region with RDMA WRITEs, and keeps the receives its doorbell rings land in
+ * ({@link DoorbellReceives}). Two writes, so that neither carries a stale copy of the other's words:
+ * the report, bytes [0, {@link FeedbackDescriptor#DOORBELL_SLEEP_OFFSET}) of the image (its fields and
+ * their CRC), as often as the reader reports; and the doorbell words, bytes [48, 64) (the sleep word
+ * and the doorbell address), each time the reader takes a new sleep word. A failure marks the session
+ * dead (the writer went away); the reader never throws because of it, and the writer is disconnected.
  */
 final class FeedbackSession {
     private static final Logger LOG = LoggerFactory.getLogger(FeedbackSession.class);
@@ -22,27 +27,47 @@ final class FeedbackSession {
     final String peer;
     private final VerbsSettings settings;
     private final SVCPostSend push;
+    private final SVCPostSend pushDoorbellWords;
+    final DoorbellReceives doorbell;
     private long posted;
     private long retired;
     private long lastSignaled;
     private volatile boolean dead;
 
-    FeedbackSession(VerbsConnection connection, String peer, VerbsSettings settings, IbvMr imageMr, int imageLength,
+    /** Posts the doorbell's receives: before the writer can learn it may ring (the doorbell words go after). */
+    FeedbackSession(VerbsConnection connection, String peer, VerbsSettings settings, IbvMr imageMr,
                     long remoteAddress, int remoteRkey) throws IOException {
         this.connection = connection;
         this.peer = peer;
         this.settings = settings;
-        IbvSendWR wr = new IbvSendWR();
-        wr.setOpcode(IbvSendWR.IBV_WR_RDMA_WRITE);
-        wr.setSg_list(VerbsConnection.sges(imageMr.getAddr(), imageLength, imageMr.getLkey()));
-        wr.setNum_sge(1);
-        wr.getRdma().setRemote_addr(remoteAddress);
-        wr.getRdma().setRkey(remoteRkey);
-        this.push = connection.qp.postSend(new LinkedList<>(List.of(wr)), null);
+        this.push = connection.qp.postSend(new LinkedList<>(List.of(write(imageMr, 0, FeedbackDescriptor.DOORBELL_SLEEP_OFFSET,
+                remoteAddress, remoteRkey))), null);
+        this.pushDoorbellWords = connection.qp.postSend(new LinkedList<>(List.of(write(imageMr, FeedbackDescriptor.DOORBELL_SLEEP_OFFSET,
+                FeedbackDescriptor.REGION_LENGTH - FeedbackDescriptor.DOORBELL_SLEEP_OFFSET, remoteAddress, remoteRkey))), null);
+        this.doorbell = new DoorbellReceives(connection);
     }
 
-    /** Pushes the registered feedback image {@code source}; false when the writer is gone. */
+    private static IbvSendWR write(IbvMr imageMr, int offset, int length, long remoteAddress, int remoteRkey) {
+        IbvSendWR wr = new IbvSendWR();
+        wr.setOpcode(IbvSendWR.IBV_WR_RDMA_WRITE);
+        wr.setSg_list(VerbsConnection.sges(imageMr.getAddr() + offset, length, imageMr.getLkey()));
+        wr.setNum_sge(1);
+        wr.getRdma().setRemote_addr(remoteAddress + offset);
+        wr.getRdma().setRkey(remoteRkey);
+        return wr;
+    }
+
+    /** Pushes the report of the registered feedback image {@code source}; false when the writer is gone. */
     synchronized boolean push(IbvMr source) {
+        return post(push, source.getAddr(), source.getLkey());
+    }
+
+    /** Pushes the doorbell words of the reader's own image (registered as {@code image}); false when the writer is gone. */
+    synchronized boolean pushDoorbellWords(IbvMr image) {
+        return post(pushDoorbellWords, image.getAddr() + FeedbackDescriptor.DOORBELL_SLEEP_OFFSET, image.getLkey());
+    }
+
+    private boolean post(SVCPostSend write, long sourceAddress, int sourceLkey) {
         if (dead) {
             return false;
         }
@@ -59,9 +84,9 @@ final class FeedbackSession {
                     Thread.onSpinWait();
                 }
             }
-            SVCPostSend.SendWRMod wr = push.getWrMod(0);
-            wr.getSgeMod(0).setAddr(source.getAddr());
-            wr.getSgeMod(0).setLkey(source.getLkey());
+            SVCPostSend.SendWRMod wr = write.getWrMod(0);
+            wr.getSgeMod(0).setAddr(sourceAddress);
+            wr.getSgeMod(0).setLkey(sourceLkey);
             long wrId = ++posted;
             wr.setWr_id(wrId);
             boolean signal = wrId - lastSignaled >= settings.signalInterval();
@@ -69,7 +94,7 @@ final class FeedbackSession {
             if (signal) {
                 lastSignaled = wrId;
             }
-            push.execute();
+            write.execute();
             poll();
             return !dead;
         } catch (IOException | RuntimeException e) {
@@ -110,6 +135,7 @@ final class FeedbackSession {
 
     synchronized void close() {
         dead = true;
+        doorbell.close();
         connection.close();
     }
 }

@@ -23,19 +23,25 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One queue pair with its completion queue and the two small registered buffers the handshake
- * messages travel in. Data work requests carry their sequence number as wr_id; handshake messages
- * use {@link #MESSAGE_WR_ID} and {@link #RECEIVE_WR_ID}.
+ * One queue pair with its two completion queues (sends; receives, with a completion channel a thread can block on)
+ * and the two small registered buffers the handshake messages travel in. Data work requests carry their sequence
+ * number as wr_id; handshake messages use {@link #MESSAGE_WR_ID} and {@link #RECEIVE_WR_ID}, the reader's doorbell
+ * receives {@link #DOORBELL_WR_ID}.
  */
 final class VerbsConnection {
     static final long MESSAGE_WR_ID = -1;
     static final long RECEIVE_WR_ID = -2;
+    static final long DOORBELL_WR_ID = -3;
+    /** Receives a reader keeps posted for the writer's doorbell rings; one is used per sleep at most. */
+    static final int DOORBELL_RECEIVES = 16;
     private static final int POLL_BATCH = 16;
 
     final RdmaCmId id;
     final IbvPd pd;
     final IbvCompChannel compChannel;
     final IbvCQ cq;
+    final IbvCompChannel recvCompChannel;
+    final IbvCQ recvCq;
     final IbvQP qp;
     final ByteBuffer sendMessage = Pages.allocate(HandshakeDescriptor.MESSAGE_CAPACITY);
     final ByteBuffer receiveMessage = Pages.allocate(HandshakeDescriptor.MESSAGE_CAPACITY);
@@ -45,6 +51,9 @@ final class VerbsConnection {
     private final SVCPostSend postMessage;
     final IbvWC[] completions = new IbvWC[POLL_BATCH];
     final SVCPollCq poll;
+    /** Filled by {@link #recvPoll}: a different array, since the receive queue is polled by another thread. */
+    final IbvWC[] recvCompletions = new IbvWC[POLL_BATCH];
+    final SVCPollCq recvPoll;
     private final List<IbvMr> registered = new ArrayList<>();
     private boolean messageArrived;
     private int messageLength;
@@ -54,22 +63,26 @@ final class VerbsConnection {
         this.pd = pd;
         this.compChannel = id.getVerbs().createCompChannel();
         this.cq = id.getVerbs().createCQ(compChannel, sendQueueDepth * 2 + 8, 0);
+        this.recvCompChannel = id.getVerbs().createCompChannel();
+        this.recvCq = id.getVerbs().createCQ(recvCompChannel, DOORBELL_RECEIVES * 2 + 8, 0);
         IbvQPInitAttr attr = new IbvQPInitAttr();
         attr.cap().setMax_send_wr(sendQueueDepth);
-        attr.cap().setMax_recv_wr(4);
+        attr.cap().setMax_recv_wr(DOORBELL_RECEIVES + 2);
         attr.cap().setMax_send_sge(1);
         attr.cap().setMax_recv_sge(1);
         attr.cap().setMax_inline_data(0);
         attr.setQp_type(IbvQP.IBV_QPT_RC);
         attr.setSend_cq(cq);
-        attr.setRecv_cq(cq);
+        attr.setRecv_cq(recvCq);
         this.qp = id.createQP(pd, attr);
         this.sendMessageMr = register(sendMessage, IbvMr.IBV_ACCESS_LOCAL_WRITE);
         this.receiveMessageMr = register(receiveMessage, IbvMr.IBV_ACCESS_LOCAL_WRITE);
         for (int i = 0; i < completions.length; i++) {
             completions[i] = new IbvWC();
+            recvCompletions[i] = new IbvWC();
         }
         this.poll = cq.poll(completions, completions.length);
+        this.recvPoll = recvCq.poll(recvCompletions, recvCompletions.length);
 
         IbvRecvWR recv = new IbvRecvWR();
         recv.setWr_id(RECEIVE_WR_ID);
@@ -119,9 +132,6 @@ final class VerbsConnection {
                 check(wc, what);
                 if (wc.getWr_id() == MESSAGE_WR_ID) {
                     sent = true;
-                } else if (wc.getWr_id() == RECEIVE_WR_ID) {
-                    messageArrived = true;
-                    messageLength = wc.getByte_len();
                 }
             }
             idleUntil(polled, deadlineNs, what);
@@ -131,9 +141,9 @@ final class VerbsConnection {
     /** Waits for the receive posted by {@link #postReceive()}; @return bytes received into {@link #receiveMessage} */
     int awaitMessage(long deadlineNs, String what) throws IOException {
         while (!messageArrived) {
-            int polled = poll.execute().getPolls();
+            int polled = recvPoll.execute().getPolls();
             for (int i = 0; i < polled; i++) {
-                IbvWC wc = completions[i];
+                IbvWC wc = recvCompletions[i];
                 check(wc, what);
                 if (wc.getWr_id() == RECEIVE_WR_ID) {
                     messageArrived = true;
@@ -181,6 +191,8 @@ final class VerbsConnection {
             id.destroyQP();
             cq.destroyCQ();
             compChannel.destroyCompChannel();
+            recvCq.destroyCQ();
+            recvCompChannel.destroyCompChannel();
             id.destroyId();
         } catch (IOException | RuntimeException e) {
             // best effort

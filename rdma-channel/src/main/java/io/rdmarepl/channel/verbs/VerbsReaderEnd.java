@@ -14,6 +14,7 @@ import io.rdmarepl.channel.ChannelException;
 import io.rdmarepl.channel.ChannelSecurity;
 import io.rdmarepl.channel.ChannelUri;
 import io.rdmarepl.channel.RingSettings;
+import io.rdmarepl.channel.ring.Doorbell;
 import io.rdmarepl.channel.ring.FeedbackDescriptor;
 import io.rdmarepl.channel.ring.ReaderEnd;
 import io.rdmarepl.channel.ring.RingDescriptor;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * REMOTE_READ), listens with rdma_cm, and reveals the ring's address and rkey only to a writer
  * that proves the shared secret ({@link HandshakeDescriptor}). One writer at a time: a newly
  * authenticated writer replaces the previous one, whose queue pair is torn down. A conductor
- * thread handles connection events and handshakes; the polling thread only pushes feedback.
+ * thread handles connection events and handshakes; the polling thread only pushes feedback and sleeps on the
+ * doorbell ({@link ImmediateDoorbell}) the writer rings with an RDMA WRITE WITH IMMEDIATE.
  */
 public final class VerbsReaderEnd implements ReaderEnd {
     private static final Logger LOG = LoggerFactory.getLogger(VerbsReaderEnd.class);
@@ -56,6 +58,7 @@ public final class VerbsReaderEnd implements ReaderEnd {
     private IbvMr feedbackMr;
     private IbvMr activationMr;
     private volatile FeedbackSession current;
+    private final ImmediateDoorbell doorbell;
     private final long feedbackIntervalNs;
     private long lastFeedbackNs;
     private volatile boolean feedbackOwed;
@@ -70,6 +73,11 @@ public final class VerbsReaderEnd implements ReaderEnd {
         this.feedbackIntervalNs = settings.feedbackIntervalUs() * 1_000L;
         this.ring = Pages.allocate(RingDescriptor.regionLength(ringSettings.capacity()));
         RingHeader.initialise(ring, ringSettings.capacity(), ringSettings.epoch(), ringSettings.ringId());
+        feedbackImage.putInt(FeedbackDescriptor.DOORBELL_ADDRESS_OFFSET, ImmediateDoorbell.ADDRESS);
+        this.doorbell = new ImmediateDoorbell(() -> {
+            FeedbackSession session = current;
+            return session == null ? null : session.doorbell;
+        });
         this.events = RdmaEventChannel.createEventChannel();
         this.listenId = events.createId(RdmaCm.RDMA_PS_TCP);
         InetSocketAddress address = new InetSocketAddress(uri.host(), uri.port());
@@ -139,6 +147,23 @@ public final class VerbsReaderEnd implements ReaderEnd {
         } else {
             feedbackOwed = true;
         }
+    }
+
+    /**
+     * Writes the new sleep word (and the doorbell address) into the writer's region at once, from the polling thread:
+     * unlike a report, never held back, since a writer that does not see the word does not ring.
+     */
+    @Override
+    public void announceSleep() {
+        FeedbackSession session = current;
+        if (session != null) {
+            session.pushDoorbellWords(feedbackMr);
+        }
+    }
+
+    @Override
+    public Doorbell doorbell() {
+        return doorbell;
     }
 
     /** Conductor: writes a held-back report, from a copy taken while its CRC matched. */
@@ -276,7 +301,7 @@ public final class VerbsReaderEnd implements ReaderEnd {
                 connection.close();
                 return;
             }
-            FeedbackSession session = new FeedbackSession(connection, peer, settings, feedbackMr, FeedbackDescriptor.REGION_LENGTH,
+            FeedbackSession session = new FeedbackSession(connection, peer, settings, feedbackMr,
                     in.getLong(HELLO_FEEDBACK_ADDRESS_OFFSET), in.getInt(HELLO_FEEDBACK_RKEY_OFFSET));
             FeedbackSession previous = current;
             current = null;
@@ -286,6 +311,7 @@ public final class VerbsReaderEnd implements ReaderEnd {
             }
             long consumerPosition = copyValidFeedback() ? activationImage.getLong(FeedbackDescriptor.CONSUMER_POSITION_OFFSET) : 0;
             session.push(activationMr);
+            session.pushDoorbellWords(feedbackMr); // the receives are posted: the writer may ring from now on
 
             out.putInt(TYPE_OFFSET, RING_TYPE);
             out.putLong(RING_ADDRESS_OFFSET, ringMr.getAddr());

@@ -55,6 +55,9 @@ public final class VerbsWriterEnd implements WriterEnd {
     private final int ringRkey;
     private final long resumePosition;
     private final SVCPostSend[] chains = new SVCPostSend[MAX_CHAIN + 1];
+    private final SVCPostSend bell;
+    private long bellsRung;
+    private long bellsSkipped;
     private final int[] pendingOffsets = new int[MAX_CHAIN];
     private final int[] pendingLengths = new int[MAX_CHAIN];
     private final Thread watcher;
@@ -91,6 +94,16 @@ public final class VerbsWriterEnd implements WriterEnd {
             }
             chains[n] = connection.qp.postSend(wrs, null);
         }
+        // the ring: the producer position written again (the same value: harmless whatever lands first), with the
+        // immediate that completes one of the reader's doorbell receives
+        IbvSendWR ring = new IbvSendWR();
+        ring.setOpcode(IbvSendWR.IBV_WR_RDMA_WRITE_WITH_IMM);
+        ring.setImm_data(DoorbellReceives.IMMEDIATE);
+        ring.setSg_list(VerbsConnection.sges(imageMr.getAddr() + RingDescriptor.PRODUCER_POSITION_OFFSET, Long.BYTES, imageMr.getLkey()));
+        ring.setNum_sge(1);
+        ring.getRdma().setRkey(ringRkey);
+        ring.getRdma().setRemote_addr(ringAddress + RingDescriptor.PRODUCER_POSITION_OFFSET);
+        this.bell = connection.qp.postSend(new LinkedList<>(java.util.List.of(ring)), null);
         this.watcher = new Thread(this::watchEvents, "rdmarepl-verbs-writer-events " + uri);
         watcher.setDaemon(true);
         watcher.start();
@@ -245,6 +258,48 @@ public final class VerbsWriterEnd implements WriterEnd {
         } catch (IOException e) {
             throw fail("posting an RDMA WRITE to standby " + uri + " failed: " + e.getMessage());
         }
+    }
+
+    /**
+     * Rings the reader's doorbell: one RDMA WRITE WITH IMMEDIATE, posted after the publish's writes on the same queue
+     * pair, so that its completion on the reader's side comes after the frames landed. Only when the reader announced
+     * an {@link ImmediateDoorbell} (an older reader posts no receives, and a ring would find none). Never blocks: with
+     * the send queue full the ring is skipped, and the reader's bounded sleep covers it; a failure is kept for the next
+     * push to throw.
+     */
+    @Override
+    public void ringDoorbell() {
+        if (failure != null || closed || feedback.getInt(FeedbackDescriptor.DOORBELL_ADDRESS_OFFSET) != ImmediateDoorbell.ADDRESS) {
+            return;
+        }
+        try {
+            if (postedWrs - retiredWrs + 1 > settings.sendQueueDepth() && (pollCompletions() == 0
+                    || postedWrs - retiredWrs + 1 > settings.sendQueueDepth())) {
+                bellsSkipped++;
+                return;
+            }
+            SVCPostSend.SendWRMod wr = bell.getWrMod(0);
+            long wrId = ++postedWrs;
+            wr.setWr_id(wrId);
+            boolean signal = wrId - lastSignaledWr >= settings.signalInterval();
+            wr.setSend_flags(signal ? IbvSendWR.IBV_SEND_SIGNALED : 0);
+            if (signal) {
+                lastSignaledWr = wrId;
+            }
+            bell.execute();
+            bellsRung++;
+        } catch (IOException | ChannelException e) {
+            fail("ringing the doorbell of standby " + uri + " failed: " + e.getMessage());
+        }
+    }
+
+    /** Doorbell rings posted to the reader, and those skipped because the send queue was full. */
+    public long bellsRung() {
+        return bellsRung;
+    }
+
+    public long bellsSkipped() {
+        return bellsSkipped;
     }
 
     /** Waits (spinning, bounded) until the send queue has room for {@code count} more work requests. */

@@ -1,0 +1,119 @@
+package io.rdmarepl.channel.verbs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmarepl.channel.ring.FeedbackDescriptor;
+import io.rdmarepl.channel.ring.RingReader;
+import io.rdmarepl.channel.ring.RingWriter;
+import io.rdmarepl.testsupport.Await;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The doorbell of a verbs ring, over softrdma: a sleeping reader is woken by the writer's RDMA WRITE WITH IMMEDIATE,
+ * rung only while the reader's announced sleep word says it sleeps. Each sleep here lasts a minute unless rung, so
+ * a missed ring fails the test's bound.
+ */
+class VerbsDoorbellTest {
+    private static final long ONE_MINUTE_NS = TimeUnit.MINUTES.toNanos(1);
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldWakeASleepingReaderWhenTheWriterPublishes() throws Exception {
+        try (VerbsReaderEnd readerEnd = SoftRdmaChannels.reader(8192, 1);
+             VerbsWriterEnd writerEnd = SoftRdmaChannels.writer(readerEnd)) {
+            RingReader reader = new RingReader(readerEnd);
+            RingWriter writer = new RingWriter(writerEnd);
+            assertThat(reader.hasDoorbell()).isTrue();
+            Await.until("the reader's doorbell address in the writer's region", Duration.ofSeconds(30),
+                    () -> writerEnd.feedbackRegion().getInt(FeedbackDescriptor.DOORBELL_ADDRESS_OFFSET) == ImmediateDoorbell.ADDRESS);
+            assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isZero();
+
+            long lastWord = 0;
+            for (int value = 1; value <= 3; value++) {
+                CompletableFuture<Void> sleeper = CompletableFuture.runAsync(() -> reader.sleepUntilWritten(ONE_MINUTE_NS));
+                // the last sleep's word stays in the writer's region (a wake-up is not announced): wait for the new one
+                lastWord = awaitAnnouncedSleep(writerEnd, lastWord);
+                write(writer, value);
+
+                sleeper.get(30, TimeUnit.SECONDS);
+                assertThat(writerEnd.bellsRung()).isEqualTo(value);
+                assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldNotRingAReaderThatAnnouncedNoDoorbell() {
+        try (VerbsReaderEnd readerEnd = SoftRdmaChannels.reader(8192, 1);
+             VerbsWriterEnd writerEnd = SoftRdmaChannels.writer(readerEnd)) {
+            RingReader reader = new RingReader(readerEnd);
+            RingWriter writer = new RingWriter(writerEnd);
+            assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isZero();
+            reader.sleepUntilWritten(1_000_000);
+            awaitAnnouncedSleep(writerEnd, 0);
+            // as a reader of an older release leaves it: no receives posted, a ring would find none
+            writerEnd.feedbackRegion().putInt(FeedbackDescriptor.DOORBELL_ADDRESS_OFFSET, 0);
+
+            write(writer, 1);
+
+            assertThat(writer.doorbellRings()).isEqualTo(1);
+            assertThat(writerEnd.bellsRung()).isZero();
+            assertThat(writerEnd.failure()).isNull();
+        }
+    }
+
+    /**
+     * A writer publishing at random moments against a reader that polls and sleeps a millisecond at most: every frame
+     * arrives, and the writer stays healthy, the reader's receives never running out however the rings fall.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldDeliverEveryFrameWhileTheReaderSleepsBetweenThem() throws Exception {
+        int frames = 2_000;
+        try (VerbsReaderEnd readerEnd = SoftRdmaChannels.reader(1 << 16, 1);
+             VerbsWriterEnd writerEnd = SoftRdmaChannels.writer(readerEnd)) {
+            RingReader reader = new RingReader(readerEnd);
+            RingWriter writer = new RingWriter(writerEnd);
+            AtomicLong read = new AtomicLong();
+            CompletableFuture<Void> readLoop = CompletableFuture.runAsync(() -> {
+                while (read.get() < frames) {
+                    int got = reader.poll((t, f, b, o, l) -> { }, 64);
+                    if (got == 0) {
+                        reader.sleepUntilWritten(TimeUnit.MILLISECONDS.toNanos(1));
+                    }
+                    read.addAndGet(got);
+                }
+            });
+            for (int i = 0; i < frames; i++) {
+                write(writer, i);
+                if (i % 7 == 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.ThreadLocalRandom.current().nextLong(1_000, 300_000));
+                }
+            }
+            readLoop.get(90, TimeUnit.SECONDS);
+            assertThat(read.get()).isEqualTo(frames);
+            assertThat(writerEnd.failure()).isNull();
+            assertThat(writerEnd.bellsRung()).isPositive();
+        }
+    }
+
+    private static void write(RingWriter writer, int value) {
+        ByteBuffer payload = ByteBuffer.allocate(Integer.BYTES).putInt(0, value);
+        assertThat(writer.tryWrite(1, payload, 0, Integer.BYTES)).isTrue();
+        writer.publish();
+    }
+
+    /** @return the sleep word the reader announced, odd and other than {@code previous} */
+    private static long awaitAnnouncedSleep(VerbsWriterEnd writerEnd, long previous) {
+        return Await.until("the reader's announced sleep (a new odd word in the writer's region)", Duration.ofSeconds(30),
+                () -> writerEnd.feedbackRegion().getLong(FeedbackDescriptor.DOORBELL_SLEEP_OFFSET),
+                word -> (word & 1) != 0 && word != previous);
+    }
+}

@@ -29,9 +29,7 @@ final class FeedbackSession {
     private final SVCPostSend push;
     private final SVCPostSend pushDoorbellWords;
     final DoorbellReceives doorbell;
-    private long posted;
-    private long retired;
-    private long lastSignaled;
+    private final SendPacing sends;
     private volatile boolean dead;
 
     /** Posts the doorbell's receives: before the writer can learn it may ring (the doorbell words go after). */
@@ -40,6 +38,7 @@ final class FeedbackSession {
         this.connection = connection;
         this.peer = peer;
         this.settings = settings;
+        this.sends = new SendPacing(settings.signalInterval());
         this.push = connection.qp.postSend(new LinkedList<>(List.of(write(imageMr, 0, FeedbackDescriptor.DOORBELL_SLEEP_OFFSET,
                 remoteAddress, remoteRkey))), null);
         this.pushDoorbellWords = connection.qp.postSend(new LinkedList<>(List.of(write(imageMr, FeedbackDescriptor.DOORBELL_SLEEP_OFFSET,
@@ -73,7 +72,7 @@ final class FeedbackSession {
         }
         try {
             long deadlineNs = 0;
-            while (posted - retired + 1 > settings.sendQueueDepth()) {
+            while (sends.inFlight() + 1 > settings.sendQueueDepth()) {
                 if (poll() == 0) {
                     long nowNs = System.nanoTime();
                     if (deadlineNs == 0) {
@@ -87,13 +86,7 @@ final class FeedbackSession {
             SVCPostSend.SendWRMod wr = write.getWrMod(0);
             wr.getSgeMod(0).setAddr(sourceAddress);
             wr.getSgeMod(0).setLkey(sourceLkey);
-            long wrId = ++posted;
-            wr.setWr_id(wrId);
-            boolean signal = wrId - lastSignaled >= settings.signalInterval();
-            wr.setSend_flags(signal ? IbvSendWR.IBV_SEND_SIGNALED : 0);
-            if (signal) {
-                lastSignaled = wrId;
-            }
+            sends.number(wr, true);
             write.execute();
             poll();
             return !dead;
@@ -110,7 +103,7 @@ final class FeedbackSession {
                 die("feedback write failed: " + VerbsErrors.describe(wc.getStatus()));
                 return polled;
             }
-            retired = Math.max(retired, wc.getWr_id());
+            sends.retire(wc.getWr_id());
         }
         return polled;
     }

@@ -62,9 +62,7 @@ public final class VerbsWriterEnd implements WriterEnd {
     private final int[] pendingLengths = new int[MAX_CHAIN];
     private final Thread watcher;
     private int pending;
-    private long postedWrs;
-    private long lastSignaledWr;
-    private long retiredWrs;
+    private final SendPacing sends;
     private volatile String failure;
     private volatile boolean closed;
 
@@ -81,6 +79,7 @@ public final class VerbsWriterEnd implements WriterEnd {
         this.imageMr = imageMr;
         this.ringAddress = ringAddress;
         this.ringRkey = ringRkey;
+        this.sends = new SendPacing(settings.signalInterval());
         for (int n = 1; n <= MAX_CHAIN; n++) {
             LinkedList<IbvSendWR> wrs = new LinkedList<>();
             for (int i = 0; i < n; i++) {
@@ -245,13 +244,7 @@ public final class VerbsWriterEnd implements WriterEnd {
                 wr.getSgeMod(0).setAddr(imageMr.getAddr() + pendingOffsets[i]);
                 wr.getSgeMod(0).setLength(pendingLengths[i]);
                 wr.getRdmaMod().setRemote_addr(ringAddress + pendingOffsets[i]);
-                long wrId = ++postedWrs;
-                wr.setWr_id(wrId);
-                boolean signal = i == count - 1 && wrId - lastSignaledWr >= settings.signalInterval();
-                wr.setSend_flags(signal ? IbvSendWR.IBV_SEND_SIGNALED : 0);
-                if (signal) {
-                    lastSignaledWr = wrId;
-                }
+                sends.number(wr, i == count - 1);
             }
             chain.execute();
             pollCompletions();
@@ -273,19 +266,12 @@ public final class VerbsWriterEnd implements WriterEnd {
             return;
         }
         try {
-            if (postedWrs - retiredWrs + 1 > settings.sendQueueDepth() && (pollCompletions() == 0
-                    || postedWrs - retiredWrs + 1 > settings.sendQueueDepth())) {
+            if (sends.inFlight() + 1 > settings.sendQueueDepth() && (pollCompletions() == 0
+                    || sends.inFlight() + 1 > settings.sendQueueDepth())) {
                 bellsSkipped++;
                 return;
             }
-            SVCPostSend.SendWRMod wr = bell.getWrMod(0);
-            long wrId = ++postedWrs;
-            wr.setWr_id(wrId);
-            boolean signal = wrId - lastSignaledWr >= settings.signalInterval();
-            wr.setSend_flags(signal ? IbvSendWR.IBV_SEND_SIGNALED : 0);
-            if (signal) {
-                lastSignaledWr = wrId;
-            }
+            sends.number(bell.getWrMod(0), true);
             bell.execute();
             bellsRung++;
         } catch (IOException | ChannelException e) {
@@ -305,14 +291,14 @@ public final class VerbsWriterEnd implements WriterEnd {
     /** Waits (spinning, bounded) until the send queue has room for {@code count} more work requests. */
     private void awaitRoom(int count) throws IOException {
         long deadlineNs = 0;
-        while (postedWrs - retiredWrs + count > settings.sendQueueDepth()) {
+        while (sends.inFlight() + count > settings.sendQueueDepth()) {
             if (pollCompletions() == 0) {
                 long nowNs = System.nanoTime();
                 if (deadlineNs == 0) {
                     deadlineNs = nowNs + TimeUnit.MILLISECONDS.toNanos(settings.completionTimeoutMs());
                 } else if (nowNs > deadlineNs) {
                     throw fail("no completion from standby " + uri + " for " + settings.completionTimeoutMs()
-                            + " ms with the send queue full (" + (postedWrs - retiredWrs) + " writes in flight)");
+                            + " ms with the send queue full (" + sends.inFlight() + " writes in flight)");
                 }
                 Thread.onSpinWait();
             }
@@ -326,7 +312,7 @@ public final class VerbsWriterEnd implements WriterEnd {
             if (wc.getStatus() != IbvWC.IbvWcStatus.IBV_WC_SUCCESS.ordinal()) {
                 throw fail("RDMA WRITE to standby " + uri + " failed: " + VerbsErrors.describe(wc.getStatus()));
             }
-            retiredWrs = Math.max(retiredWrs, wc.getWr_id());
+            sends.retire(wc.getWr_id());
         }
         return polled;
     }

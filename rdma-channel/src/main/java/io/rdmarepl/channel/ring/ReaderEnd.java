@@ -28,10 +28,13 @@ public interface ReaderEnd extends AutoCloseable {
 
     /**
      * Makes the sleep word the reader just stored in the feedback image ({@link FeedbackDescriptor#DOORBELL_SLEEP_OFFSET})
-     * visible to the writer now, ahead of the next report: a no-op where the image is shared with the writer. Called on
-     * the polling thread before it blocks on {@link #doorbell()}; must not block.
+     * visible to the writer, ahead of the next report: a no-op where the image is shared with the writer. Called on
+     * the polling thread before every sleep on {@link #doorbell()}; must not block. A transport that writes the word
+     * over the wire may skip a word it already wrote to the writer connected now ({@code newWord} false).
+     *
+     * @param newWord the word differs from the last sleep's
      */
-    default void announceSleep() {
+    default void announceSleep(boolean newWord) {
     }
 
     /**

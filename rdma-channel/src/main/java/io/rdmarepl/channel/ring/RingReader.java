@@ -130,9 +130,7 @@ public final class RingReader {
         }
         framesReadAtLastSleep = framesRead;
         Ordered.putLongThenFence(sleepImage, FeedbackDescriptor.DOORBELL_SLEEP_OFFSET, sleepWord | 1);
-        if (newWord) {
-            end.announceSleep();
-        }
+        end.announceSleep(newWord);
         lastSleepRung = false;
         try {
             if (RingHeader.producerPosition(region) != producerSeenByLastPoll && polls != pollsAtLastSkippedSleep) {

@@ -32,7 +32,9 @@ final class DoorbellReceives {
     private final SVCReqNotify arm;
     private final ReentrantLock lock = new ReentrantLock();
     private int posted;
-    private boolean closed;
+    /** A ring taken by {@link #takePendingRings}, not yet reported by {@link #await} (guarded by {@code lock}). */
+    private boolean ringTaken;
+    private volatile boolean closed;
 
     /** Posts {@link VerbsConnection#DOORBELL_RECEIVES} receives; before the writer may ring (the address word says it). */
     DoorbellReceives(VerbsConnection connection) throws IOException {
@@ -63,7 +65,8 @@ final class DoorbellReceives {
                 if (closed) {
                     return false;
                 }
-                if (drain()) {
+                if (ringTaken | drain()) {
+                    ringTaken = false;
                     return true;
                 }
                 arm.execute();
@@ -87,6 +90,27 @@ final class DoorbellReceives {
                 lock.unlock();
             }
         }
+    }
+
+    /**
+     * Consumes the rings that came, without blocking, and posts their receives again; the next {@link #await} ends at
+     * once if there was one. Called before each announced sleep: a reader whose every sleep is cut short before it
+     * waits would otherwise never consume a ring, and the writer rings once per announced word.
+     */
+    void takePendingRings() throws IOException {
+        lock.lock();
+        try {
+            if (!closed) {
+                ringTaken |= drain();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The queue pair was flushed or this was closed: no ring can come any more. */
+    boolean isClosed() {
+        return closed;
     }
 
     /** Consumes the completed receives and posts them again; @return true when one was a ring */

@@ -8,7 +8,9 @@ import java.util.function.Supplier;
 
 /**
  * The doorbell of a verbs ring's reader: the receives of whichever writer is connected now
- * ({@link DoorbellReceives}). With no writer connected there is nothing to ring it, and a sleep parks out its time.
+ * ({@link DoorbellReceives}). With no writer connected, or one whose queue pair was flushed (until the conductor
+ * hears of the disconnect, which may take seconds on hardware), there is nothing to ring it, and a sleep parks out
+ * its time rather than return at once.
  * The address word it announces in the feedback image is {@link #ADDRESS}: a writer that finds 0 there (a reader of
  * an older release, which posts no receives) must not ring, since its ring would find no receive posted.
  */
@@ -30,7 +32,8 @@ final class ImmediateDoorbell implements Doorbell {
             return true;
         }
         DoorbellReceives current = receives.get();
-        if (current == null) {
+        if (current == null || current.isClosed()) {
+            // no writer, or one whose queue pair is gone until the conductor hears of it: nothing can ring
             LockSupport.parkNanos(timeoutNs);
             return false;
         }

@@ -187,15 +187,11 @@ final class VerbsConnection {
                 // best effort
             }
         }
-        try {
-            id.destroyQP();
-            cq.destroyCQ();
-            compChannel.destroyCompChannel();
-            recvCq.destroyCQ();
-            recvCompChannel.destroyCompChannel();
-            id.destroyId();
-        } catch (IOException | RuntimeException e) {
-            // best effort
-        }
+        VerbsWriterEnd.quietly(id::destroyQP);
+        VerbsWriterEnd.quietly(cq::destroyCQ);
+        VerbsWriterEnd.quietly(compChannel::destroyCompChannel);
+        VerbsWriterEnd.quietly(recvCq::destroyCQ);
+        VerbsWriterEnd.quietly(recvCompChannel::destroyCompChannel);
+        VerbsWriterEnd.quietly(id::destroyId);
     }
 }

@@ -59,6 +59,8 @@ public final class VerbsReaderEnd implements ReaderEnd {
     private IbvMr activationMr;
     private volatile FeedbackSession current;
     private final ImmediateDoorbell doorbell;
+    /** The session the polling thread last wrote the sleep word to (polling thread only). */
+    private FeedbackSession announcedTo;
     private final long feedbackIntervalNs;
     private long lastFeedbackNs;
     private volatile boolean feedbackOwed;
@@ -150,13 +152,25 @@ public final class VerbsReaderEnd implements ReaderEnd {
     }
 
     /**
-     * Writes the new sleep word (and the doorbell address) into the writer's region at once, from the polling thread:
-     * unlike a report, never held back, since a writer that does not see the word does not ring.
+     * Writes the sleep word (and the doorbell address) into the writer's region at once, from the polling thread:
+     * unlike a report, never held back, since a writer that does not see the word does not ring. A kept word is
+     * written again only to a writer that connected since it was written. The rings that came meanwhile are taken
+     * first, without blocking, so that a reader that keeps finding frames just before it would sleep (and so never
+     * waits on the doorbell) cannot let them use up its receives.
      */
     @Override
-    public void announceSleep() {
+    public void announceSleep(boolean newWord) {
         FeedbackSession session = current;
-        if (session != null) {
+        if (session == null) {
+            return;
+        }
+        try {
+            session.doorbell.takePendingRings();
+        } catch (IOException e) {
+            // the queue pair is failing: its doorbell parks from now on, and the disconnect follows
+        }
+        if (newWord || session != announcedTo) {
+            announcedTo = session;
             session.pushDoorbellWords(feedbackMr);
         }
     }

@@ -58,6 +58,7 @@ public final class VerbsWriterEnd implements WriterEnd {
     private final SVCPostSend bell;
     private long bellsRung;
     private long bellsSkipped;
+    private boolean bellRefused;
     private final int[] pendingOffsets = new int[MAX_CHAIN];
     private final int[] pendingLengths = new int[MAX_CHAIN];
     private final Thread watcher;
@@ -262,7 +263,8 @@ public final class VerbsWriterEnd implements WriterEnd {
      */
     @Override
     public void ringDoorbell() {
-        if (failure != null || closed || feedback.getInt(FeedbackDescriptor.DOORBELL_ADDRESS_OFFSET) != ImmediateDoorbell.ADDRESS) {
+        if (failure != null || closed || bellRefused
+                || feedback.getInt(FeedbackDescriptor.DOORBELL_ADDRESS_OFFSET) != ImmediateDoorbell.ADDRESS) {
             return;
         }
         try {
@@ -272,7 +274,15 @@ public final class VerbsWriterEnd implements WriterEnd {
                 return;
             }
             sends.number(bell.getWrMod(0), true);
-            bell.execute();
+            try {
+                bell.execute();
+            } catch (IOException e) {
+                // a device without WRITE WITH IMMEDIATE (some iWARP cards) refuses the post: the frames are fine
+                bellRefused = true;
+                LOG.warn("standby {}: its doorbell cannot be rung ({}); its idle reader's sleeps end at their bound instead",
+                        uri, e.getMessage());
+                return;
+            }
             bellsRung++;
         } catch (IOException | ChannelException e) {
             fail("ringing the doorbell of standby " + uri + " failed: " + e.getMessage());

@@ -8,9 +8,10 @@ import java.util.Deque;
 import org.junit.jupiter.api.Test;
 
 /**
- * When a sleeping reader takes a new sleep word, and so announces it to the writer (over verbs, a write into the
- * primary's host): only once the last word was rung or frames were read since. A word nothing rang is still un-rung
- * for the writer, so an idle reader timing out again and again announces nothing.
+ * When a sleeping reader takes a new sleep word, which a transport writing it over the wire must announce to the
+ * writer (over verbs, a write into the primary's host): only once the last word was rung or frames were read since.
+ * A word nothing rang is still un-rung for the writer, so an idle reader timing out again and again announces no new
+ * word.
  */
 class SleepWordTest {
     private static final long SLEEP_NS = 1_000;
@@ -102,9 +103,13 @@ class SleepWordTest {
                 }
 
                 @Override
-                public void announceSleep() {
-                    announcements++;
-                    lastAnnounced = channel.feedback.getLong(FeedbackDescriptor.DOORBELL_SLEEP_OFFSET);
+                public void announceSleep(boolean newWord) {
+                    long word = channel.feedback.getLong(FeedbackDescriptor.DOORBELL_SLEEP_OFFSET);
+                    assertThat(newWord).as("announced as new: word %d after %d", word, lastAnnounced).isEqualTo(word != lastAnnounced);
+                    if (newWord) {
+                        announcements++;
+                        lastAnnounced = word;
+                    }
                 }
 
                 @Override

@@ -3,6 +3,7 @@ package io.rdmarepl.channel.verbs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmarepl.channel.ring.FeedbackDescriptor;
+import io.rdmarepl.channel.ring.RingHeader;
 import io.rdmarepl.channel.ring.RingReader;
 import io.rdmarepl.channel.ring.RingWriter;
 import io.rdmarepl.testsupport.Await;
@@ -102,6 +103,72 @@ class VerbsDoorbellTest {
             assertThat(writerEnd.failure()).isNull();
             assertThat(writerEnd.bellsRung()).isPositive();
         }
+    }
+
+    /**
+     * A reader whose every sleep is cut short by a frame published just before it (so it never waits on the doorbell)
+     * while the writer rings each word it announces: the rings must not use up the receives posted for them (on
+     * hardware, a ring with none posted stalls the writer's queue pair; over softrdma it fails it).
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldNotRunOutOfReceivesWhenSleepsNeverWait() {
+        try (VerbsReaderEnd readerEnd = SoftRdmaChannels.reader(1 << 16, 1);
+             VerbsWriterEnd writerEnd = SoftRdmaChannels.writer(readerEnd)) {
+            RingReader reader = new RingReader(readerEnd);
+            RingWriter writer = new RingWriter(writerEnd);
+            assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isZero();
+            reader.sleepUntilWritten(1_000_000);
+            long word = awaitAnnouncedSleep(writerEnd, 0);
+            int rounds = VerbsConnection.DOORBELL_RECEIVES * 3;
+            for (int i = 1; i <= rounds; i++) {
+                write(writer, i); // the announced word is odd and un-rung: it rings
+                awaitLanded(readerEnd, writer);
+                assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isEqualTo(1);
+                write(writer, -i); // after the poll, before the sleep: the sleep returns at once
+                awaitLanded(readerEnd, writer);
+                reader.sleepUntilWritten(ONE_MINUTE_NS); // a new word (frames were read), announced, never waited on
+                assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isEqualTo(1);
+                word = awaitAnnouncedSleep(writerEnd, word);
+            }
+            assertThat(writerEnd.bellsRung()).isGreaterThanOrEqualTo(rounds);
+            assertThat(writerEnd.failure()).isNull();
+        }
+    }
+
+    /** A writer that connects after the reader took its word (which it keeps while its sleeps time out) is told it. */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldAnnounceAKeptWordToAWriterThatConnectedSince() throws Exception {
+        try (VerbsReaderEnd readerEnd = SoftRdmaChannels.reader(8192, 1)) {
+            RingReader reader = new RingReader(readerEnd);
+            long word;
+            try (VerbsWriterEnd first = SoftRdmaChannels.writer(readerEnd)) {
+                assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isZero();
+                reader.sleepUntilWritten(1_000_000);
+                word = awaitAnnouncedSleep(first, 0);
+            }
+            try (VerbsWriterEnd second = SoftRdmaChannels.writer(readerEnd)) {
+                Await.until("the reader serving the second writer", Duration.ofSeconds(30), () -> readerEnd.hasWriter());
+                CompletableFuture<Void> sleeper = CompletableFuture.runAsync(() -> {
+                    reader.sleepUntilWritten(1_000_000); // the same word: nothing rang it, nothing was read
+                    reader.sleepUntilWritten(ONE_MINUTE_NS);
+                });
+                long kept = word;
+                Await.until("the kept word " + kept + " in the second writer's region", Duration.ofSeconds(30),
+                        () -> second.feedbackRegion().getLong(FeedbackDescriptor.DOORBELL_SLEEP_OFFSET) == (kept | 1));
+                write(new RingWriter(second), 1);
+
+                sleeper.get(30, TimeUnit.SECONDS);
+                assertThat(second.bellsRung()).isEqualTo(1);
+            }
+        }
+    }
+
+    private static void awaitLanded(VerbsReaderEnd readerEnd, RingWriter writer) {
+        long published = writer.position();
+        Await.until("the publish up to " + published + " in the reader's ring", Duration.ofSeconds(30),
+                () -> RingHeader.producerPosition(readerEnd.ringRegion()) == published);
     }
 
     private static void write(RingWriter writer, int value) {

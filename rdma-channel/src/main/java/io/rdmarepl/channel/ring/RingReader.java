@@ -27,6 +27,7 @@ public final class RingReader {
     private final String uri;
     private final int capacity;
     private final ByteBuffer sleepImage;
+    private final ReaderEnd end;
 
     private final Doorbell doorbell;
 
@@ -37,7 +38,6 @@ public final class RingReader {
     private long sleepWord;
     private long framesReadAtLastSleep;
     private boolean lastSleepRung;
-    private final ReaderEnd end;
     private long framesRead;
     private long incompleteReads;
     private long refusedEpochFrames;

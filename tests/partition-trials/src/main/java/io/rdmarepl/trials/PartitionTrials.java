@@ -403,20 +403,12 @@ public final class PartitionTrials {
             cluster.server(from).execute("INSERT INTO marker (id) VALUES (" + marker + ")");
         } catch (IllegalStateException e) {
             // the coordinator called it the primary: say what each part thought then, on the line a report shows
-            throw new AssertionError(e.getMessage() + "; coordinator: " + coordinatorStatusOrError() + "; shipper "
+            throw new AssertionError(e.getMessage() + "; coordinator: " + cluster.coordinatorStatusOrError() + "; shipper "
                     + from + ": " + cluster.shipperStatusOrError(from) + "; restarted: " + cluster.restarts()
                     + "\n" + cluster.tails(), e);
         }
         Await.until("marker " + marker + " committed on " + from + " reaches " + to, CATCH_UP_TIMEOUT,
                 () -> markers(cluster.server(to), marker), n -> n == 1);
-    }
-
-    private String coordinatorStatusOrError() {
-        try {
-            return cluster.coordinator().status().toString();
-        } catch (Exception e) {
-            return "(no answer: " + e + ")";
-        }
     }
 
     private static long markers(PostgresServer server, long marker) throws java.sql.SQLException {

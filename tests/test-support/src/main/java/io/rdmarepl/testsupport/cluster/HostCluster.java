@@ -438,6 +438,18 @@ public final class HostCluster implements AutoCloseable {
         return directory;
     }
 
+    /** The leading coordinator's status, or what went wrong asking: for messages. */
+    public String coordinatorStatusOrError() {
+        try {
+            return coordinator().status().toString();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(interrupted)";
+        } catch (Exception | AssertionError e) {
+            return "(no answer: " + e + ")"; // none leads, or the leader did not answer
+        }
+    }
+
     /** Like {@link #shipperStatus}, or what went wrong asking: for messages. */
     public String shipperStatusOrError(String member) {
         try {

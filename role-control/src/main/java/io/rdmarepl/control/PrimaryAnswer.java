@@ -12,19 +12,32 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param postmasterExited the watched postmaster exited (a fact read from /proc, not a missed answer); null when no
  *                         shipper runs
  * @param postmaster       the watch itself; null when no shipper runs or it does not say
+ * @param fenced           the shipper role is fenced (by the coordinator, or by itself when its lease ran out): it ships
+ *                         nothing until it is resumed ({@code POST /resume}) or activated; null from a shipper that
+ *                         does not say, read as not fenced
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record PrimaryAnswer(boolean shipping, Boolean alive, @JsonProperty("postmaster_exited") Boolean postmasterExited,
-                            PostmasterStatus postmaster) {
+                            PostmasterStatus postmaster, Boolean fenced) {
 
     /** No shipper runs here. */
     public static PrimaryAnswer notShipping() {
-        return new PrimaryAnswer(false, null, null, null);
+        return new PrimaryAnswer(false, null, null, null, null);
     }
 
     /** What a running shipper sees of its primary. */
     public static PrimaryAnswer shipping(boolean alive, boolean postmasterExited, PostmasterStatus postmaster) {
-        return new PrimaryAnswer(true, alive, postmasterExited, postmaster);
+        return new PrimaryAnswer(true, alive, postmasterExited, postmaster, null);
+    }
+
+    /** This answer, saying whether the shipper role is fenced. */
+    public PrimaryAnswer withFenced(boolean isFenced) {
+        return new PrimaryAnswer(shipping, alive, postmasterExited, postmaster, isFenced);
+    }
+
+    /** The shipper role said it is fenced. */
+    public boolean reportsFenced() {
+        return Boolean.TRUE.equals(fenced);
     }
 
     /** The shipper reported the postmaster's exit. */

@@ -21,6 +21,12 @@ public final class ShipperRoutes {
     public static final String ACTIVATE = "/activate";
     /** {@code POST} {@link FenceRequest}, answered with a {@link FenceAnswer}: stop shipping and heartbeats. */
     public static final String FENCE = "/fence";
+    /**
+     * {@code POST}, no body, answered with a {@link ResumeAnswer}: a fenced shipper ships again, from its slot at the
+     * epoch it shipped at, as a restart of its process would. The coordinator sends it after a failover that fenced
+     * this primary was refused, so nothing was promoted; a standby promoted since refuses the epoch, and the role waits.
+     */
+    public static final String RESUME = "/resume";
     /** {@code POST}, no body, answered with a {@link RetireAnswer}: this member is a standby now, drop the slot. */
     public static final String RETIRE = "/retire";
     /**

@@ -41,12 +41,15 @@ class AnswersTest {
     }
 
     @Test
-    void shouldWriteAndReadTheShippersActivateAndFenceAnswers() throws Exception {
+    void shouldWriteAndReadTheShippersActivateResumeAndFenceAnswers() throws Exception {
         String activated = "{\"state\":\"shipping\",\"slot\":\"rdmarepl\",\"snapshot\":\"initial\",\"slot_dropped\":true}";
         ShipperActivateAnswer answer = new ShipperActivateAnswer("shipping", "rdmarepl", "initial", true);
         assertThat(PLAIN.readTree(ControlJson.write(answer))).isEqualTo(PLAIN.readTree(activated));
         assertThat(ControlJson.read(PLAIN.readTree(activated), ShipperActivateAnswer.class)).isEqualTo(answer);
 
+        assertThat(ControlJson.write(new ResumeAnswer("shipping", true))).isEqualTo("{\"state\":\"shipping\",\"resumed\":true}");
+        assertThat(ControlJson.read(PLAIN.readTree("{\"state\":\"shipping\",\"resumed\":false}"), ResumeAnswer.class))
+                .isEqualTo(new ResumeAnswer("shipping", false));
         assertThat(ControlJson.write(new FenceAnswer("fenced"))).isEqualTo("{\"state\":\"fenced\"}");
         assertThat(ControlJson.read(PLAIN.readTree("{\"state\":\"retired\"}"), FenceAnswer.class)).isEqualTo(new FenceAnswer("retired"));
     }

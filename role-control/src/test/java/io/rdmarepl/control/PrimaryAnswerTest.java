@@ -40,6 +40,17 @@ class PrimaryAnswerTest {
     }
 
     @Test
+    void shouldSayWhetherTheShipperIsFencedAndReadAnOlderShippersSilenceAsNot() throws Exception {
+        PrimaryAnswer fenced = PrimaryAnswer.shipping(true, false, null).withFenced(true);
+
+        assertThat(tree(ControlJson.write(fenced))).isEqualTo(tree("{\"shipping\":true,\"alive\":true,\"postmaster_exited\":false,"
+                + "\"fenced\":true}"));
+        assertThat(ControlJson.read(tree(ControlJson.write(fenced)), PrimaryAnswer.class).reportsFenced()).isTrue();
+        assertThat(ControlJson.read(tree("{\"shipping\":true,\"alive\":true}"), PrimaryAnswer.class).reportsFenced()).isFalse();
+        assertThat(PrimaryAnswer.notShipping().withFenced(false).reportsFenced()).isFalse();
+    }
+
+    @Test
     void shouldTellTheExitFromTheWatchOfAShipperThatDoesNotSayIt() throws Exception {
         PrimaryAnswer older = ControlJson.read(tree("{\"shipping\":true,\"alive\":false,\"postmaster_exited\":true,"
                 + "\"postmaster\":{\"pid\":4711,\"exited\":true,\"watch\":\"exited: killed by signal 9\"}}"), PrimaryAnswer.class);

@@ -12,6 +12,7 @@ import io.rdmarepl.control.LeaseAnswer;
 import io.rdmarepl.control.LeaseTerms;
 import io.rdmarepl.control.PostmasterStatus;
 import io.rdmarepl.control.PrimaryAnswer;
+import io.rdmarepl.control.ResumeAnswer;
 import io.rdmarepl.control.RetireAnswer;
 import io.rdmarepl.control.ShipperActivateAnswer;
 import io.rdmarepl.control.ShipperRoutes;
@@ -143,7 +144,8 @@ public final class ShipCommand implements Callable<Integer> {
      * primary alive, did its postmaster exit; with {@code ?wait_ms=N} held until the postmaster exits or N ms pass,
      * the coordinator's long poll), {@code /metrics}, and
      * the token-guarded control actions the coordinator calls: {@code POST /activate} (start shipping from a fresh
-     * slot with an initial copy), {@code POST /fence} (stop shipping and heartbeats), {@code POST /retire} (this
+     * slot with an initial copy), {@code POST /fence} (stop shipping and heartbeats), {@code POST /resume} (a fenced shipper ships again from
+     * its slot, for a failover that was refused), {@code POST /retire} (this
      * member is a standby now: drop the slot) and {@code POST /lease} (renew the lease, {@code fence.lease.ms}; answered with the
      * shipper's guarantee, the lease's terms and a running initial copy's {@code copy_progress}). Every answer but
      * {@code /status} is a record of role-control ({@link ShipperRoutes} names each).
@@ -162,6 +164,7 @@ public final class ShipCommand implements Callable<Integer> {
                 })
                 .query(ShipperRoutes.PRIMARY, q -> primary(role,
                         AdminServer.longParameter(q, ShipperRoutes.WAIT_MS, 0, 0, MAX_PRIMARY_WAIT_MS), holds))
+                .control(ShipperRoutes.RESUME, body -> role.resume())
                 .control(ShipperRoutes.RETIRE, body -> role.retire())
                 .control(ShipperRoutes.LEASE, body -> role.renewLease());
     }
@@ -177,8 +180,8 @@ public final class ShipCommand implements Callable<Integer> {
         LeaseTerms terms = Shipper.leaseTerms(settings);
         Guarantee guarantee = new Guarantee(Guarantee.ASYNC, null, null, "0/0");
         ControlJson.warm(new LeaseAnswer(null, terms, null), new LeaseAnswer(guarantee, terms, Map.of("rows", 0L)),
-                PrimaryAnswer.notShipping(), PrimaryAnswer.shipping(true, false, new PostmasterStatus(1L, false, "warm", null)),
-                new FenceAnswer(RoleState.FENCED.label()), new RetireAnswer(RoleState.RETIRED.label(), false, false),
+                PrimaryAnswer.notShipping(), PrimaryAnswer.shipping(true, false, new PostmasterStatus(1L, false, "warm", null)).withFenced(false),
+                new FenceAnswer(RoleState.FENCED.label()), new ResumeAnswer(RoleState.SHIPPING.label(), true), new RetireAnswer(RoleState.RETIRED.label(), false, false),
                 new ShipperActivateAnswer(RoleState.SHIPPING.label(), settings.slotName(), "initial", false), role.status());
         FenceRequest.parse(new FenceRequest("warm").toJson());
         EpochRequest.parse(new EpochRequest(1).toJson());

@@ -32,6 +32,7 @@ class ShipperEndpointTest {
     private final ShipperConfig config = config();
     private final ShipperRole role = ShipperRole.waiting(config, (settings, lease) -> {
         calls.add("start " + settings.snapshotMode());
+        stand.fencedReason = null; // one stand-in for every start: each starts unfenced, as a new shipper does
         return stand;
     }, () -> {
         calls.add("drop " + config.slotName());
@@ -54,7 +55,7 @@ class ShipperEndpointTest {
         assertThat(status.has("copy_lsn")).isTrue();
         assertThat(get("/health").statusCode()).isEqualTo(200);
         assertThat(json(get("/primary"))).as("nothing ships: nothing known of the primary")
-                .isEqualTo(JSON.readTree("{\"shipping\":false}"));
+                .isEqualTo(JSON.readTree("{\"shipping\":false,\"fenced\":false}"));
 
         HttpResponse<String> activated = post("/activate", "{\"epoch\": 3}");
         assertThat(activated.statusCode()).isEqualTo(200);
@@ -62,7 +63,7 @@ class ShipperEndpointTest {
         assertThat(calls).containsExactly("drop shipslot", "start initial");
         assertThat(json(get("/status")).path("role_state").asText()).isEqualTo("shipping");
         assertThat(json(get("/status")).path("copy_lsn").asText()).isEqualTo("0/3000060");
-        assertThat(json(get("/primary"))).isEqualTo(JSON.readTree("{\"shipping\":true,\"alive\":true,\"postmaster_exited\":false}"));
+        assertThat(json(get("/primary"))).isEqualTo(JSON.readTree("{\"shipping\":true,\"alive\":true,\"postmaster_exited\":false,\"fenced\":false}"));
         assertThat(stand.lastPrimaryWait).as("no wait_ms: answered at once").isEqualTo(Duration.ZERO);
         assertThat(get("/primary?wait_ms=250").statusCode()).isEqualTo(200);
         assertThat(stand.lastPrimaryWait).as("the coordinator's long poll").isEqualTo(Duration.ofMillis(250));
@@ -82,11 +83,20 @@ class ShipperEndpointTest {
         assertThat(json(get("/status")).path("fenced_reason").asText())
                 .isEqualTo("fenced through the admin endpoint: switchover: the standby caught up");
         assertThat(get("/health").statusCode()).isEqualTo(200);
+        assertThat(json(get("/primary")).path("fenced").asBoolean()).as("the coordinator reads the fence here").isTrue();
+
+        HttpResponse<String> resumed = post("/resume", "");
+        assertThat(resumed.statusCode()).isEqualTo(200);
+        assertThat(json(resumed)).isEqualTo(JSON.readTree("{\"state\":\"shipping\",\"resumed\":true}"));
+        assertThat(calls).as("from the slot: nothing dropped, no copy").containsExactly("drop shipslot", "start initial", "start no_data");
+        assertThat(json(get("/primary")).path("fenced").asBoolean()).isFalse();
+        assertThat(post("/fence", "{\"reason\":\"switchover again\"}").statusCode()).isEqualTo(200);
 
         HttpResponse<String> retired = post("/retire", "");
         assertThat(retired.statusCode()).isEqualTo(200);
         assertThat(json(retired)).isEqualTo(JSON.readTree("{\"state\":\"retired\",\"slot_dropped\":true,\"synchronous_standby_names_cleared\":false}"));
         assertThat(json(get("/status")).path("role_state").asText()).isEqualTo("retired");
+        assertConflict(post("/resume", ""), "nothing to resume: the shipper is retired");
         JsonNode terms = json(post("/lease", ""));
         assertThat(terms.path("lease_ms").asLong()).as("fence.lease.ms=auto with admin.token set").isEqualTo(2000);
         assertThat(terms.path("lease_check_ms").asLong()).isEqualTo(100);

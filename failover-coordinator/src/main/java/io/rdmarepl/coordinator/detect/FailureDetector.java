@@ -20,6 +20,12 @@ public interface FailureDetector extends AutoCloseable {
     /** What the primary's shipper said, recently, of its postmaster's exit; null when it saw none. */
     String postmasterExit();
 
+    /** The primary's shipper said, recently, that it is fenced (it ships nothing). */
+    boolean shipperFenced();
+
+    /** The coordinator lifted the primary's shipper's fence: what was read of it before is stale. */
+    void shipperFenceLifted();
+
     /** {@link #postmasterExit()}, waiting briefly for a report still on its way. */
     String awaitPostmasterExit();
 

@@ -23,7 +23,8 @@ import java.util.concurrent.locks.LockSupport;
  * an interval on a busy host, and 200 requests a second. While the exit stands it is read again every interval
  * (the answer comes at once), so an old report ages out. A shipper that says it watches no postmaster (the primary
  * on another host or behind a pooler) is asked again only every {@link #NOT_WATCHING_PAUSE}; one that answers
- * without holding (an older shipper) every interval, as before.
+ * without holding (an older shipper) every interval, as before. Each answer also says whether the shipper is fenced
+ * ({@link #shipperFenced}), which the coordinator lifts when no failover happened.
  */
 public final class PostmasterReport implements AutoCloseable {
     static final Duration NOT_WATCHING_PAUSE = Duration.ofSeconds(1);
@@ -46,6 +47,10 @@ public final class PostmasterReport implements AutoCloseable {
     /** When the last report saying "exited" about {@link #target} arrived (System.nanoTime()), or 0. */
     private volatile long exitedReportNs;
     private volatile String exit;
+    /** The last answer about {@link #target} said its shipper is fenced. */
+    private volatile boolean shipperFenced;
+    /** Counts {@link #fenceLifted} calls: an answer asked for before one says nothing of the fence. */
+    private volatile long lifts;
 
     /**
      * @param onExit run on this reader's thread when a report says the postmaster exited, after {@link #exit()}
@@ -74,6 +79,7 @@ public final class PostmasterReport implements AutoCloseable {
             if (other) {
                 exitedReportNs = 0;
                 exit = null;
+                shipperFenced = false;
             }
             target = shipperAdmin;
         }
@@ -86,6 +92,24 @@ public final class PostmasterReport implements AutoCloseable {
     public boolean postmasterExited() {
         long at = exitedReportNs;
         return at != 0 && System.nanoTime() - at < staleNs;
+    }
+
+    /**
+     * The primary's shipper said, in its last answer, that it is fenced: it ships nothing (told to stop by a failover
+     * that did not happen, or its lease ran out). Nothing known counts as not fenced.
+     */
+    public boolean shipperFenced() {
+        return shipperFenced;
+    }
+
+    /**
+     * The coordinator lifted the shipper's fence: what an answer asked for before said of the fence is stale (a long
+     * poll is held up to {@link #LONG_POLL}, and one the fenced shipper answered is followed by a pause).
+     */
+    public void fenceLifted() {
+        lifts++;
+        shipperFenced = false;
+        LockSupport.unpark(thread);
     }
 
     /** What the shipper said of the exit (e.g. "process 4711 exited (state Z)"), or null. */
@@ -125,6 +149,7 @@ public final class PostmasterReport implements AutoCloseable {
 
     /** @return false when the shipper answered that it watches no postmaster */
     private boolean read(URI shipper) {
+        long liftsBefore = lifts;
         try {
             PrimaryAnswer answer = ControlJson.read(roles.get(shipper, ShipperRoutes.primary(LONG_POLL.toMillis()), timeout),
                     PrimaryAnswer.class);
@@ -133,6 +158,7 @@ public final class PostmasterReport implements AutoCloseable {
                 if (!shipper.equals(target)) {
                     return true; // retargeted meanwhile: this answer is about the old primary
                 }
+                shipperFenced = answer.reportsFenced() && lifts == liftsBefore;
                 if (answer.reportsExit()) {
                     news = exitedReportNs == 0;
                     exit = answer.exit();
@@ -146,7 +172,9 @@ public final class PostmasterReport implements AutoCloseable {
             }
             return answer.watching();
         } catch (RoleException | IllegalArgumentException e) {
-            // a shipper that does not answer, or not with a PrimaryAnswer, says nothing; the last "exited" ages out by itself
+            // a shipper that does not answer, or not with a PrimaryAnswer, says nothing; the last "exited" ages out by itself,
+            // and a fence it reported is no longer known (a resumption closes the shipper that held the long poll)
+            shipperFenced = false;
             return true;
         }
     }

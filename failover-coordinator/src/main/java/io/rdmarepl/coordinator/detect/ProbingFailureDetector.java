@@ -64,6 +64,16 @@ public final class ProbingFailureDetector implements FailureDetector {
         return postmasterReport.exit();
     }
 
+    @Override
+    public boolean shipperFenced() {
+        return postmasterReport.shipperFenced();
+    }
+
+    @Override
+    public void shipperFenceLifted() {
+        postmasterReport.fenceLifted();
+    }
+
     /** {@link #postmasterExit()}, waiting briefly for a report still on its way ({@link PostmasterReport#awaitExit}). */
     @Override
     public String awaitPostmasterExit() {

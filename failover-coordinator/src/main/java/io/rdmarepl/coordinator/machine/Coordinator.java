@@ -50,6 +50,7 @@ public final class Coordinator implements AutoCloseable {
     private final Failover failover;
     private final ApplierPromoter promoter;
     private final HeldStandbys heldStandbys;
+    private final FenceLift fenceLift;
     private final Map<String, StandbyMonitor> watches;
     private final TopologyBoard topology;
     private final CurrentState state;
@@ -89,6 +90,7 @@ public final class Coordinator implements AutoCloseable {
         this.failover = new Failover(state, config, fencer, parts.roles(), targets, lease, detector, promoter, clock,
                 report -> lastFailover = report);
         this.heldStandbys = new HeldStandbys(config, parts.roles(), clock);
+        this.fenceLift = new FenceLift(config, fencer, parts.roles(), clock);
         this.fencedGuard = new FencedMemberGuard(fencer, this::fencedMembersIfLeading,
                 done -> commands.add(() -> state.write(state.value().transition(state.value().phase(), done, clock.nowMs()))));
         this.thread = new Thread(this::run, "rdmarepl-coordinator");
@@ -261,7 +263,23 @@ public final class Coordinator implements AutoCloseable {
             case HEALTHY, SUSPECT -> {
                 if (!verdict.primaryFailed()) {
                     if (phase == Phase.SUSPECT) {
-                        state.transition(Phase.HEALTHY, "recovered: " + verdict.sentence());
+                        FenceLift.Outcome lift = fenceLift.beforeHealthy(now);
+                        if (lift.blocked()) {
+                            lastVerdict = new Verdict(false, verdict.sentence() + "; not HEALTHY yet: " + lift.blocker(), 0);
+                            return;
+                        }
+                        if (lift.lifted() != null) {
+                            detector.shipperFenceLifted();
+                        }
+                        state.transition(Phase.HEALTHY, "recovered: " + verdict.sentence()
+                                + (lift.lifted() == null ? "" : "; " + lift.lifted()));
+                    } else if (detector.shipperFenced() && !fenceLift.checkedRecently()
+                            && now.member(now.primary()).map(m -> m.role() == Role.PRIMARY).orElse(false)) {
+                        // a fence whose failover did not happen (it landed after the refusal), or a lease that ran out
+                        // while no one could renew it: the SUSPECT path lifts it
+                        state.transition(Phase.SUSPECT, now.primary() + "'s shipper says it is fenced: it ships nothing and "
+                                + now.primary() + " may refuse writes; nothing was promoted, so the fence is lifted");
+                        return;
                     }
                     heldStandbys.release(targets.views(state.value()));
                     return;

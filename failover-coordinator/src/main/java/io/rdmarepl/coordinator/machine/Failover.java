@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * (FENCING; without trying SQL when its shipper saw its postmaster exit), drain the standby's ring (DRAINING), refuse a
  * sync promise the standby cannot keep, wait until the old primary's lease has certainly run out when nothing confirmed
  * the fence ({@link LeaseWait}), bump the epoch (PROMOTING, the one durable write on the way), promote the applier
- * (PROMOTED). A step that fails puts the cluster back in SUSPECT with the reason and refuses; the report says how long
- * each step took.
+ * (PROMOTED). A step that fails puts the cluster back in SUSPECT with the reason and refuses; a fence it made is lifted
+ * before the cluster is HEALTHY again ({@link FenceLift}). The report says how long each step took.
  *
  * <p>The rule: a standby takes writes only once the old primary certainly refuses them. Renewals of its lease stop
  * here: this coordinator's at FENCING, the standbys' from their drain on (each applier holds its feedback heartbeat).

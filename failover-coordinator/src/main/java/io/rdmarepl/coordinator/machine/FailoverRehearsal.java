@@ -201,6 +201,15 @@ public final class FailoverRehearsal {
         }
 
         @Override
+        public boolean shipperFenced() {
+            return false;
+        }
+
+        @Override
+        public void shipperFenceLifted() {
+        }
+
+        @Override
         public String awaitPostmasterExit() {
             return exit;
         }

@@ -2,11 +2,12 @@ package io.rdmarepl.coordinator.state;
 
 /**
  * The failover state machine of a cluster. Clients are pointed at the primary in {@link #HEALTHY},
- * {@link #SUSPECT} (it may recover; it is not fenced yet), {@link #PROMOTED} and {@link #REJOINING}; from fencing to
- * promotion there is no primary to write to.
+ * {@link #SUSPECT} (it may recover; a failover refused after its fence step left it fenced, which is lifted before
+ * HEALTHY), {@link #PROMOTED} and {@link #REJOINING}; from fencing to promotion there is no primary to write to.
  *
  * <pre>
- *  HEALTHY --(probe fails AND heartbeats stop)--> SUSPECT --(recovers)--> HEALTHY
+ *  HEALTHY --(probe fails AND heartbeats stop, or its shipper says it is fenced)--> SUSPECT
+ *  SUSPECT --(recovers: answers, takes writes and ships; a fence lifted)--> HEALTHY
  *  SUSPECT --(still failed)--> FENCING --> DRAINING --> PROMOTING --> PROMOTED
  *  any --(operator: failover / promote)--> FENCING ...
  *  HEALTHY --(operator: switchover)--> SWITCHOVER --(standby applied the marker)--> PROMOTING --> PROMOTED
@@ -19,7 +20,10 @@ package io.rdmarepl.coordinator.state;
 public enum Phase {
     /** The primary answers and ships; standbys follow. */
     HEALTHY(0),
-    /** The primary failed its probes and its heartbeats stopped; one more look before acting. */
+    /**
+     * The primary failed its probes and its heartbeats stopped, or it answers but a failover that did not happen left it
+     * fenced (lifted before HEALTHY).
+     */
     SUSPECT(1),
     /** Making the old primary refuse writes (or running fence.command). */
     FENCING(2),

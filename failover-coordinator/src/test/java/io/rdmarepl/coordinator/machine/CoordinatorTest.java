@@ -237,6 +237,71 @@ class CoordinatorTest {
     }
 
     @Test
+    void shouldLiftTheFenceOfARefusedFailoverBeforeTheClusterIsHealthyAgain() {
+        refuseAFailoverAfterItsFence();
+        assertThat(world.fencer.readOnly("a")).as("the refused failover fenced a").isTrue();
+        assertThat(world.fencer.shipperFenced("a")).isTrue();
+
+        world.detector.primaryHealthy();
+        world.awaitPhase(Phase.HEALTHY);
+
+        assertThat(world.fencer.readOnly("a")).as("HEALTHY over a read-only primary: every write refused").isFalse();
+        assertThat(world.fencer.shipperFenced("a")).as("HEALTHY over a fenced shipper: nothing shipped").isFalse();
+        assertThat(world.fencer.calls()).containsSubsequence("fence a", "unfence a");
+        assertThat(world.roles.posted(shipper("a"), "/resume")).hasSize(1);
+        assertThat(world.reasonFor(Phase.HEALTHY)).endsWith("a was fenced and nothing was promoted: it takes writes again and its shipper ships");
+        assertThat(world.store.state().epoch()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldStaySuspectWhileTheFencedShipperDoesNotResume() {
+        refuseAFailoverAfterItsFence();
+        world.roles.on("POST", shipper("a"), "/resume", FakeRoles.refusing("POST http://a.shipper:7402/resume answered 409: not resumed: "
+                + "standby b: ring refused"));
+
+        world.detector.primaryHealthy();
+        Await.until("the coordinator says why it is not HEALTHY", TIMEOUT, world::lastDecision,
+                d -> d != null && d.endsWith("not HEALTHY yet: a takes writes again but its shipper did not resume (POST http://a.shipper:7402"
+                        + "/resume answered 409: not resumed: standby b: ring refused)"));
+        assertThat(world.phase()).isEqualTo(Phase.SUSPECT);
+
+        world.roles.on("POST", shipper("a"), "/resume", body -> {
+            world.fencer.shipperResumed("a");
+            return FakeRoles.json("{\"state\":\"shipping\",\"resumed\":true}");
+        });
+        world.awaitPhase(Phase.HEALTHY);
+        assertThat(world.fencer.shipperFenced("a")).isFalse();
+        assertThat(world.fencer.readOnly("a")).isFalse();
+    }
+
+    /** A failover to b refused at its drain, after it fenced a (its SQL and its shipper). */
+    private void refuseAFailoverAfterItsFence() {
+        world = CoordinatorWorld.manual();
+        Coordinator coordinator = world.start();
+        world.awaitPhase(Phase.HEALTHY);
+        world.detector.primaryFailed();
+        world.awaitPhase(Phase.SUSPECT);
+        world.roles.on("POST", applier("b"), "/drain", FakeRoles.refusing("POST http://b.applier:7401/drain answered 409: paused"));
+        assertThatThrownBy(() -> coordinator.failover("b", false)).isInstanceOf(Refused.class);
+    }
+
+    @Test
+    void shouldLiftAFenceThatLandsOnTheShipperOfAHealthyPrimary() {
+        world = CoordinatorWorld.manual();
+        world.start();
+        world.awaitPhase(Phase.HEALTHY);
+        world.fencer.fence(world.config.member("a").orElseThrow()); // a's SQL and its shipper, as a refused failover left them
+
+        Await.until("a's fence lifted", TIMEOUT, () -> !world.fencer.readOnly("a") && !world.fencer.shipperFenced("a"));
+        world.awaitPhase(Phase.HEALTHY);
+
+        assertThat(world.transitions()).endsWith("HEALTHY -> SUSPECT", "SUSPECT -> HEALTHY");
+        assertThat(world.roles.posted(shipper("a"), "/resume")).hasSize(1);
+        assertThat(world.reasonFor(Phase.SUSPECT)).startsWith("a's shipper says it is fenced");
+        assertThat(world.store.state().epoch()).isEqualTo(1);
+    }
+
+    @Test
     void shouldRefuseToPromoteAStandbyMissingCommitsAcknowledgedInSyncMode() {
         world = CoordinatorWorld.manual();
         world.roles.on("POST", shipper("a"), "/lease", FakeRoles.answering("{\"replication_mode\":\"sync\",\"sync_state\":\"sync\","

@@ -42,6 +42,7 @@ final class CoordinatorWorld implements AutoCloseable {
         this.store = store;
         this.lease = new ShipperLease(roles, store::holdsLeadership);
         this.config = CoordinatorConfig.load(properties(autoFailover));
+        detector.fencedShippers(uri -> fencer.shipperFenced(uri.getHost().substring(0, uri.getHost().indexOf('.'))));
         standbys.put("a", new FakeStandby("a", "0/3000"));
         standbys.put("b", new FakeStandby("b", "0/4000"));
         standbys.put("c", new FakeStandby("c", "0/3800"));
@@ -54,6 +55,14 @@ final class CoordinatorWorld implements AutoCloseable {
             roles.on("POST", applier(member), "/follow", FakeRoles.answering("{\"result\":\"following\"}"));
             roles.on("POST", applier(member), "/activate", FakeRoles.answering("{\"state\":\"streaming\",\"ring\":\"shm:///dev/shm/r\",\"epoch\":2}"));
             roles.on("POST", shipper(member), "/fence", FakeRoles.answering("{\"state\":\"fenced\"}"));
+            // the shipper's own word of its fence: set by the fencer (as SqlFencer posts /fence), cleared by /resume
+            roles.on("GET", shipper(member), "/primary", body -> FakeRoles.json("{\"shipping\":true,\"alive\":true,"
+                    + "\"postmaster_exited\":false,\"fenced\":" + fencer.shipperFenced(member) + "}"));
+            roles.on("POST", shipper(member), "/resume", body -> {
+                boolean resumed = fencer.shipperFenced(member);
+                fencer.shipperResumed(member);
+                return FakeRoles.json("{\"state\":\"shipping\",\"resumed\":" + resumed + "}");
+            });
             roles.on("POST", shipper(member), "/retire", FakeRoles.answering("{\"state\":\"retired\",\"slot_dropped\":true}"));
             roles.on("POST", shipper(member), "/activate", FakeRoles.answering("{\"state\":\"shipping\"}"));
         }

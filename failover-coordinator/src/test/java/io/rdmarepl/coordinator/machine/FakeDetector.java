@@ -6,11 +6,14 @@ import io.rdmarepl.coordinator.detect.StandbyView;
 import io.rdmarepl.coordinator.detect.Verdict;
 import java.net.URI;
 import java.util.Collection;
+import java.util.function.Predicate;
 
 /** A detector whose verdict the test sets; it remembers what it was told to probe. */
 final class FakeDetector implements FailureDetector {
     private volatile Verdict verdict = new Verdict(false, "primary healthy (fake detector)", 0);
     private volatile String probed;
+    private volatile URI shipper;
+    private volatile Predicate<URI> fencedShippers = uri -> false;
 
     void primaryFailed() {
         verdict = new Verdict(true, "primary failed 2 probe(s) and no standby received a heartbeat (fake detector)", 40);
@@ -18,6 +21,11 @@ final class FakeDetector implements FailureDetector {
 
     void primaryHealthy() {
         verdict = new Verdict(false, "primary healthy (fake detector)", 0);
+    }
+
+    /** Whether the shipper at an admin URI says it is fenced (as the real detector's long poll reads it). */
+    void fencedShippers(Predicate<URI> fenced) {
+        fencedShippers = fenced;
     }
 
     /** The JDBC URL it probes now. */
@@ -32,6 +40,7 @@ final class FakeDetector implements FailureDetector {
 
     @Override
     public void readShipper(URI shipperAdmin) {
+        shipper = shipperAdmin;
     }
 
     @Override
@@ -42,6 +51,16 @@ final class FakeDetector implements FailureDetector {
     @Override
     public String postmasterExit() {
         return null;
+    }
+
+    @Override
+    public boolean shipperFenced() {
+        URI now = shipper;
+        return now != null && fencedShippers.test(now);
+    }
+
+    @Override
+    public void shipperFenceLifted() {
     }
 
     @Override

@@ -6,11 +6,17 @@ import io.rdmarepl.coordinator.fence.Fenced;
 import io.rdmarepl.coordinator.fence.Fencer;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** Fences by saying so: confirmed unless told otherwise; records what it was asked, as "fence a". */
 final class FakeFencer implements Fencer {
     private final List<String> calls = new CopyOnWriteArrayList<>();
+    /** Members made read-only by a confirmed fence and not unfenced since (what SqlFencer does in SQL). */
+    private final Set<String> readOnly = ConcurrentHashMap.newKeySet();
+    /** Members whose shipper a fence told to stop and nothing resumed since (what SqlFencer posts to /fence). */
+    private final Set<String> shippersFenced = ConcurrentHashMap.newKeySet();
     private volatile Fenced fenceResult;
     private volatile String fenceFailure;
     private volatile String clientFenceFailure;
@@ -34,6 +40,19 @@ final class FakeFencer implements Fencer {
         return calls;
     }
 
+    boolean readOnly(String member) {
+        return readOnly.contains(member);
+    }
+
+    boolean shipperFenced(String member) {
+        return shippersFenced.contains(member);
+    }
+
+    /** Its shipper ships again ({@code POST /resume}). */
+    void shipperResumed(String member) {
+        shippersFenced.remove(member);
+    }
+
     @Override
     public Fenced fence(MemberConfig member) {
         calls.add("fence " + member.name());
@@ -41,12 +60,18 @@ final class FakeFencer implements Fencer {
             throw new FenceException(fenceFailure);
         }
         Fenced result = fenceResult;
-        return result != null ? result : new Fenced(member.name() + " made read-only, 0 client session(s) ended", true);
+        shippersFenced.add(member.name());
+        if (result != null) {
+            return result;
+        }
+        readOnly.add(member.name());
+        return new Fenced(member.name() + " made read-only, 0 client session(s) ended", true);
     }
 
     @Override
     public Fenced fenceExited(MemberConfig member, String exit) {
         calls.add("fenceExited " + member.name());
+        shippersFenced.add(member.name());
         return new Fenced(member.name() + "'s postmaster exited: it takes no writes", true);
     }
 
@@ -67,6 +92,7 @@ final class FakeFencer implements Fencer {
     @Override
     public void unfence(MemberConfig member) {
         calls.add("unfence " + member.name());
+        readOnly.remove(member.name());
     }
 
     @Override

@@ -31,7 +31,7 @@ public interface RunningShipper {
      * it); {@code shipping} is true. One that cannot say answers only that.
      */
     default PrimaryAnswer primary(Duration wait) throws InterruptedException {
-        return new PrimaryAnswer(true, null, null, null);
+        return new PrimaryAnswer(true, null, null, null, null);
     }
 
     /** Why it stopped for a reason a restart would have to fix, or null. */

@@ -3,6 +3,7 @@ package io.rdmarepl.shipper.role;
 import io.rdmarepl.control.FenceAnswer;
 import io.rdmarepl.control.LeaseAnswer;
 import io.rdmarepl.control.PrimaryAnswer;
+import io.rdmarepl.control.ResumeAnswer;
 import io.rdmarepl.control.RetireAnswer;
 import io.rdmarepl.control.ShipperActivateAnswer;
 import io.rdmarepl.shipper.Shipper;
@@ -27,16 +28,18 @@ import org.slf4j.LoggerFactory;
  *             activate              fence              retire
  *   waiting ───────────> shipping ─────────> fenced ───────────> retired
  *      │                  ^    ^               │                  │  ^
- *      │                  │    └───activate────┘                  │  │
+ *      │                  │    └───activate────┤                  │  │
+ *      │                  │    └───resume──────┘                  │  │
  *      │                  └──────────────activate─────────────────┘  │
  *      └─────────────────────────────────retire──────────────────────┘
  * </pre>
  *
  * An activation always starts from a fresh slot with an initial copy, so a member that was a standby gets every
  * published table whole, whatever it held before. Retiring drops the slot, so a member that became a standby keeps
- * no WAL for a stream no one reads. Refusals are {@link IllegalStateException}s naming the reason. One activation or
- * retirement runs at a time; {@link #fence} never waits for one: a fence that comes during an activation fences the
- * shipper it starts.
+ * no WAL for a stream no one reads. Resuming starts a fenced shipper again from its slot, for a failover that fenced
+ * this primary and was then refused. Refusals are {@link IllegalStateException}s naming the reason. One activation,
+ * resumption or retirement runs at a time; {@link #fence} never waits for one: a fence that comes during an activation
+ * or a resumption fences the shipper it starts.
  */
 public final class ShipperRole implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ShipperRole.class);
@@ -58,6 +61,8 @@ public final class ShipperRole implements AutoCloseable {
     private RunningShipper current;
     private String transition; // "an activation" or "a retirement" while one runs
     private String fenceDuringActivation;
+    /** The ring epoch the current (or last) shipper was started at: a resumption ships at it again. */
+    private int shipperEpoch;
     /** The lease of a shipper being started, from the moment it is open until the start ends; null otherwise. */
     private volatile Lease starting;
     /** Why no shipper runs although activation=immediate (retired before, or refused for its epoch); null otherwise. */
@@ -76,6 +81,7 @@ public final class ShipperRole implements AutoCloseable {
         this.slot = slot;
         this.note = note;
         this.transition = transition;
+        this.shipperEpoch = config.ringEpoch();
     }
 
     /** Nothing runs until {@link #activate}. */
@@ -106,6 +112,7 @@ public final class ShipperRole implements AutoCloseable {
             RunningShipper started = startShipper(settings);
             synchronized (this) {
                 current = started;
+                shipperEpoch = settings.ringEpoch();
                 state = RoleState.SHIPPING;
                 fenceIfAskedDuringStart(started);
             }
@@ -163,6 +170,7 @@ public final class ShipperRole implements AutoCloseable {
             }
             synchronized (this) {
                 current = started;
+                shipperEpoch = epoch == null ? 0 : epoch;
                 state = RoleState.SHIPPING;
                 note = null;
                 fenceIfAskedDuringStart(started);
@@ -171,6 +179,68 @@ public final class ShipperRole implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("activation{} failed: {}", forEpoch, e.getMessage());
             throw e;
+        } finally {
+            endTransition();
+        }
+    }
+
+    /**
+     * A fenced shipper ships again, as a restart of this process would: the fenced one is closed and a new one starts
+     * from the slot (no copy) at the epoch it shipped at. The coordinator asks for it after a failover that fenced this
+     * primary was refused; a standby promoted since refuses that epoch, and the role then waits for an activation. A
+     * primary its lease guard fenced stays fenced unless its read-only default was lifted first ({@code FencedStart}).
+     *
+     * @throws IllegalStateException when nothing was ever activated here (waiting, retired), during a transition, or
+     *     when the start fails (the role stays fenced, without a shipper, and may be resumed again)
+     */
+    public ResumeAnswer resume() {
+        RunningShipper previous;
+        int epoch;
+        synchronized (this) {
+            refresh();
+            refuseDuringTransition("resume");
+            if (state == RoleState.SHIPPING) {
+                return new ResumeAnswer(state.label(), false);
+            }
+            if (state != RoleState.FENCED) {
+                throw new IllegalStateException("nothing to resume: the shipper is " + state.label()
+                        + (note == null ? "" : " (" + note + ")") + "; the coordinator activates it (POST /activate)");
+            }
+            transition = "a resumption";
+            fenceDuringActivation = null;
+            previous = current;
+            current = null;
+            epoch = shipperEpoch;
+        }
+        try {
+            if (previous != null) {
+                previous.close();
+            }
+            RunningShipper started = startShipper(config.withRingEpoch(epoch));
+            synchronized (this) {
+                current = started;
+                state = RoleState.SHIPPING;
+                note = null;
+                fenceIfAskedDuringStart(started);
+            }
+            RoleState now = state();
+            if (now == RoleState.SHIPPING) {
+                LOG.warn("resumed at epoch {}: shipping again from slot {} (the failover that fenced this primary did not happen)",
+                        epoch, config.slotName());
+            }
+            return new ResumeAnswer(now.label(), true);
+        } catch (StaleEpochException e) {
+            synchronized (this) {
+                state = RoleState.WAITING;
+                note = e.getMessage();
+            }
+            throw new IllegalStateException("not resumed: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            synchronized (this) {
+                note = "the resumption failed: " + e.getMessage();
+            }
+            LOG.warn("resumption failed: {}", e.getMessage());
+            throw new IllegalStateException("not resumed: " + e.getMessage(), e);
         } finally {
             endTransition();
         }
@@ -204,7 +274,7 @@ public final class ShipperRole implements AutoCloseable {
      */
     public synchronized FenceAnswer fence(String reason) {
         refresh();
-        if ("an activation".equals(transition) || "a start".equals(transition)) {
+        if ("an activation".equals(transition) || "a start".equals(transition) || "a resumption".equals(transition)) {
             fenceDuringActivation = reason;
             LOG.warn("fenced during {} ({}): the shipper it starts is fenced at once", transition, reason);
             return new FenceAnswer(RoleState.FENCED.label());
@@ -296,13 +366,14 @@ public final class ShipperRole implements AutoCloseable {
 
     /**
      * The running shipper's {@link RunningShipper#primary(Duration)}; without one, only {@code shipping} false
-     * (nothing is known of the primary), at once.
+     * (nothing is known of the primary), at once. Either says whether the role is fenced.
      *
      * @param wait how long to hold the answer for the primary's postmaster to exit (a long poll); zero for none
      */
     public PrimaryAnswer primary(Duration wait) throws InterruptedException {
         RunningShipper running = running();
-        return running == null ? PrimaryAnswer.notShipping() : running.primary(wait);
+        PrimaryAnswer answer = running == null ? PrimaryAnswer.notShipping() : running.primary(wait);
+        return answer.withFenced(state() == RoleState.FENCED);
     }
 
     /** The process is fine: true unless a shipper ships and is not healthy. */

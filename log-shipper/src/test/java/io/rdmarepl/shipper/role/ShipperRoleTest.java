@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rdmarepl.control.FenceAnswer;
 import io.rdmarepl.control.LeaseAnswer;
 import io.rdmarepl.control.LeaseTerms;
+import io.rdmarepl.control.ResumeAnswer;
 import io.rdmarepl.control.RetireAnswer;
 import io.rdmarepl.control.ShipperActivateAnswer;
 import io.rdmarepl.shipper.config.ShipperConfig;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +27,7 @@ class ShipperRoleTest {
     private final ShipperConfig config = config();
     private final List<String> calls = new ArrayList<>();
     private final List<FakeShipper> started = new ArrayList<>();
+    private final List<Integer> epochs = new ArrayList<>();
     private volatile RuntimeException startFailure;
     private volatile RuntimeException dropFailure;
     private volatile CountDownLatch startGate = new CountDownLatch(0);
@@ -32,6 +35,7 @@ class ShipperRoleTest {
 
     private final ShipperRole.Starter starter = (settings, lease) -> {
         calls.add("start " + settings.snapshotMode());
+        epochs.add(settings.ringEpoch());
         starting.countDown();
         try {
             startGate.await();
@@ -128,6 +132,65 @@ class ShipperRoleTest {
         assertThat(calls).containsExactly("drop", "start initial", "drop", "drop", "start initial");
         assertThat(started).hasSize(2);
         assertThat(started.get(0).closed).isTrue();
+    }
+
+    @Test
+    void aFencedShipperResumesFromItsSlotAtItsEpochWithoutACopy() throws Exception {
+        ShipperRole role = ShipperRole.waiting(config, starter, slot);
+        role.activate(7);
+        role.fence("failover to b");
+        assertThat(role.primary(Duration.ZERO).reportsFenced()).isTrue();
+        calls.clear();
+
+        assertThat(role.resume()).isEqualTo(new ResumeAnswer("shipping", true));
+        assertThat(calls).as("no slot dropped, no copy: the slot's position goes on").containsExactly("start no_data");
+        assertThat(epochs).as("the activation's, then the resumption's").containsExactly(7, 7);
+        assertThat(started.get(0).closed).as("the fenced shipper is stopped first").isTrue();
+        assertThat(role.state()).isEqualTo(RoleState.SHIPPING);
+        assertThat(role.primary(Duration.ZERO).reportsFenced()).isFalse();
+    }
+
+    @Test
+    void resumingAShippingRoleChangesNothingAndARoleNeverActivatedIsRefused() {
+        ShipperRole shipping = ShipperRole.shipping(config, new FakeShipper("no_data"), starter, slot);
+        assertThat(shipping.resume()).isEqualTo(new ResumeAnswer("shipping", false));
+        assertThat(calls).isEmpty();
+
+        ShipperRole waiting = ShipperRole.waiting(config, starter, slot);
+        assertThatThrownBy(waiting::resume).isInstanceOf(IllegalStateException.class)
+                .hasMessage("nothing to resume: the shipper is waiting; the coordinator activates it (POST /activate)");
+        assertThat(calls).isEmpty();
+    }
+
+    @Test
+    void aFailedResumptionLeavesTheRoleFencedToBeResumedAgain() {
+        FakeShipper first = new FakeShipper("no_data");
+        ShipperRole role = ShipperRole.shipping(config, first, starter, slot);
+        role.fence("failover to b");
+        startFailure = new IllegalStateException("standby a: ring shm:///dev/shm/a not found");
+
+        assertThatThrownBy(role::resume).isInstanceOf(IllegalStateException.class)
+                .hasMessage("not resumed: standby a: ring shm:///dev/shm/a not found");
+        assertThat(role.state()).isEqualTo(RoleState.FENCED);
+        assertThat(role.status()).containsEntry("reason", "the resumption failed: standby a: ring shm:///dev/shm/a not found");
+        startFailure = null;
+        assertThat(role.resume()).isEqualTo(new ResumeAnswer("shipping", true));
+    }
+
+    @Test
+    void aFenceDuringAResumptionFencesTheShipperItStarts() throws Exception {
+        ShipperRole role = ShipperRole.shipping(config, new FakeShipper("no_data"), starter, slot);
+        role.fence("failover to b");
+        startGate = new CountDownLatch(1);
+        CompletableFuture<ResumeAnswer> resumption = CompletableFuture.supplyAsync(role::resume);
+        assertThat(starting.await(5, TimeUnit.SECONDS)).isTrue();
+
+        assertThatThrownBy(role::resume).hasMessageContaining("a resumption is in progress");
+        assertThat(role.fence("failover to b, again")).isEqualTo(new FenceAnswer("fenced"));
+        startGate.countDown();
+
+        assertThat(resumption.get(5, TimeUnit.SECONDS)).isEqualTo(new ResumeAnswer("fenced", true));
+        assertThat(started.get(0).fencedReason).isEqualTo("failover to b, again");
     }
 
     @Test

@@ -112,8 +112,37 @@ class FailoverIT {
                 .isEqualTo(replication.primary().pid());
     }
 
+    /**
+     * What a failover refused after its fence step leaves behind (its standby would not drain): the primary read-only
+     * and its shipper fenced, nothing promoted. The coordinator must lift both rather than call the cluster HEALTHY over
+     * a primary that refuses every write and ships nothing (a CI run of PartitionIT once ended there).
+     */
     @Test
     @Order(3)
+    void aFenceWhoseFailoverDidNotHappenIsLiftedAndThePrimaryWritesAndShipsAgain() throws Exception {
+        PostgresServer primary = replication.primary();
+        primary.execute("ALTER SYSTEM SET default_transaction_read_only = on");
+        primary.execute("SELECT pg_reload_conf()");
+        HttpResponse<String> fenced = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(replication.adminBase(replication.shipper()) + "/fence"))
+                .header("Authorization", "Bearer " + Replication.ROLES_TOKEN)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"reason\":\"a failover that was then refused\"}"))
+                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(fenced.statusCode()).as(fenced.body()).isEqualTo(200);
+
+        Await.until("the primary takes writes again", Duration.ofSeconds(30), () -> insertsRow(primary, -2), replication::tails);
+        Await.until("the row written after the lift reaches the replica", Duration.ofSeconds(30),
+                () -> Replication.queryLong(replication.replica(), "SELECT count(*) FROM client_writes WHERE id = -2") == 1,
+                replication::tails);
+        JsonNode status = coordinator.awaitPhase("HEALTHY", Duration.ofSeconds(10));
+        assertThat(status.path("epoch").asInt()).isEqualTo(1);
+        assertThat(coordinator.history().toString()).contains("pga's shipper says it is fenced")
+                .contains("pga was fenced and nothing was promoted: it takes writes again and its shipper ships");
+        assertThat(shipperPrimary().path("fenced").asBoolean(true)).isFalse();
+    }
+
+    @Test
+    @Order(4)
     void killingThePrimaryPromotesTheReplicaAndClientsFollow() throws Exception {
         long killNs;
         JsonNode promoted;
@@ -166,7 +195,7 @@ class FailoverIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void theOldPrimaryRestartedAfterTheFailoverStaysReadOnlyAndItsShipperDoesNotResume() throws Exception {
         PostgresServer oldPrimary = replication.primary();
         oldPrimary.restart();
@@ -231,6 +260,19 @@ class FailoverIT {
         try (Connection c = server.connect("postgres"); Statement s = c.createStatement()) {
             s.execute("INSERT INTO client_writes (id) VALUES (-1) ON CONFLICT (id) DO NOTHING");
             return true;
+        }
+    }
+
+    /** Inserts {@code id} into client_writes: false while the server refuses writes (read-only, 25006). */
+    private static boolean insertsRow(PostgresServer server, int id) throws SQLException {
+        try (Connection c = server.connect("postgres"); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO client_writes (id) VALUES (" + id + ") ON CONFLICT (id) DO NOTHING");
+            return true;
+        } catch (SQLException e) {
+            if ("25006".equals(e.getSQLState())) {
+                return false;
+            }
+            throw e;
         }
     }
 

@@ -49,8 +49,8 @@ public final class PostmasterReport implements AutoCloseable {
     private volatile String exit;
     /** The last answer about {@link #target} said its shipper is fenced. */
     private volatile boolean shipperFenced;
-    /** Counts {@link #fenceLifted} calls: an answer asked for before one says nothing of the fence. */
-    private volatile long lifts;
+    /** Counts {@link #fenceLifted} calls (under {@link #lock}): an answer asked for before one says nothing of the fence. */
+    private long lifts;
 
     /**
      * @param onExit run on this reader's thread when a report says the postmaster exited, after {@link #exit()}
@@ -107,8 +107,10 @@ public final class PostmasterReport implements AutoCloseable {
      * poll is held up to {@link #LONG_POLL}, and one the fenced shipper answered is followed by a pause).
      */
     public void fenceLifted() {
-        lifts++;
-        shipperFenced = false;
+        synchronized (lock) {
+            lifts++;
+            shipperFenced = false;
+        }
         LockSupport.unpark(thread);
     }
 
@@ -149,7 +151,10 @@ public final class PostmasterReport implements AutoCloseable {
 
     /** @return false when the shipper answered that it watches no postmaster */
     private boolean read(URI shipper) {
-        long liftsBefore = lifts;
+        long liftsBefore;
+        synchronized (lock) {
+            liftsBefore = lifts;
+        }
         try {
             PrimaryAnswer answer = ControlJson.read(roles.get(shipper, ShipperRoutes.primary(LONG_POLL.toMillis()), timeout),
                     PrimaryAnswer.class);

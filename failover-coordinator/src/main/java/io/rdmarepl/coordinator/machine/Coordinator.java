@@ -87,10 +87,10 @@ public final class Coordinator implements AutoCloseable {
         this.promoter = new ApplierPromoter(parts.roles());
         this.handovers = new Handovers(state, config, fencer, parts.marker(), new ReverseRoles(parts.roles()), watches, promoter,
                 detector, clock);
+        this.fenceLift = new FenceLift(config, fencer, parts.roles(), clock, () -> state.write(state.value()));
         this.failover = new Failover(state, config, fencer, parts.roles(), targets, lease, detector, promoter, clock,
-                report -> lastFailover = report);
+                report -> lastFailover = report, fenceLift::owe);
         this.heldStandbys = new HeldStandbys(config, parts.roles(), clock);
-        this.fenceLift = new FenceLift(config, fencer, parts.roles(), clock);
         this.fencedGuard = new FencedMemberGuard(fencer, this::fencedMembersIfLeading,
                 done -> commands.add(() -> state.write(state.value().transition(state.value().phase(), done, clock.nowMs()))));
         this.thread = new Thread(this::run, "rdmarepl-coordinator");
@@ -268,9 +268,8 @@ public final class Coordinator implements AutoCloseable {
                             lastVerdict = new Verdict(false, verdict.sentence() + "; not HEALTHY yet: " + lift.blocker(), 0);
                             return;
                         }
-                        if (lift.lifted() != null) {
-                            detector.shipperFenceLifted();
-                        }
+                        // what the long poll said of a fence before this direct answer is stale now
+                        detector.shipperFenceLifted();
                         state.transition(Phase.HEALTHY, "recovered: " + verdict.sentence()
                                 + (lift.lifted() == null ? "" : "; " + lift.lifted()));
                     } else if (detector.shipperFenced() && !fenceLift.checkedRecently()
@@ -301,8 +300,10 @@ public final class Coordinator implements AutoCloseable {
                 }
             }
             case SWITCHOVER -> handovers.interrupted(now);
-            case FENCING, DRAINING -> state.transition(Phase.SUSPECT, "a failover was interrupted in " + phase
-                    + " (coordinator restart): deciding again");
+            case FENCING, DRAINING -> {
+                fenceLift.owe(now.primary());
+                state.transition(Phase.SUSPECT, "a failover was interrupted in " + phase + " (coordinator restart): deciding again");
+            }
             case PROMOTING -> resumePromotion(now);
             default -> {
             }
@@ -331,7 +332,9 @@ public final class Coordinator implements AutoCloseable {
 
     private Map<String, Object> failoverNow(String to, boolean force, String reason) {
         requireLeader();
-        return failover.run(to, force, reason, lastVerdict);
+        Map<String, Object> report = failover.run(to, force, reason, lastVerdict);
+        fenceLift.owe(null); // promoted: the old primary stays fenced, until it rejoins
+        return report;
     }
 
     private void resumePromotion(ClusterState promoting) {

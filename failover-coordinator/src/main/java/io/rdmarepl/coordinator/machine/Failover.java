@@ -54,11 +54,15 @@ final class Failover {
     private final ApplierPromoter promoter;
     private final CoordinatorClock clock;
     private final Consumer<Map<String, Object>> reports;
+    private final Consumer<String> fencing;
 
-    /** @param reports receives each failover's report before its PROMOTED is written (for {@code /status}) */
+    /**
+     * @param reports receives each failover's report before its PROMOTED is written (for {@code /status})
+     * @param fencing told the old primary's name as its fence begins: a refusal from then on leaves it fenced
+     */
     Failover(CurrentState cluster, CoordinatorConfig config, Fencer fencer, RoleClient roles, StandbyTargets targets,
              ShipperLease lease, FailureDetector detector, ApplierPromoter promoter, CoordinatorClock clock,
-             Consumer<Map<String, Object>> reports) {
+             Consumer<Map<String, Object>> reports, Consumer<String> fencing) {
         this.cluster = cluster;
         this.config = config;
         this.fencer = fencer;
@@ -69,6 +73,7 @@ final class Failover {
         this.promoter = promoter;
         this.clock = clock;
         this.reports = reports;
+        this.fencing = fencing;
     }
 
     /**
@@ -94,6 +99,7 @@ final class Failover {
         ShipperPromise promise = ShipperPromise.of(leaseAnswer);
         lease.target(null);
         cluster.transition(Phase.FENCING, reason + ": failing over to " + chosen.name());
+        fencing.accept(oldPrimary.name());
         long fenceStartNs = clock.nanoTime();
         Fenced fenced;
         // only when the primary failed: an operator's forced failover of an answering primary is fenced in SQL

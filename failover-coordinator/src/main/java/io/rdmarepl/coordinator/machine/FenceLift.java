@@ -51,15 +51,32 @@ final class FenceLift {
     private final Fencer fencer;
     private final RoleClient roles;
     private final CoordinatorClock clock;
-    /** When the shipper was last asked directly, or 0. */
+    private final Runnable claim;
+    /** When the last lift attempt ended, or 0. */
     private long lastCheckNs;
     private Outcome lastBlocked;
+    /**
+     * The member whose fence this coordinator owes a lift: a failover it ran fenced it and was then refused or cut
+     * short, or a lift began (its read-only default reset) and its shipper does not ship yet; null when none.
+     */
+    private String owed;
 
-    FenceLift(CoordinatorConfig config, Fencer fencer, RoleClient roles, CoordinatorClock clock) {
+    /**
+     * @param claim writes the cluster state again unchanged (a compare-and-set that bumps its version) and throws
+     *              {@link Refused} when another coordinator wrote since: run before anything is lifted, so a coordinator
+     *              that lost the lead in the middle of a failover cannot then promote over a primary lifted here
+     */
+    FenceLift(CoordinatorConfig config, Fencer fencer, RoleClient roles, CoordinatorClock clock, Runnable claim) {
         this.config = config;
         this.fencer = fencer;
         this.roles = roles;
         this.clock = clock;
+        this.claim = claim;
+    }
+
+    /** A failover fenced {@code member} and was refused or cut short: HEALTHY waits until its fence is lifted. */
+    void owe(String member) {
+        owed = member;
     }
 
     /** On the coordinator's thread, in SUSPECT with a primary that answers; a blocked lift is tried again after a second. */
@@ -67,15 +84,19 @@ final class FenceLift {
         MemberConfig primary = config.member(now.primary()).orElseThrow();
         boolean operatorFenced = now.member(primary.name()).map(m -> m.role() == Role.FENCED).orElse(false);
         if (primary.shipperAdmin().isEmpty() || operatorFenced) {
+            owed = null;
             return Outcome.NOTHING;
         }
         if (lastBlocked != null && clock.nanoTime() - lastCheckNs < RETRY_NS) {
             return lastBlocked;
         }
-        lastCheckNs = clock.nanoTime();
-        Outcome outcome = lift(primary);
-        lastBlocked = outcome.blocked() ? outcome : null;
-        return outcome;
+        try {
+            Outcome outcome = lift(primary);
+            lastBlocked = outcome.blocked() ? outcome : null;
+            return outcome;
+        } finally {
+            lastCheckNs = clock.nanoTime();
+        }
     }
 
     /**
@@ -88,30 +109,44 @@ final class FenceLift {
 
     private Outcome lift(MemberConfig primary) {
         String name = primary.name();
+        boolean owedHere = name.equals(owed);
         PrimaryAnswer answer;
         try {
             answer = ControlJson.read(roles.get(primary.shipperAdmin().get(), ShipperRoutes.PRIMARY, ASK_TIMEOUT), PrimaryAnswer.class);
         } catch (RoleException | IllegalArgumentException e) {
-            return new Outcome(name + "'s shipper does not say whether it ships (" + e.getMessage() + ")", null);
+            // nothing known of a fence: only one this coordinator made keeps the cluster from HEALTHY
+            return owedHere ? new Outcome(name + " was fenced by a failover that did not happen, and its shipper does not say"
+                    + " whether it ships (" + e.getMessage() + ")", null) : Outcome.NOTHING;
         }
-        if (!answer.reportsFenced()) {
+        if (!answer.reportsFenced() && !owedHere) {
             return Outcome.NOTHING;
         }
+        claim.run();
+        owed = name;
         try {
             fencer.unfence(primary);
         } catch (SQLException e) {
-            return new Outcome(name + "'s shipper is fenced and " + name + " stays read-only: lifting its read-only default failed ("
-                    + e.getMessage() + ")", null);
+            return new Outcome(name + " stays read-only: lifting its read-only default failed (" + e.getMessage() + ")", null);
         }
+        String shipping = answer.reportsFenced() ? resume(primary) : answer.shipping() ? null
+                : name + " takes writes again but its shipper does not ship (no shipper runs there)";
+        if (shipping != null) {
+            return new Outcome(shipping, null);
+        }
+        owed = null;
+        return new Outcome(null, name + " was fenced and nothing was promoted: it takes writes again and its shipper ships");
+    }
+
+    /** @return null once the shipper ships again, else why not */
+    private String resume(MemberConfig primary) {
+        String name = primary.name();
         try {
             ResumeAnswer resumed = ControlJson.read(roles.post(primary.shipperAdmin().get(), ShipperRoutes.RESUME, "", RESUME_TIMEOUT),
                     ResumeAnswer.class);
-            if (!"shipping".equals(resumed.state())) {
-                return new Outcome(name + " takes writes again but its shipper did not resume (it is " + resumed.state() + ")", null);
-            }
+            return "shipping".equals(resumed.state()) ? null
+                    : name + " takes writes again but its shipper did not resume (it is " + resumed.state() + ")";
         } catch (RoleException | IllegalArgumentException e) {
-            return new Outcome(name + " takes writes again but its shipper did not resume (" + e.getMessage() + ")", null);
+            return name + " takes writes again but its shipper did not resume (" + e.getMessage() + ")";
         }
-        return new Outcome(null, name + " was fenced and nothing was promoted: it takes writes again and its shipper ships");
     }
 }

@@ -7,7 +7,7 @@ package io.rdmarepl.coordinator.state;
  *
  * <pre>
  *  HEALTHY --(probe fails AND heartbeats stop, or its shipper says it is fenced)--> SUSPECT
- *  SUSPECT --(recovers: answers, takes writes and ships; a fence lifted)--> HEALTHY
+ *  SUSPECT --(recovers: answers; a fence of a failover that did not happen lifted)--> HEALTHY
  *  SUSPECT --(still failed)--> FENCING --> DRAINING --> PROMOTING --> PROMOTED
  *  any --(operator: failover / promote)--> FENCING ...
  *  HEALTHY --(operator: switchover)--> SWITCHOVER --(standby applied the marker)--> PROMOTING --> PROMOTED

@@ -2,6 +2,7 @@ package io.rdmarepl.coordinator.detect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.rdmarepl.coordinator.roles.HttpRoleClient;
 import io.rdmarepl.testsupport.Await;
@@ -11,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -43,6 +45,8 @@ class PostmasterReportTest {
     private volatile String lastQuery;
     private volatile String answer = RUNNING;
     private volatile int status = 200;
+    /** While set, each request waits for it to open, then gets the answer that stood when it came. */
+    private volatile CountDownLatch gate;
     private HttpServer shipper;
     private URI admin;
     private PostmasterReport report;
@@ -51,8 +55,19 @@ class PostmasterReportTest {
     void start() throws IOException {
         shipper = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
         shipper.createContext("/primary", exchange -> {
+            byte[] arrivedWith = answer.getBytes(StandardCharsets.UTF_8);
+            CountDownLatch held = gate;
             requests.incrementAndGet();
             lastQuery = exchange.getRequestURI().getQuery();
+            if (held != null) { // answered as it stood when the request came, once the test opens the gate
+                try {
+                    held.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                answerWith(exchange, arrivedWith);
+                return;
+            }
             if (holds) {
                 long waitMs = Long.parseLong(lastQuery.replace("wait_ms=", ""));
                 long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
@@ -67,11 +82,7 @@ class PostmasterReportTest {
                     }
                 }
             }
-            byte[] body = answer.getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(status, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
+            answerWith(exchange, answer.getBytes(StandardCharsets.UTF_8));
         });
         // a thread per request: held requests must not hold up the next one
         shipper.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
@@ -133,6 +144,30 @@ class PostmasterReportTest {
     }
 
     @Test
+    void shouldSayWhileTheShipperIsFencedAndForgetAnAnswerAskedForBeforeALift() throws Exception {
+        answer = RUNNING.replace("}}", "},\"fenced\":true}");
+        report.target(admin);
+        await("the fence reported", report::shipperFenced);
+        answer = RUNNING;
+        await("no fence once the shipper ships again", () -> !report.shipperFenced());
+
+        answer = RUNNING.replace("}}", "},\"fenced\":true}");
+        CountDownLatch first = new CountDownLatch(1);
+        gate = first;
+        int before = requests.get();
+        await("a request held with the fence standing", () -> requests.get() > before);
+        answer = RUNNING;
+        report.fenceLifted();
+        CountDownLatch next = new CountDownLatch(1);
+        gate = next;
+        first.countDown();
+        await("the held answer read and the next request held", () -> requests.get() > before + 1);
+        assertThat(report.shipperFenced()).as("the held answer was asked for before the lift: stale").isFalse();
+        next.countDown();
+        gate = null;
+    }
+
+    @Test
     void shouldLetAnExitReportAgeOutWhenTheShipperStopsAnswering() {
         answer = EXITED_WATCH_ONLY;
         report.target(admin);
@@ -173,5 +208,12 @@ class PostmasterReportTest {
 
     private static void await(String what, Await.Condition condition) {
         Await.until(what, Duration.ofSeconds(10), condition);
+    }
+
+    private void answerWith(HttpExchange exchange, byte[] body) throws IOException {
+        exchange.sendResponseHeaders(status, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
     }
 }

@@ -172,6 +172,7 @@ class ShipperRoleTest {
         assertThatThrownBy(role::resume).isInstanceOf(IllegalStateException.class)
                 .hasMessage("not resumed: standby a: ring shm:///dev/shm/a not found");
         assertThat(role.state()).isEqualTo(RoleState.FENCED);
+        assertThat(first.closed).as("the fenced shipper was stopped before the start that failed").isTrue();
         assertThat(role.status()).containsEntry("reason", "the resumption failed: standby a: ring shm:///dev/shm/a not found");
         startFailure = null;
         assertThat(role.resume()).isEqualTo(new ResumeAnswer("shipping", true));

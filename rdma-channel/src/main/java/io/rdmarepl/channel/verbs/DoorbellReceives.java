@@ -53,7 +53,8 @@ final class DoorbellReceives {
 
     /**
      * Blocks until a ring comes or {@code timeoutNs} passed; a ring that came before the call ends it at once (it
-     * may be stale: one sleep ends early). Every ring pending is consumed and its receive posted again.
+     * may be stale: one sleep ends early). Every ring pending is consumed and its receive posted again. A completion
+     * event with no ring behind it (one an earlier arm left pending) does not end the wait.
      *
      * @return true when a ring ended the wait
      */
@@ -81,7 +82,10 @@ final class DoorbellReceives {
                 int sliceMs = (int) Math.min(SLICE_MS, Math.max(1, TimeUnit.NANOSECONDS.toMillis(leftNs + 999_999)));
                 if (connection.recvCompChannel.getCqEvent(connection.recvCq, sliceMs)) {
                     connection.recvCq.ackEvents(1);
-                    return drain();
+                    if (drain()) {
+                        return true;
+                    }
+                    // an event an earlier arm left pending (above), its ring taken then: not a ring, wait on
                 }
                 if (sliceMs < SLICE_MS) {
                     return drain();
@@ -93,15 +97,21 @@ final class DoorbellReceives {
     }
 
     /**
-     * Consumes the rings that came, without blocking, and posts their receives again; the next {@link #await} ends at
-     * once if there was one. Called before each announced sleep: a reader whose every sleep is cut short before it
-     * waits would otherwise never consume a ring, and the writer rings once per announced word.
+     * Consumes the rings that came, without blocking, and posts their receives again. Called before each announced
+     * sleep: a reader whose every sleep is cut short before it waits would otherwise never consume a ring. Before a
+     * new word they rang an older one, and are dropped: the reader looks at the producer position after it announces
+     * the word, which a ring's publish moved before it rang, so ending the sleep for them would only end it for nothing.
+     * Before a kept word the next {@link #await} ends at once if there was one: the writer rings a word once, and that
+     * ring may have come after the sleep that announced it ended.
+     *
+     * @param newWord the reader announces a new sleep word
      */
-    void takePendingRings() throws IOException {
+    void takePendingRings(boolean newWord) throws IOException {
         lock.lock();
         try {
             if (!closed) {
-                ringTaken |= drain();
+                boolean rung = drain();
+                ringTaken = !newWord && (ringTaken || rung);
             }
         } finally {
             lock.unlock();

@@ -165,7 +165,7 @@ public final class VerbsReaderEnd implements ReaderEnd {
             return;
         }
         try {
-            session.doorbell.takePendingRings();
+            session.doorbell.takePendingRings(newWord);
         } catch (IOException e) {
             // the queue pair is failing: its doorbell parks from now on, and the disconnect follows
         }

@@ -43,7 +43,8 @@ class VerbsDoorbellTest {
                 write(writer, value);
 
                 sleeper.get(30, TimeUnit.SECONDS);
-                assertThat(writerEnd.bellsRung()).isEqualTo(value);
+                assertThat(writerEnd.bellsRung()).as("rings posted (writer's decisions to ring %d, skipped %d, failure %s, word %d)",
+                        writer.doorbellRings(), writerEnd.bellsSkipped(), writerEnd.failure(), lastWord).isEqualTo(value);
                 assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isEqualTo(1);
             }
         }

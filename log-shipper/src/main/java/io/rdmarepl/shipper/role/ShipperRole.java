@@ -225,7 +225,7 @@ public final class ShipperRole implements AutoCloseable {
             }
             RoleState now = state();
             if (now == RoleState.SHIPPING) {
-                LOG.warn("resumed at epoch {}: shipping again from slot {} (the failover that fenced this primary did not happen)",
+                LOG.warn("resumed at epoch {}: shipping again from slot {} (the coordinator lifted the fence: nothing was promoted)",
                         epoch, config.slotName());
             }
             return new ResumeAnswer(now.label(), true);

@@ -141,8 +141,32 @@ class FailoverIT {
         assertThat(shipperPrimary().path("fenced").asBoolean(true)).isFalse();
     }
 
+    /**
+     * The shipper killed and back later than its lease: its guard made the primary read-only, and the new shipper
+     * starts fenced over it. No failover happened (the primary answers its probe), so the coordinator lifts the fence.
+     */
     @Test
     @Order(4)
+    void aPrimaryItsLeaseGuardFencedWithoutAFailoverIsLiftedOnceItsShipperIsBack() throws Exception {
+        PostgresServer primary = replication.primary();
+        int adminPort = URI.create(replication.adminBase(replication.shipper())).getPort();
+        replication.shipper().kill();
+        Await.until("the lease guard made the primary read-only", Duration.ofSeconds(30), () -> readOnlyForClients(primary),
+                replication::tails);
+
+        replication.shipperSetting("admin.address", "127.0.0.1:" + adminPort); // where the coordinator looks for it
+        replication.startShipper();
+        Await.until("the primary takes writes again", Duration.ofSeconds(60), () -> insertsRow(primary, -3), replication::tails);
+        Await.until("the row written after the lift reaches the replica", Duration.ofSeconds(30),
+                () -> Replication.queryLong(replication.replica(), "SELECT count(*) FROM client_writes WHERE id = -3") == 1,
+                replication::tails);
+        String history = coordinator.history().toString();
+        assertThat(history.split("pga was fenced and nothing was promoted", -1)).as("a second lift: %s", history).hasSize(3);
+        assertThat(coordinator.awaitPhase("HEALTHY", Duration.ofSeconds(10)).path("epoch").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    @Order(5)
     void killingThePrimaryPromotesTheReplicaAndClientsFollow() throws Exception {
         long killNs;
         JsonNode promoted;
@@ -195,7 +219,7 @@ class FailoverIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void theOldPrimaryRestartedAfterTheFailoverStaysReadOnlyAndItsShipperDoesNotResume() throws Exception {
         PostgresServer oldPrimary = replication.primary();
         oldPrimary.restart();

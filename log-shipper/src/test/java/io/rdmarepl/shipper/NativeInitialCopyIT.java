@@ -133,9 +133,10 @@ class NativeInitialCopyIT {
 
     @Test
     void showsEachTableBeingCopiedWithItsRowsAndBytesWhileItRuns() throws Exception {
-        try (RingCollector standby = new RingCollector(1 << 20)) {
-            // a frame (a chunk of 64 KB) every 150 ms, heartbeats rarer: the copy (about 60 chunks) lasts while the test looks
-            standby.slowDownPerFrame(TimeUnit.MILLISECONDS.toNanos(150));
+        // a ring of four 64 KB chunks, held: each session blocks once its two chunks are waiting, in the middle of its
+        // table (copy_mid is about 12 chunks, copy_big 47), so the copy stands still while the test looks
+        try (RingCollector standby = new RingCollector(256 << 10)) {
+            standby.hold();
             try (Shipper shipper = start("copy_progress", standby, Map.of("snapshot.parallel.tables", "2",
                     "heartbeat.interval.ms", "200"))) {
                 // the whole status is what a failure shows: where the start stands (start_step) and any error
@@ -163,7 +164,7 @@ class NativeInitialCopyIT {
                 assertThat(shipper.copyProgress()).as("the coordinator's brief leaves the per-table list out")
                         .doesNotContainKey("per_table").containsKey("copying");
 
-                standby.slowDown(0);
+                standby.release();
                 awaitCopied(shipper);
                 assertThat(shipper.status().get("copy_progress")).as("no copy runs").isNull();
             }

@@ -40,6 +40,7 @@ final class RingCollector implements AutoCloseable {
     private volatile long lastCommitLsn;
     private volatile long pollPauseNs;
     private volatile int pollFrames = 64;
+    private volatile boolean holding;
 
     RingCollector(int capacity) {
         this(newPath(), capacity);
@@ -67,6 +68,12 @@ final class RingCollector implements AutoCloseable {
         });
         this.thread = new Thread(() -> {
             while (running) {
+                if (holding) {
+                    // a standby that is there but reads nothing: its heartbeat moves, its position does not
+                    reader.publishFeedback();
+                    LockSupport.parkNanos(10_000_000);
+                    continue;
+                }
                 int read = reader.poll(assembler, pollFrames);
                 // not waits for something: a standby slowed down on purpose (slowDown), or idling on an empty ring
                 if (pollPauseNs > 0) {
@@ -120,6 +127,16 @@ final class RingCollector implements AutoCloseable {
     void slowDownPerFrame(long pauseNs) {
         pollFrames = 1;
         pollPauseNs = pauseNs;
+    }
+
+    /** Reads nothing until {@link #release()}, while still saying it is there: the writer fills the ring and waits. */
+    void hold() {
+        holding = true;
+    }
+
+    /** Reads again, at the pace {@link #slowDown} set. */
+    void release() {
+        holding = false;
     }
 
     List<ChangeRecord> records() {

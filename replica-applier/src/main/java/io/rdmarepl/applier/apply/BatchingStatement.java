@@ -20,7 +20,10 @@ final class BatchingStatement implements AutoCloseable {
     private final Connection connection;
     private final PreparedStatement statement;
     private PreparedStatement withCommit;
-    private PreparedStatement multiRow;
+    /** The shape's multi-row statements by size class, prepared when first used. */
+    private PreparedStatement[] multiRow;
+    /** Rows a statement of the last multi-row bind holds. */
+    private int multiRowChunk;
     private PreparedStatement find;
     private int pending;
     private int[] recordOffsets = new int[16];
@@ -216,27 +219,34 @@ final class BatchingStatement implements AutoCloseable {
     private PreparedStatement bindMultiRow(ByteBuffer log, int end, RowBinder binder, int rows) throws SQLException {
         MultiRowUpdate multi = shape.multiRow();
         if (multiRow == null) {
-            multiRow = connection.prepareStatement(multi.sql());
+            multiRow = new PreparedStatement[multi.sizeClasses()];
         }
-        for (int start = 0; start < rows; start += multi.rows()) {
-            for (int k = 0; k < multi.rows(); k++) {
+        int sizeClass = multi.sizeClassFor(rows);
+        PreparedStatement sized = multiRow[sizeClass];
+        if (sized == null) {
+            sized = multiRow[sizeClass] = connection.prepareStatement(multi.sql(sizeClass));
+        }
+        int chunk = MultiRowUpdate.rows(sizeClass);
+        for (int start = 0; start < rows; start += chunk) {
+            for (int k = 0; k < chunk; k++) {
                 int row = Math.min(start + k, rows - 1); // a short last chunk repeats its last row
-                binder.bind(this, multiRow, log, recordOffsets[row], end, 1 + k * multi.perRow(), false);
+                binder.bind(this, sized, log, recordOffsets[row], end, 1 + k * multi.perRow(), false);
             }
-            multiRow.addBatch();
+            sized.addBatch();
         }
+        multiRowChunk = chunk;
         flushed = rows;
-        return multiRow;
+        return sized;
     }
 
     /** The rows of chunks {@code counts[from]} on that updated fewer rows than they held; names the first. */
     private int missingMultiRow(int[] counts, int from, ByteBuffer log, int end, RowBinder binder, int rows,
                                 boolean nameMissing) throws SQLException {
-        MultiRowUpdate multi = shape.multiRow();
+        int size = multiRowChunk;
         int missing = 0;
-        for (int chunk = 0, chunks = (rows + multi.rows() - 1) / multi.rows(); chunk < chunks; chunk++) {
-            int start = chunk * multi.rows();
-            int expected = Math.min(multi.rows(), rows - start);
+        for (int chunk = 0, chunks = (rows + size - 1) / size; chunk < chunks; chunk++) {
+            int start = chunk * size;
+            int expected = Math.min(size, rows - start);
             int count = from + chunk < counts.length ? counts[from + chunk] : -1;
             if (count >= 0 && count < expected) {
                 missing += expected - count;
@@ -321,7 +331,11 @@ final class BatchingStatement implements AutoCloseable {
         pending = 0;
         try {
             if (multiRow != null) {
-                multiRow.clearBatch();
+                for (PreparedStatement sized : multiRow) {
+                    if (sized != null) {
+                        sized.clearBatch();
+                    }
+                }
             }
             statement.clearBatch();
         } catch (SQLException ignored) {
@@ -332,7 +346,11 @@ final class BatchingStatement implements AutoCloseable {
     @Override
     public void close() {
         closeQuietly(withCommit);
-        closeQuietly(multiRow);
+        if (multiRow != null) {
+            for (PreparedStatement sized : multiRow) {
+                closeQuietly(sized);
+            }
+        }
         closeQuietly(find);
         closeQuietly(statement);
     }

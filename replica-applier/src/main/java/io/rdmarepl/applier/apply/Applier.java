@@ -54,6 +54,8 @@ public final class Applier implements ApplierControl {
     private final ApplierMetrics metrics;
     private final Thread thread;
     private final IdleStrategy idle;
+    /** {@code apply.idle.max.park.us}: the longest sleep of the apply thread, doorbell or timer. */
+    private final long idleMaxParkNs;
     private volatile boolean running = true;
 
     private Applier(ApplierConfig config, HikariDataSource dataSource, ReaderEnd ring, ReplicaSession session,
@@ -61,6 +63,7 @@ public final class Applier implements ApplierControl {
                     IdleStrategy idle) {
         this.config = config;
         this.idle = idle;
+        this.idleMaxParkNs = TimeUnit.MICROSECONDS.toNanos(config.idleMaxParkUs());
         this.dataSource = dataSource;
         this.ring = ring;
         this.session = session;
@@ -266,6 +269,13 @@ public final class Applier implements ApplierControl {
                 LOG.error("apply loop stopped", e);
                 agent.stop("apply loop stopped by " + e);
                 throw e;
+            }
+            // a lingering group sleeps on a timer: no doorbell per transaction arriving meanwhile; at most as long as
+            // a doorbell sleep would, so commands (drain, promotion) wait no longer than they do on an idle ring
+            long lingerNs = work == 0 ? Math.min(agent.lingerLeftNs(), idleMaxParkNs) : 0;
+            if (lingerNs > 0) {
+                LockSupport.parkNanos(lingerNs);
+                continue;
             }
             idle.idle(work);
         }

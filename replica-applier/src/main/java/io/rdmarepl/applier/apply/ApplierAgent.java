@@ -54,6 +54,8 @@ final class ApplierAgent {
     private final ApplierMetrics metrics;
     private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final GroupTiming timing;
+    /** What {@link #lingerLeftNs()} answers; apply thread only. */
+    private long lingerLeftNs;
 
     private ApplierState state = ApplierState.STARTING;
     private String stateReason = "starting";
@@ -120,6 +122,14 @@ final class ApplierAgent {
         commands.add(command);
     }
 
+    /**
+     * After a {@link #doWork} that did nothing: how long the group read so far still waits for more
+     * ({@code apply.group.linger.us}), to sleep on a timer rather than on the ring's doorbell; 0 when not lingering.
+     */
+    long lingerLeftNs() {
+        return lingerLeftNs;
+    }
+
     /** When the ring last delivered a frame (heartbeat or change), System.nanoTime(); any thread. */
     long lastMessageNs() {
         return lastMessageNs;
@@ -131,6 +141,7 @@ final class ApplierAgent {
 
     int doWork() {
         long nowNs = System.nanoTime();
+        lingerLeftNs = 0;
         int work = runCommands();
         if (state == ApplierState.PROMOTED || state == ApplierState.STOPPED) {
             publishStatus(nowNs, work > 0);
@@ -176,6 +187,8 @@ final class ApplierAgent {
             work += segments.run(nowNs, polled);
         } else if (log.transactions() > 0 && timing.due(nowNs, log.firstCompleteNs(), polled == 0, groupFull())) {
             work += applyGroup(nowNs, false, log.transactions());
+        } else if (log.transactions() > 0 && polled == 0) {
+            lingerLeftNs = timing.lingerLeftNs(nowNs, log.firstCompleteNs());
         }
         if (drained != null && log.transactions() == 0 && reader.position() >= reader.producerPosition()) {
             drained.complete(appliedLsn);

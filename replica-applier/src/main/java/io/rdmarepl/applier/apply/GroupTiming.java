@@ -40,6 +40,16 @@ final class GroupTiming {
                 || ringWasEmpty && !(lastGroupTransactions >= BUSY_GROUP_TRANSACTIONS && waitedNs < lingerNs);
     }
 
+    /**
+     * How much longer a group that is not {@link #due} waits for more while the ring has nothing (0: not lingering).
+     * The apply thread sleeps that long on a timer, not on the ring's doorbell: a doorbell would wake it, and cost the
+     * shipper a send, for every transaction arriving meanwhile, where the group waits anyway.
+     */
+    long lingerLeftNs(long nowNs, long oldestNs) {
+        long waitedNs = nowNs - oldestNs;
+        return lastGroupTransactions >= BUSY_GROUP_TRANSACTIONS && waitedNs < lingerNs ? lingerNs - waitedNs : 0;
+    }
+
     /** A group of {@code transactions} was applied. */
     void applied(int transactions) {
         lastGroupTransactions = transactions;

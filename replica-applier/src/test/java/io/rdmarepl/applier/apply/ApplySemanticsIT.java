@@ -435,6 +435,43 @@ class ApplySemanticsIT extends ReplicaPerClass {
     }
 
     @Test
+    void shouldLingerOnATimerSoTransactionsArrivingMeanwhileRingNoDoorbell() throws Exception {
+        Sql.write(replica, "CREATE TABLE lingering_quietly (id int PRIMARY KEY)");
+        try (ApplierFixture f = ApplierFixture.start(replica, "lingering-quietly", "apply.group.linger.us", "1000000",
+                "apply.group.max.ms", "5000")) {
+            assertThat(f.feeder().writer().hasDoorbell()).as("shm rings have a doorbell").isTrue();
+            f.feeder().send(relation(1, "lingering_quietly", 'd', "id*"));
+            List<ChangeRecord> busy = new ArrayList<>();
+            for (int tx = 1; tx <= GroupTiming.BUSY_GROUP_TRANSACTIONS; tx++) {
+                busy.addAll(Records.transaction(tx, tx * 10L, List.of(insert(1, i4(tx)))));
+            }
+            f.feeder().send(busy); // one group: the stream is busy, and the next group lingers
+            long busyEnd = GroupTiming.BUSY_GROUP_TRANSACTIONS * 10L;
+            f.awaitApplied(busyEnd);
+
+            // the first transaction may find the idle applier asleep on the doorbell; the next ones find it lingering
+            f.feeder().transaction(100, busyEnd + 10, insert(1, i4(100)));
+            awaitRead(f);
+            long rings = f.feeder().writer().doorbellRings();
+            for (int tx = 101; tx <= 105; tx++) {
+                f.feeder().transaction(tx, busyEnd + 10L * (tx - 99), insert(1, i4(tx)));
+                awaitRead(f); // read while the group still lingers: woken by its timer, not by a ring
+            }
+            assertThat(f.status().appliedLsn()).as("the group still lingers").isEqualTo(busyEnd);
+            assertThat(f.feeder().writer().doorbellRings()).as("doorbell rings while the group lingered").isEqualTo(rings);
+            f.awaitApplied(busyEnd + 60);
+        }
+    }
+
+    /** Waits until the applier read everything written to its ring. */
+    private static void awaitRead(ApplierFixture f) {
+        Await.until("the applier read the ring", DEADLINE, () -> {
+            f.feeder().writer().feedback().refresh();
+            return f.feeder().writer().feedback().consumerPosition();
+        }, position -> position == f.feeder().writer().position());
+    }
+
+    @Test
     void shouldReportDurableOnlyWhatTheReplicaFlushed() throws Exception {
         Sql.write(replica, "CREATE TABLE durable (id int PRIMARY KEY)");
         try (ApplierFixture f = ApplierFixture.start(replica, "durable", "apply.synchronous.commit", "off")) {

@@ -154,6 +154,15 @@ public final class RingReader {
     }
 
     /**
+     * Whether the writer sleeps until this reader's next feedback ({@link RingWriter#sleepUntilFeedback}: its sleep
+     * word is odd): a shipper whose primary's commits wait for this standby's acknowledgement. Nothing more will come
+     * until this reader reports, so whatever it holds is worth applying now.
+     */
+    public boolean writerAwaitsFeedback() {
+        return (Ordered.getLongAcquire(region, RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET) & 1) != 0;
+    }
+
+    /**
      * Pushes the current position, LSNs and a heartbeat to the writer (also done by polls that moved). While the
      * heartbeat is held ({@link #holdHeartbeat}) the report carries the held time, so the writer sees its reader
      * consume but no longer hears it say it is there.

@@ -185,7 +185,8 @@ final class ApplierAgent {
         int work = polled;
         if (segments != null) {
             work += segments.run(nowNs, polled);
-        } else if (log.transactions() > 0 && timing.due(nowNs, log.firstCompleteNs(), polled == 0, groupFull())) {
+        } else if (log.transactions() > 0 && timing.due(nowNs, log.firstCompleteNs(), polled == 0, groupFull(),
+                polled == 0 && reader.writerAwaitsFeedback())) {
             work += applyGroup(nowNs, false, log.transactions());
         } else if (log.transactions() > 0 && polled == 0) {
             lingerLeftNs = timing.lingerLeftNs(nowNs, log.firstCompleteNs());

@@ -463,6 +463,39 @@ class ApplySemanticsIT extends ReplicaPerClass {
         }
     }
 
+    @Test
+    void shouldNotLingerWhileTheShipperAwaitsTheAcknowledgement() throws Exception {
+        Sql.write(replica, "CREATE TABLE lingering_awaited (id int PRIMARY KEY)");
+        try (ApplierFixture f = ApplierFixture.start(replica, "lingering-awaited", "apply.group.linger.us", "1000000",
+                "apply.group.max.ms", "5000")) {
+            f.feeder().send(relation(1, "lingering_awaited", 'd', "id*"));
+            List<ChangeRecord> busy = new ArrayList<>();
+            for (int tx = 1; tx <= GroupTiming.BUSY_GROUP_TRANSACTIONS; tx++) {
+                busy.addAll(Records.transaction(tx, tx * 10L, List.of(insert(1, i4(tx)))));
+            }
+            f.feeder().send(busy); // one group: the stream is busy, and the next group would linger a second
+            long busyEnd = GroupTiming.BUSY_GROUP_TRANSACTIONS * 10L;
+            f.awaitApplied(busyEnd);
+
+            f.feeder().transaction(100, busyEnd + 10, insert(1, i4(100)));
+            // as a sync-mode shipper does: it sleeps until the standby's next feedback, its sleep word odd meanwhile
+            java.util.concurrent.atomic.AtomicBoolean awaiting = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Thread shipper = new Thread(() -> {
+                while (awaiting.get()) {
+                    f.feeder().writer().sleepUntilFeedback(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50));
+                }
+            }, "awaiting-shipper");
+            shipper.start();
+            try {
+                Await.equalTo("an awaited transaction applied well inside the linger", java.time.Duration.ofMillis(500),
+                        () -> f.status().appliedLsn(), busyEnd + 10);
+            } finally {
+                awaiting.set(false);
+                shipper.join();
+            }
+        }
+    }
+
     /** Waits until the applier read everything written to its ring. */
     private static void awaitRead(ApplierFixture f) {
         Await.until("the applier read the ring", DEADLINE, () -> {

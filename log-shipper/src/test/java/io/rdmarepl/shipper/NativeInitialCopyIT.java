@@ -133,7 +133,7 @@ class NativeInitialCopyIT {
 
     @Test
     void showsEachTableBeingCopiedWithItsRowsAndBytesWhileItRuns() throws Exception {
-        // a ring of four 64 KB chunks, held: each session blocks once its two chunks are waiting, in the middle of its
+        // a ring of 256 KiB (three 64 KB chunks), held: each session blocks once its two chunks wait, in the middle of its
         // table (copy_mid is about 12 chunks, copy_big 47), so the copy stands still while the test looks
         try (RingCollector standby = new RingCollector(256 << 10)) {
             standby.hold();

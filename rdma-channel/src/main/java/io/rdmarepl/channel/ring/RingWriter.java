@@ -88,7 +88,14 @@ public final class RingWriter {
         this.feedback = new FeedbackSnapshot(feedbackRegion);
         this.doorbell = end.doorbell();
         // a later writer of the same ring continues the words, so a reader never takes a new sleep for an old one
-        this.feedbackSleepWord = (image.getLong(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET) + 1) & ~1L;
+        long leftWord = image.getLong(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET);
+        this.feedbackSleepWord = (leftWord + 1) & ~1L;
+        if ((leftWord & 1) != 0) {
+            // a writer that died asleep left its word odd: the reader would take every writer since for one that
+            // awaits its feedback (RingReader#writerAwaitsFeedback)
+            Ordered.putLongRelease(image, RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, feedbackSleepWord);
+            end.push(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, Long.BYTES);
+        }
         awaitFeedback(feedbackWaitNs);
         long resume = end.resumePosition();
         this.position = resume >= 0 ? resume

@@ -48,6 +48,33 @@ class ShmDoorbellTest {
     }
 
     @Test
+    void shouldTellTheReaderWhileTheWriterSleepsUntilFeedbackAndNotAfterAWriterDiedAsleep() throws Exception {
+        Path file = ShmTestFiles.newRingPath("doorbell-awaited");
+        try (ShmReaderEnd readerEnd = ShmReaderEnd.create(file, 8192, 1, 7L, true)) {
+            RingReader reader = new RingReader(readerEnd);
+            try (ShmWriterEnd writerEnd = ShmWriterEnd.attach(file)) {
+                RingWriter writer = new RingWriter(writerEnd);
+                assertThat(reader.writerAwaitsFeedback()).as("a writer that does not sleep").isFalse();
+                writer.feedback().refresh();
+                CompletableFuture<Void> sleeper = CompletableFuture.runAsync(() -> writer.sleepUntilFeedback(ONE_MINUTE_NS));
+                Await.until("the writer asleep until feedback", Duration.ofSeconds(30), reader::writerAwaitsFeedback, b -> b);
+                reader.publishFeedback();
+                sleeper.get(30, TimeUnit.SECONDS);
+                assertThat(reader.writerAwaitsFeedback()).as("the writer woke").isFalse();
+
+                // a writer killed in its sleep leaves the word odd in the ring
+                long word = readerEnd.ringRegion().getLong(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET);
+                readerEnd.ringRegion().putLong(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, word + 3);
+                assertThat(reader.writerAwaitsFeedback()).isTrue();
+            }
+            try (ShmWriterEnd restarted = ShmWriterEnd.attach(file)) {
+                new RingWriter(restarted);
+                assertThat(reader.writerAwaitsFeedback()).as("the word a restarted writer found").isFalse();
+            }
+        }
+    }
+
+    @Test
     void shouldNotSleepOnAFramePublishedAfterTheLastPoll() {
         Path file = ShmTestFiles.newRingPath("doorbell-race");
         try (ShmReaderEnd readerEnd = ShmReaderEnd.create(file, 8192, 1, 7L, true);

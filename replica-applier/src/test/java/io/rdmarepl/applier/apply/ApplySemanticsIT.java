@@ -441,6 +441,7 @@ class ApplySemanticsIT extends ReplicaPerClass {
                 "apply.group.max.ms", "5000")) {
             assertThat(f.feeder().writer().hasDoorbell()).as("shm rings have a doorbell").isTrue();
             f.feeder().send(relation(1, "lingering_quietly", 'd', "id*"));
+            awaitRead(f); // the busy transactions then come in one poll: one group
             List<ChangeRecord> busy = new ArrayList<>();
             for (int tx = 1; tx <= GroupTiming.BUSY_GROUP_TRANSACTIONS; tx++) {
                 busy.addAll(Records.transaction(tx, tx * 10L, List.of(insert(1, i4(tx)))));
@@ -469,6 +470,7 @@ class ApplySemanticsIT extends ReplicaPerClass {
         try (ApplierFixture f = ApplierFixture.start(replica, "lingering-awaited", "apply.group.linger.us", "1000000",
                 "apply.group.max.ms", "5000")) {
             f.feeder().send(relation(1, "lingering_awaited", 'd', "id*"));
+            awaitRead(f); // the busy transactions then come in one poll: one group
             List<ChangeRecord> busy = new ArrayList<>();
             for (int tx = 1; tx <= GroupTiming.BUSY_GROUP_TRANSACTIONS; tx++) {
                 busy.addAll(Records.transaction(tx, tx * 10L, List.of(insert(1, i4(tx)))));
@@ -478,10 +480,14 @@ class ApplySemanticsIT extends ReplicaPerClass {
             f.awaitApplied(busyEnd);
 
             f.feeder().transaction(100, busyEnd + 10, insert(1, i4(100)));
-            // as a sync-mode shipper does: it sleeps until the standby's next feedback, its sleep word odd meanwhile
+            awaitRead(f);
+            assertThat(f.status().appliedLsn()).as("read, and lingering while nobody awaits it").isEqualTo(busyEnd);
+            // as a sync-mode shipper does: it sleeps until the standby's next feedback, its sleep word odd meanwhile,
+            // and takes each feedback in before it sleeps again
             java.util.concurrent.atomic.AtomicBoolean awaiting = new java.util.concurrent.atomic.AtomicBoolean(true);
             Thread shipper = new Thread(() -> {
                 while (awaiting.get()) {
+                    f.feeder().writer().feedback().refresh();
                     f.feeder().writer().sleepUntilFeedback(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50));
                 }
             }, "awaiting-shipper");

@@ -140,25 +140,37 @@ class ReorderedBatchingPropertyIT {
 
     @Example
     void namesTheRowAManyRowUpdateDidNotFind() throws Exception {
+        assertNamesTheRowNotFound(KEYS, 7); // one statement of 16 rows
+    }
+
+    @Example
+    void namesTheRowNotFoundWhereAStatementRepeatsItToFillUp() throws Exception {
+        assertNamesTheRowNotFound(5, 4); // one statement of 8 rows: the 5th four times
+        assertNamesTheRowNotFound(70, 69); // two of 64: the 70th 58 times in the second
+    }
+
+    /** Updates rows 0..rows-1 of pa in one transaction, {@code missing} deleted on the replica first: apply pauses naming it. */
+    private void assertNamesTheRowNotFound(int rows, int missing) throws Exception {
         ApplierFixture applier = applier();
-        List<ChangeRecord> rows = new ArrayList<>();
-        for (int id = 0; id < KEYS; id++) {
-            rows.add(insert(1, i4(id), i4(0)));
+        List<ChangeRecord> changes = new ArrayList<>();
+        for (int id = 0; id < rows; id++) {
+            changes.add(insert(1, i4(id), i4(0)));
         }
         applier.feeder().send(Records.transaction(++txId, lsn += 100,
                 List.of(new ChangeRecord.Truncate(false, false, List.of(1)))));
-        applier.feeder().send(Records.transaction(++txId, lsn += 100, rows));
+        applier.feeder().send(Records.transaction(++txId, lsn += 100, changes));
         applier.awaitApplied(lsn);
-        Sql.write(replica, "DELETE FROM pa WHERE id = 7");
-        rows.clear();
-        for (int id = 0; id < KEYS; id++) {
-            rows.add(update(1, i4(id), i4(1)));
+        Sql.write(replica, "DELETE FROM pa WHERE id = " + missing);
+        changes.clear();
+        for (int id = 0; id < rows; id++) {
+            changes.add(update(1, i4(id), i4(1)));
         }
-        applier.feeder().send(Records.transaction(++txId, lsn += 100, rows));
+        applier.feeder().send(Records.transaction(++txId, lsn += 100, changes));
         ApplierStatus paused = Await.until("apply paused on the row the update did not find", DEADLINE, applier::status,
                 s -> s.state().paused());
-        assertThat(paused.lastError()).contains("UPDATE of \"public\".\"pa\" found no row with key (\"id\")=(7)");
+        assertThat(paused.lastError()).contains("UPDATE of \"public\".\"pa\" found no row with key (\"id\")=(" + missing + ")");
         assertThat(Sql.rows(replica, "SELECT count(*) FROM pa WHERE v = 1")).containsExactly(List.of("0"));
+        applier(); // the next one starts afresh
     }
 
     @Example

@@ -42,7 +42,10 @@ package io.rdmarepl.channel.ring;
  *
  * <p>The writer's doorbell mirrors the reader's ({@link FeedbackDescriptor}): a writer waiting for an
  * acknowledgement stores an odd, ever-new sleep word, and a reader that publishes feedback while it is odd rings
- * the bell at the address (for shared memory, a UDP port on the loopback; 0: none) once for that word.
+ * the bell at the address (for shared memory, a UDP port on the loopback; 0: none) once for that word. The reader
+ * also takes an odd word for a shipper whose primary's commits wait for it, and applies what it holds at once rather
+ * than lingering for more ({@link RingReader#writerAwaitsFeedback}); a new writer stores the even word it continues
+ * from, so a word left odd by a writer that died asleep does not stay.
  */
 public final class RingDescriptor {
     /** "RDMARING" read as a little-endian long. */

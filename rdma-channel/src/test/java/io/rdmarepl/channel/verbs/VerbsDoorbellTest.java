@@ -145,6 +145,9 @@ class VerbsDoorbellTest {
             RingReader reader = new RingReader(readerEnd);
             long word;
             try (VerbsWriterEnd first = SoftRdmaChannels.writer(readerEnd)) {
+                // a sleep taken before the reader serves a writer announces nothing (the next sleep would): this
+                // trial sleeps once
+                Await.until("the reader serving the first writer", Duration.ofSeconds(30), () -> readerEnd.hasWriter());
                 assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isZero();
                 reader.sleepUntilWritten(1_000_000);
                 word = awaitAnnouncedSleep(first, 0);

@@ -1,0 +1,126 @@
+package io.rdmarepl.applier.apply;
+
+import static io.rdmarepl.applier.testing.Records.i4;
+import static io.rdmarepl.applier.testing.Records.insert;
+import static io.rdmarepl.applier.testing.Records.relation;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmarepl.applier.testing.ApplierFixture;
+import io.rdmarepl.testsupport.Await;
+import io.rdmarepl.applier.testing.Records;
+import io.rdmarepl.applier.testing.Sql;
+import io.rdmarepl.format.record.ChangeRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+/**
+ * When the applier applies what it read ({@link GroupTiming}): a quiet stream at once, a busy one's next group after a
+ * linger spent asleep on a timer (no doorbell rung meanwhile), and never lingering while the shipper awaits the
+ * acknowledgement. On a real replica fed through a real shm ring; one server for the class.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class GroupLingerIT extends ReplicaPerClass {
+    @Test
+    void shouldLetABusyStreamsNextGroupLingerWhileAQuietOneAppliesAtOnce() throws Exception {
+        Sql.write(replica, "CREATE TABLE lingering (id int PRIMARY KEY)");
+        try (ApplierFixture f = ApplierFixture.start(replica, "lingering", "apply.group.linger.us", "1000000",
+                "apply.group.max.ms", "5000")) {
+            f.feeder().send(relation(1, "lingering", 'd', "id*")).transaction(1, 10, insert(1, i4(1)));
+            Await.equalTo("a quiet stream's transaction applied well inside the linger", java.time.Duration.ofMillis(500),
+                    () -> f.status().appliedLsn(), 10L);
+            List<ChangeRecord> busy = new ArrayList<>();
+            for (int tx = 2; tx <= 1 + GroupTiming.BUSY_GROUP_TRANSACTIONS; tx++) {
+                busy.addAll(Records.transaction(tx, tx * 10L, List.of(insert(1, i4(tx)))));
+            }
+            f.feeder().send(busy); // published at once: one group
+            long busyEnd = (1L + GroupTiming.BUSY_GROUP_TRANSACTIONS) * 10;
+            f.awaitApplied(busyEnd);
+
+            f.feeder().transaction(100, busyEnd + 10, insert(1, i4(100)));
+            Await.holds("the next transaction of a busy stream waits for more", java.time.Duration.ofMillis(700),
+                    () -> f.status().appliedLsn() == busyEnd);
+            f.awaitApplied(busyEnd + 10);
+        }
+    }
+
+    @Test
+    void shouldLingerOnATimerSoTransactionsArrivingMeanwhileRingNoDoorbell() throws Exception {
+        Sql.write(replica, "CREATE TABLE lingering_quietly (id int PRIMARY KEY)");
+        try (ApplierFixture f = ApplierFixture.start(replica, "lingering-quietly", "apply.group.linger.us", "1000000",
+                "apply.group.max.ms", "5000")) {
+            assertThat(f.feeder().writer().hasDoorbell()).as("shm rings have a doorbell").isTrue();
+            long busyEnd = applyOneBusyGroup(f, "lingering_quietly");
+
+            // the first transaction may find the idle applier asleep on the doorbell; the next ones find it lingering
+            f.feeder().transaction(100, busyEnd + 10, insert(1, i4(100)));
+            awaitRead(f);
+            long rings = f.feeder().writer().doorbellRings();
+            for (int tx = 101; tx <= 105; tx++) {
+                f.feeder().transaction(tx, busyEnd + 10L * (tx - 99), insert(1, i4(tx)));
+                awaitRead(f); // read while the group still lingers: woken by its timer, not by a ring
+            }
+            assertThat(f.status().appliedLsn()).as("the group still lingers").isEqualTo(busyEnd);
+            assertThat(f.feeder().writer().doorbellRings()).as("doorbell rings while the group lingered").isEqualTo(rings);
+            f.awaitApplied(busyEnd + 60);
+        }
+    }
+
+    @Test
+    void shouldNotLingerWhileTheShipperAwaitsTheAcknowledgement() throws Exception {
+        Sql.write(replica, "CREATE TABLE lingering_awaited (id int PRIMARY KEY)");
+        try (ApplierFixture f = ApplierFixture.start(replica, "lingering-awaited", "apply.group.linger.us", "1000000",
+                "apply.group.max.ms", "5000")) {
+            long busyEnd = applyOneBusyGroup(f, "lingering_awaited"); // the next group would linger a second
+
+            f.feeder().transaction(100, busyEnd + 10, insert(1, i4(100)));
+            awaitRead(f);
+            assertThat(f.status().appliedLsn()).as("read, and lingering while nobody awaits it").isEqualTo(busyEnd);
+            // as a sync-mode shipper does: it sleeps until the standby's next feedback, its sleep word odd meanwhile,
+            // and takes each feedback in before it sleeps again
+            java.util.concurrent.atomic.AtomicBoolean awaiting = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Thread shipper = new Thread(() -> {
+                while (awaiting.get()) {
+                    f.feeder().writer().feedback().refresh();
+                    f.feeder().writer().sleepUntilFeedback(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50));
+                }
+            }, "awaiting-shipper");
+            shipper.start();
+            try {
+                Await.equalTo("an awaited transaction applied well inside the linger", java.time.Duration.ofMillis(500),
+                        () -> f.status().appliedLsn(), busyEnd + 10);
+            } finally {
+                awaiting.set(false);
+                shipper.join();
+            }
+        }
+    }
+
+    /** Waits until the applier read everything written to its ring. */
+    private static void awaitRead(ApplierFixture f) {
+        Await.until("the applier read the ring", DEADLINE, () -> {
+            f.feeder().writer().feedback().refresh();
+            return f.feeder().writer().feedback().consumerPosition();
+        }, position -> position == f.feeder().writer().position());
+    }
+
+    /**
+     * Sends {@code table}'s relation, waits until it was read, then {@link GroupTiming#BUSY_GROUP_TRANSACTIONS}
+     * transactions published at once: one group, so the stream is busy and the next group lingers.
+     *
+     * @return the commit LSN of the group's last transaction, once applied
+     */
+    private static long applyOneBusyGroup(ApplierFixture f, String table) {
+        f.feeder().send(relation(1, table, 'd', "id*"));
+        awaitRead(f); // the busy transactions then come in one poll
+        List<ChangeRecord> busy = new ArrayList<>();
+        for (int tx = 1; tx <= GroupTiming.BUSY_GROUP_TRANSACTIONS; tx++) {
+            busy.addAll(Records.transaction(tx, tx * 10L, List.of(insert(1, i4(tx)))));
+        }
+        f.feeder().send(busy);
+        long busyEnd = GroupTiming.BUSY_GROUP_TRANSACTIONS * 10L;
+        f.awaitApplied(busyEnd);
+        return busyEnd;
+    }
+}

@@ -1,8 +1,14 @@
 package io.rdmarepl.shipper;
 
 import io.rdmarepl.channel.fragment.MessageAssembler;
+import io.rdmarepl.channel.ChannelSecurity;
+import io.rdmarepl.channel.ChannelUri;
+import io.rdmarepl.channel.RingSettings;
+import io.rdmarepl.channel.ring.ReaderEnd;
 import io.rdmarepl.channel.ring.RingReader;
 import io.rdmarepl.channel.shm.ShmReaderEnd;
+import io.rdmarepl.channel.verbs.VerbsReaderEnd;
+import io.rdmarepl.channel.verbs.VerbsSettings;
 import io.rdmarepl.format.codec.RecordDecoder;
 import io.rdmarepl.format.codec.RecordHandler;
 import io.rdmarepl.format.record.ChangeRecord;
@@ -18,11 +24,11 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
 /**
- * A standby stand-in: owns a shm ring, decodes every record into a list, and reports as durable
+ * A standby stand-in: owns a ring (shm, or softrdma with {@link #overSoftRdma}), decodes every record into a list, and reports as durable
  * every transaction it received, up to a ceiling a test can hold back.
  */
 final class RingCollector implements AutoCloseable {
-    private final ShmReaderEnd end;
+    private final ReaderEnd end;
     private final RingReader reader;
     private final List<ChangeRecord> records = new ArrayList<>();
     private final List<Integer> beginFlags = new ArrayList<>();
@@ -48,7 +54,24 @@ final class RingCollector implements AutoCloseable {
 
     /** A standby on {@code path}; a second collector on the same path replaces the ring, as a restarted standby does. */
     RingCollector(Path path, int capacity) {
-        this.end = ShmReaderEnd.create(path, capacity, 1, System.nanoTime(), true);
+        this(ShmReaderEnd.create(path, capacity, 1, System.nanoTime(), true));
+    }
+
+    /**
+     * A standby over softrdma on the loopback, at a port of its own. The shipper proves the channel secret it reads from
+     * {@code RDMAREPL_CHANNEL_SECRET}, which this module's build sets for its tests.
+     */
+    static RingCollector overSoftRdma(int capacity) {
+        ChannelSecurity secret = ChannelSecurity.fromEnvironment();
+        if (secret == null) {
+            throw new IllegalStateException(ChannelSecurity.SECRET_ENV + " is not set: log-shipper's pom sets it for its tests");
+        }
+        return new RingCollector(VerbsReaderEnd.listen(ChannelUri.parse("softrdma://127.0.0.1:0"),
+                new RingSettings(capacity, 1, System.nanoTime(), true), secret, VerbsSettings.defaults()));
+    }
+
+    private RingCollector(ReaderEnd end) {
+        this.end = end;
         this.reader = new RingReader(end);
         MessageAssembler assembler = new MessageAssembler((type, buffer, offset, length) -> {
             decoder.decode(buffer, offset, length, materializer);
@@ -93,11 +116,16 @@ final class RingCollector implements AutoCloseable {
     }
 
     Path path() {
-        return end.path();
+        return ((ShmReaderEnd) end).path();
     }
 
     String uri() {
-        return "shm://" + end.path().toAbsolutePath();
+        return end instanceof ShmReaderEnd shm ? "shm://" + shm.path().toAbsolutePath() : end.uri();
+    }
+
+    /** Whether the shipper says it awaits this standby's feedback ({@link RingReader#writerAwaitsFeedback}). */
+    boolean shipperAwaitsFeedback() {
+        return reader.writerAwaitsFeedback();
     }
 
     /** Acknowledge nothing beyond {@code lsn} (unsigned; -1 = everything). */

@@ -60,6 +60,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     private boolean inTransaction;
     private long lastCommitLsn;
     private long lastWriteNs = System.nanoTime();
+    private long lastAwaitedNs = System.nanoTime() - Long.MAX_VALUE / 2;
     private volatile String failure;
     private volatile boolean asleepOnDoorbell;
     private volatile boolean inline;
@@ -156,8 +157,30 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
 
     @Override
     public void onTimeout(long sequence) {
+        boolean awaited = acks.acknowledgementAwaited(); // before the feedback read next ends the wait, maybe
         idleDuties();
-        sleepOnDoorbellWhileAwaited(sequence);
+        if (sleepsOnDoorbell()) {
+            sleepOnDoorbellWhileAwaited(sequence);
+        } else {
+            announceWhetherAwaited(awaited);
+        }
+    }
+
+    /**
+     * Without a doorbell (verbs) this handler polls for the feedback while an acknowledgement is awaited, and the
+     * ring's sleep word tells the standby so, as a sleep on the doorbell does over shm: a busy stream's applier would
+     * otherwise linger for more transactions, which the primary holds back until it acknowledges. The word turns back
+     * once nothing was awaited for a heartbeat interval, not at each acknowledgement: a busy synchronous stream costs
+     * two writes of the word, not two per commit.
+     */
+    private synchronized void announceWhetherAwaited(boolean awaited) {
+        long nowNs = System.nanoTime();
+        if (awaited) {
+            lastAwaitedNs = nowNs;
+        }
+        if (!inline && failure == null) {
+            ring.announceFeedbackAwaited(awaited || nowNs - lastAwaitedNs < heartbeatIntervalNs);
+        }
     }
 
     /** Heartbeat and sequences when due, between transactions; the standby's feedback. */
@@ -184,7 +207,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
      * set before the cursor is read, and the publisher fences between storing the cursor and reading the flag.
      */
     private void sleepOnDoorbellWhileAwaited(long lastProcessed) {
-        if (inline || !sleepsOnDoorbell() || !acks.acknowledgementAwaited() || failure != null) {
+        if (inline || !acks.acknowledgementAwaited() || failure != null) {
             return;
         }
         asleepOnDoorbell = true;

@@ -28,7 +28,8 @@ package io.rdmarepl.channel.ring;
  *  |     its frames; monitoring and wake-up, never correctness)    |
  *  +---------------------------------------------------------------+
  *  |     writer's doorbell sleep word (long): odd while the writer | 72
- *  |     sleeps until the reader's next feedback                   |
+ *  |     awaits the reader's next feedback (asleep on its doorbell,|
+ *  |     or polling where it has none)                             |
  *  +---------------------------------------------------------------+
  *  |     writer's doorbell address (int) |  reserved to byte 128   | 80
  *  +---------------------------------------------------------------+
@@ -44,8 +45,9 @@ package io.rdmarepl.channel.ring;
  * acknowledgement stores an odd, ever-new sleep word, and a reader that publishes feedback while it is odd rings
  * the bell at the address (for shared memory, a UDP port on the loopback; 0: none) once for that word. The reader
  * also takes an odd word for a shipper whose primary's commits wait for it, and applies what it holds at once rather
- * than lingering for more ({@link RingReader#writerAwaitsFeedback}); a new writer stores the even word it continues
- * from, so a word left odd by a writer that died asleep does not stay.
+ * than lingering for more ({@link RingReader#writerAwaitsFeedback}); a writer without a doorbell (verbs) polls for the
+ * feedback and holds the word odd meanwhile ({@link RingWriter#announceFeedbackAwaited}), and nothing rings it. A new
+ * writer stores the even word it continues from, so a word left odd by a writer that died asleep does not stay.
  */
 public final class RingDescriptor {
     /** "RDMARING" read as a little-endian long. */

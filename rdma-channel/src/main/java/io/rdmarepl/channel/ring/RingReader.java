@@ -157,7 +157,8 @@ public final class RingReader {
      * Whether the writer sleeps until this reader's next feedback ({@link RingWriter#sleepUntilFeedback}: its sleep
      * word is odd): a shipper whose primary's commits wait for this standby's acknowledgement. Nothing more will come
      * until this reader reports, so whatever it holds is worth applying now. Only a writer with a doorbell sleeps so
-     * (over shm); over verbs the shipper polls the feedback and the word stays even.
+     * (over shm); a writer without one, which polls the feedback instead (over verbs), holds the word odd while it
+     * does ({@link RingWriter#announceFeedbackAwaited}).
      */
     public boolean writerAwaitsFeedback() {
         return (Ordered.getLongAcquire(region, RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET) & 1) != 0;

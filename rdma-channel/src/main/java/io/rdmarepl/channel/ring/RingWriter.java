@@ -64,6 +64,7 @@ public final class RingWriter {
     private final Doorbell doorbell;
     private long feedbackSleepWord;
     private long lastRungSleepWord;
+    private boolean feedbackAwaitedAnnounced;
     private long doorbellRings;
     private long backPressureEvents;
     private long framesCommitted;
@@ -90,11 +91,13 @@ public final class RingWriter {
         // a later writer of the same ring continues the words, so a reader never takes a new sleep for an old one
         long leftWord = image.getLong(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET);
         this.feedbackSleepWord = (leftWord + 1) & ~1L;
-        if ((leftWord & 1) != 0) {
-            // a writer that died asleep left its word odd: the reader would take every writer since for one that
-            // awaits its feedback (RingReader#writerAwaitsFeedback)
+        if ((leftWord & 1) != 0 || doorbell == null) {
+            // a writer that died asleep (or, without a doorbell, polling for feedback) left its word odd: the reader
+            // would take every writer since for one that awaits its feedback (RingReader#writerAwaitsFeedback). An
+            // image that is not the ring itself (verbs) starts blank and cannot tell, so it always stores its word
             Ordered.putLongRelease(image, RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, feedbackSleepWord);
             end.push(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, Long.BYTES);
+            end.flush();
         }
         awaitFeedback(feedbackWaitNs);
         long resume = end.resumePosition();
@@ -262,6 +265,28 @@ public final class RingWriter {
             Ordered.putLongRelease(image, RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, feedbackSleepWord);
             end.push(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, Long.BYTES);
         }
+    }
+
+    /**
+     * For a writer without a doorbell, which polls for the reader's feedback where one with a doorbell sleeps
+     * ({@link #sleepUntilFeedback}): says through the same word whether it awaits that feedback, odd from a call with
+     * {@code true} until one with {@code false} ({@link RingReader#writerAwaitsFeedback}), so that the reader applies
+     * what it holds rather than lingering for more. Writes and sends the word only when the answer changes.
+     */
+    public void announceFeedbackAwaited(boolean awaited) {
+        if (doorbell != null) {
+            throw new IllegalStateException("ring " + end.uri() + " has a doorbell for its writer: sleepUntilFeedback says this");
+        }
+        if (awaited == feedbackAwaitedAnnounced) {
+            return;
+        }
+        feedbackAwaitedAnnounced = awaited;
+        if (awaited) {
+            feedbackSleepWord += 2;
+        }
+        Ordered.putLongRelease(image, RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, awaited ? feedbackSleepWord | 1 : feedbackSleepWord);
+        end.push(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, Long.BYTES);
+        end.flush();
     }
 
     /** Ends a {@link #sleepUntilFeedback} in progress, or the next one, at once. Any thread. */

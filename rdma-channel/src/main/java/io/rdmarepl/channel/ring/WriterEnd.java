@@ -19,6 +19,13 @@ public interface WriterEnd extends AutoCloseable {
      */
     void push(int regionOffset, int length);
 
+    /**
+     * Sends what {@link #push} holds back now, rather than with the next push of the producer position: a no-op where
+     * every push is immediate. For a push that must not wait for the next publish.
+     */
+    default void flush() {
+    }
+
     /** The feedback region ({@link FeedbackDescriptor}) the reader writes into. Direct, little-endian. */
     ByteBuffer feedbackRegion();
 

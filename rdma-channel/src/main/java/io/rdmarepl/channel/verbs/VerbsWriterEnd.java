@@ -130,6 +130,17 @@ public final class VerbsWriterEnd implements WriterEnd {
         }
     }
 
+    @Override
+    public void flush() {
+        String failed = failure;
+        if (failed != null) {
+            throw new ChannelException(failed);
+        }
+        if (pending > 0) {
+            postPending();
+        }
+    }
+
     private void postPending() {
         int count = pending;
         pending = 0;

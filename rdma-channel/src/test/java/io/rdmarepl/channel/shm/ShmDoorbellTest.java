@@ -1,6 +1,7 @@
 package io.rdmarepl.channel.shm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmarepl.channel.ring.FeedbackDescriptor;
 import io.rdmarepl.channel.ring.RingDescriptor;
@@ -71,6 +72,19 @@ class ShmDoorbellTest {
                 new RingWriter(restarted);
                 assertThat(reader.writerAwaitsFeedback()).as("the word a restarted writer found").isFalse();
             }
+        }
+    }
+
+    @Test
+    void shouldRefuseToAnnounceAwaitedFeedbackForAWriterThatSleepsOnItsDoorbell() {
+        Path file = ShmTestFiles.newRingPath("announce-refused");
+        try (ShmReaderEnd readerEnd = ShmReaderEnd.create(file, 8192, 1, 7L, true);
+             ShmWriterEnd writerEnd = ShmWriterEnd.attach(file)) {
+            RingReader reader = new RingReader(readerEnd);
+            RingWriter writer = new RingWriter(writerEnd);
+            assertThatThrownBy(() -> writer.announceFeedbackAwaited(true)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(writerEnd.uri()).hasMessageContaining("sleepUntilFeedback");
+            assertThat(reader.writerAwaitsFeedback()).isFalse();
         }
     }
 

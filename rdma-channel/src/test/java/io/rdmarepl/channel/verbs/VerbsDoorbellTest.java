@@ -169,6 +169,54 @@ class VerbsDoorbellTest {
         }
     }
 
+    /**
+     * Over verbs the writer has no doorbell and polls for feedback; it says it awaits through the sleep word all the
+     * same, sent at once rather than with the next publish, and the reader's feedback meanwhile rings nothing.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldTellTheReaderAtOnceWhileAWriterWithoutADoorbellAwaitsFeedback() {
+        try (VerbsReaderEnd readerEnd = SoftRdmaChannels.reader(8192, 1);
+             VerbsWriterEnd writerEnd = SoftRdmaChannels.writer(readerEnd)) {
+            RingReader reader = new RingReader(readerEnd);
+            RingWriter writer = new RingWriter(writerEnd);
+            assertThat(writer.hasDoorbell()).as("a verbs writer polls for feedback").isFalse();
+            assertThat(reader.writerAwaitsFeedback()).isFalse();
+            for (int round = 1; round <= 2; round++) {
+                writer.announceFeedbackAwaited(true);
+                writer.announceFeedbackAwaited(true); // said once: no second write
+                Await.until("the writer's word, odd, in the reader's ring (round " + round + ")", Duration.ofSeconds(30),
+                        reader::writerAwaitsFeedback, awaits -> awaits);
+                reader.publishFeedback();
+                writer.announceFeedbackAwaited(false);
+                Await.until("the writer's word, even again (round " + round + ")", Duration.ofSeconds(30),
+                        reader::writerAwaitsFeedback, awaits -> !awaits);
+            }
+            write(writer, 1);
+            awaitLanded(readerEnd, writer);
+            assertThat(writerEnd.failure()).isNull();
+            assertThat(reader.poll((t, f, b, o, l) -> { }, 10)).isEqualTo(1);
+        }
+    }
+
+    /** A verbs writer that died polling for feedback leaves its word odd; the next one's blank image cannot see it. */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldClearTheWordAWriterThatDiedAwaitingFeedbackLeft() {
+        try (VerbsReaderEnd readerEnd = SoftRdmaChannels.reader(8192, 1)) {
+            RingReader reader = new RingReader(readerEnd);
+            try (VerbsWriterEnd died = SoftRdmaChannels.writer(readerEnd)) {
+                new RingWriter(died).announceFeedbackAwaited(true);
+                Await.until("the first writer's word, odd", Duration.ofSeconds(30), reader::writerAwaitsFeedback, awaits -> awaits);
+            }
+            try (VerbsWriterEnd next = SoftRdmaChannels.writer(readerEnd)) {
+                new RingWriter(next);
+                Await.until("the word cleared by the next writer", Duration.ofSeconds(30), reader::writerAwaitsFeedback,
+                        awaits -> !awaits);
+            }
+        }
+    }
+
     private static void awaitLanded(VerbsReaderEnd readerEnd, RingWriter writer) {
         long published = writer.position();
         Await.until("the publish up to " + published + " in the reader's ring", Duration.ofSeconds(30),

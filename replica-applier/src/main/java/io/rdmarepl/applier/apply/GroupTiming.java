@@ -10,11 +10,11 @@ import java.util.concurrent.TimeUnit;
  * when the ring has nothing: on a loaded replica a group of a few transactions sends every row as a statement of its
  * own and commits for each few (a replica backend at its CPU share then falls behind), where a larger one collapses hot
  * rows and sends many rows a statement. A quiet stream never waits, so idle lag is untouched; nor does a stream whose
- * shipper sleeps until this standby's acknowledgement (sync mode over shm), since its primary's commits, and so any
- * more transactions, wait for the group (measured under {@code bench lag --mode sync --load max}: sync commit p50
- * 4.1 ms with the linger, 2.7 without). A shipper that has not gone to sleep yet when the group is looked at costs
- * one timed sleep ({@code apply.idle.max.park.us}) at most. Over verbs the shipper polls the feedback instead of
- * sleeping, and a busy stream in sync mode still lingers there.
+ * shipper awaits this standby's acknowledgement (sync mode), since its primary's commits, and so any more
+ * transactions, wait for the group (measured under {@code bench lag --mode sync --load max}: sync commit p50 4.1 ms
+ * with the linger, 2.7 without). The shipper says so through its sleep word in the ring: over shm it sleeps on its
+ * doorbell meanwhile, over verbs it polls the feedback and holds the word odd. A shipper that has not said so yet when
+ * the group is looked at costs one timed sleep ({@code apply.idle.max.park.us}) at most.
  */
 final class GroupTiming {
     /** A last group of this many transactions or more: the stream is busy, and the next group lingers. */

@@ -1,0 +1,104 @@
+package io.rdmarepl.shipper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.rdmarepl.format.record.ChangeRecord;
+import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.testsupport.Await;
+import io.rdmarepl.testsupport.Durability;
+import io.rdmarepl.testsupport.PostgresServer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * In sync mode the shipper tells a standby, through its ring's sleep word, while the primary's commits wait for that
+ * standby's acknowledgement, so the applier applies what it holds instead of lingering for more: over shm by sleeping on
+ * its doorbell, over verbs (softrdma here), where it polls the feedback instead, by saying so.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class AwaitedFeedbackIT {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static PostgresServer primary;
+
+    @TempDir
+    Path leaseDir;
+
+    @BeforeAll
+    static void startPrimary() {
+        primary = PostgresServer.builder("awaited_feedback").durability(Durability.FAST).setting("synchronous_commit", "on").start();
+        primary.execute("CREATE TABLE t (id int PRIMARY KEY)");
+    }
+
+    @AfterAll
+    static void stopPrimary() {
+        primary.close();
+    }
+
+    /** As a shipper that stopped does not: a commit left waiting by a failed trial returns, and the next lists anew. */
+    @AfterEach
+    void unlist() {
+        primary.execute("ALTER SYSTEM RESET synchronous_standby_names");
+        primary.execute("SELECT pg_reload_conf()");
+    }
+
+    @Test
+    void aSoftRdmaStandbyIsToldWhileItsAcknowledgementIsAwaited() throws Exception {
+        try (RingCollector standby = RingCollector.overSoftRdma(1 << 20)) {
+            toldWhileAwaited(standby, "awaited_verbs", 1);
+        }
+    }
+
+    @Test
+    void aShmStandbyIsToldWhileItsAcknowledgementIsAwaited() throws Exception {
+        try (RingCollector standby = new RingCollector(1 << 20)) {
+            toldWhileAwaited(standby, "awaited_shm", 10);
+        }
+    }
+
+    private void toldWhileAwaited(RingCollector standby, String slot, int id) throws Exception {
+        try (Shipper shipper = Shipper.start(ShipperConfig.load(properties(slot, standby.uri())), new TextChangeEncoding(),
+                Map.of(), new SimpleMeterRegistry())) {
+            Await.until("sync mode on", WAIT, () -> syncState(shipper), "sync"::equals);
+            Await.until("nothing awaited before anything is committed", WAIT, standby::shipperAwaitsFeedback, awaits -> !awaits);
+
+            standby.holdDurableAtReceived(); // receives, acknowledges nothing more: the commit waits
+            CompletableFuture<Void> commit = CompletableFuture.runAsync(() -> primary.execute("INSERT INTO t VALUES (" + id + ")"));
+            standby.awaitRecords(records -> records.stream().anyMatch(r -> r instanceof ChangeRecord.Insert), 30_000);
+            Await.until("the shipper saying it awaits the standby's feedback", WAIT, standby::shipperAwaitsFeedback, awaits -> awaits);
+            assertThat(commit).as("a sync commit the standby has not acknowledged").isNotDone();
+
+            standby.acknowledgeReceived();
+            Await.until("the commit returned once acknowledged", WAIT, commit::isDone);
+            commit.get();
+            Await.until("nothing awaited once acknowledged", WAIT, standby::shipperAwaitsFeedback, awaits -> !awaits);
+        }
+    }
+
+    private static String syncState(Shipper shipper) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> sync = (Map<String, Object>) shipper.status().get("sync");
+        return (String) sync.get("state");
+    }
+
+    private Properties properties(String slot, String standbyUri) {
+        Properties p = ShipperTestProperties.of(primary, standbyUri);
+        p.setProperty("slot.name", slot);
+        p.setProperty("publication.name", "awaited_feedback");
+        p.setProperty("replication.mode", "sync");
+        p.setProperty("admin.address", "127.0.0.1:0");
+        p.setProperty("fence.lease.ms", "0");
+        p.setProperty("fence.lease.dir", leaseDir.toString());
+        return p;
+    }
+}

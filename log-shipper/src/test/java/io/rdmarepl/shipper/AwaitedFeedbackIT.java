@@ -11,7 +11,6 @@ import io.rdmarepl.testsupport.PostgresServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -45,11 +44,9 @@ class AwaitedFeedbackIT {
         primary.close();
     }
 
-    /** As a shipper that stopped does not: a commit left waiting by a failed trial returns, and the next lists anew. */
     @AfterEach
     void unlist() {
-        primary.execute("ALTER SYSTEM RESET synchronous_standby_names");
-        primary.execute("SELECT pg_reload_conf()");
+        SyncShipping.unlist(primary);
     }
 
     @Test
@@ -67,9 +64,9 @@ class AwaitedFeedbackIT {
     }
 
     private void toldWhileAwaited(RingCollector standby, String slot, int id) throws Exception {
-        try (Shipper shipper = Shipper.start(ShipperConfig.load(properties(slot, standby.uri())), new TextChangeEncoding(),
-                Map.of(), new SimpleMeterRegistry())) {
-            Await.until("sync mode on", WAIT, () -> syncState(shipper), "sync"::equals);
+        ShipperConfig config = ShipperConfig.load(SyncShipping.properties(primary, slot, "awaited_feedback", standby.uri(), leaseDir));
+        try (Shipper shipper = Shipper.start(config, new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry())) {
+            Await.until("sync mode on", WAIT, () -> SyncShipping.syncState(shipper), "sync"::equals);
             Await.until("nothing awaited before anything is committed", WAIT, standby::shipperAwaitsFeedback, awaits -> !awaits);
 
             standby.holdDurableAtReceived(); // receives, acknowledges nothing more: the commit waits
@@ -83,22 +80,5 @@ class AwaitedFeedbackIT {
             commit.get();
             Await.until("nothing awaited once acknowledged", WAIT, standby::shipperAwaitsFeedback, awaits -> !awaits);
         }
-    }
-
-    private static String syncState(Shipper shipper) {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> sync = (Map<String, Object>) shipper.status().get("sync");
-        return (String) sync.get("state");
-    }
-
-    private Properties properties(String slot, String standbyUri) {
-        Properties p = ShipperTestProperties.of(primary, standbyUri);
-        p.setProperty("slot.name", slot);
-        p.setProperty("publication.name", "awaited_feedback");
-        p.setProperty("replication.mode", "sync");
-        p.setProperty("admin.address", "127.0.0.1:0");
-        p.setProperty("fence.lease.ms", "0");
-        p.setProperty("fence.lease.dir", leaseDir.toString());
-        return p;
     }
 }

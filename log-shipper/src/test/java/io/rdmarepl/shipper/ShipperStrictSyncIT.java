@@ -52,8 +52,7 @@ class ShipperStrictSyncIT {
 
     @AfterEach
     void unlist() {
-        primary.execute("ALTER SYSTEM RESET synchronous_standby_names");
-        primary.execute("SELECT pg_reload_conf()");
+        SyncShipping.unlist(primary);
     }
 
     /** A fresh slot (an activation): commits wait from its creation on, through the copy, not only once it streams. */
@@ -171,20 +170,11 @@ class ShipperStrictSyncIT {
     }
 
     private static String syncState(Shipper shipper) {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> sync = (Map<String, Object>) shipper.status().get("sync");
-        return (String) sync.get("state");
+        return SyncShipping.syncState(shipper);
     }
 
     private Properties properties(String slot, String standbyUri) {
-        Properties p = ShipperTestProperties.of(primary, standbyUri);
-        p.setProperty("slot.name", slot);
-        p.setProperty("publication.name", "strict_sync");
-        p.setProperty("replication.mode", "sync");
-        p.setProperty("admin.address", "127.0.0.1:0");
-        p.setProperty("fence.lease.ms", "0");
-        p.setProperty("fence.lease.dir", leaseDir.toString());
-        return p;
+        return SyncShipping.properties(primary, slot, "strict_sync", standbyUri, leaseDir);
     }
 
     private static Properties with(Properties settings, String standbyUri) {

@@ -109,24 +109,12 @@ public final class ShipperRole implements AutoCloseable {
         }
         ShipperConfig settings = config.withRingEpoch(ShipperEpoch.read(config).epoch().orElse(config.ringEpoch()));
         try {
-            RunningShipper started = startShipper(settings);
-            synchronized (this) {
-                current = started;
-                shipperEpoch = settings.ringEpoch();
-                state = RoleState.SHIPPING;
-                fenceIfAskedDuringStart(started);
-            }
+            ship(startShipper(settings), settings.ringEpoch());
         } catch (StaleEpochException e) {
-            synchronized (this) {
-                state = RoleState.WAITING;
-                note = e.getMessage();
-            }
+            waitForActivation(e.getMessage());
             LOG.warn("not shipping: {}", e.getMessage());
         } catch (RuntimeException e) {
-            synchronized (this) {
-                state = RoleState.WAITING;
-                note = "the start failed: " + e.getMessage();
-            }
+            waitForActivation("the start failed: " + e.getMessage());
             throw e;
         } finally {
             endTransition();
@@ -168,13 +156,7 @@ public final class ShipperRole implements AutoCloseable {
             if (epoch != null) {
                 ShipperEpoch.activated(config, epoch);
             }
-            synchronized (this) {
-                current = started;
-                shipperEpoch = epoch == null ? 0 : epoch;
-                state = RoleState.SHIPPING;
-                note = null;
-                fenceIfAskedDuringStart(started);
-            }
+            ship(started, epoch == null ? 0 : epoch);
             return new ShipperActivateAnswer(state().label(), config.slotName(), "initial", dropped);
         } catch (RuntimeException e) {
             LOG.warn("activation{} failed: {}", forEpoch, e.getMessage());
@@ -216,13 +198,7 @@ public final class ShipperRole implements AutoCloseable {
             if (previous != null) {
                 previous.close();
             }
-            RunningShipper started = startShipper(config.withRingEpoch(epoch));
-            synchronized (this) {
-                current = started;
-                state = RoleState.SHIPPING;
-                note = null;
-                fenceIfAskedDuringStart(started);
-            }
+            ship(startShipper(config.withRingEpoch(epoch)), epoch);
             RoleState now = state();
             if (now == RoleState.SHIPPING) {
                 LOG.warn("resumed at epoch {}: shipping again from slot {} (the coordinator lifted the fence: nothing was promoted)",
@@ -230,10 +206,7 @@ public final class ShipperRole implements AutoCloseable {
             }
             return new ResumeAnswer(now.label(), true);
         } catch (StaleEpochException e) {
-            synchronized (this) {
-                state = RoleState.WAITING;
-                note = e.getMessage();
-            }
+            waitForActivation(e.getMessage());
             throw new IllegalStateException("not resumed: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             synchronized (this) {
@@ -255,12 +228,22 @@ public final class ShipperRole implements AutoCloseable {
         }
     }
 
-    /** Called holding the monitor, with {@code started} just become current. */
-    private void fenceIfAskedDuringStart(RunningShipper started) {
+    /** {@code started} ships at {@code epoch} from now on; a fence asked for while it started fences it at once. */
+    private synchronized void ship(RunningShipper started, int epoch) {
+        current = started;
+        shipperEpoch = epoch;
+        state = RoleState.SHIPPING;
+        note = null;
         if (fenceDuringActivation != null) {
             started.fence(fenceDuringActivation);
             state = RoleState.FENCED;
         }
+    }
+
+    /** No shipper runs, and none will until the coordinator activates this one ({@code why}: a standby refused the epoch, ...). */
+    private synchronized void waitForActivation(String why) {
+        state = RoleState.WAITING;
+        note = why;
     }
 
     private synchronized void endTransition() {

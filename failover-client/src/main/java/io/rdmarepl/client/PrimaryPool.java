@@ -25,6 +25,13 @@ final class PrimaryPool implements AutoCloseable {
     static final long BORROW_SLICE_MS = 20;
     /** HikariCP's connectionTimeout and validationTimeout: the least it accepts (borrows pass their own timeout). */
     private static final long HIKARI_TIMEOUT_FLOOR_MS = 250;
+    /**
+     * How long {@link #freshen} waits per borrow: a check that finds a connection dead (the first one in a process also
+     * loads the failure's classes and the logger's) took 31 ms on a busy two-core host, and with {@link #BORROW_SLICE_MS}
+     * the freshen gave up after it, leaving the other dead ones for the first transactions after the promotion. It runs
+     * off the topology thread, with nobody waiting for it.
+     */
+    static final long FRESHEN_BORROW_MS = HIKARI_TIMEOUT_FLOOR_MS;
 
     /** A warm pool's epoch until it is adopted. */
     static final long NOT_ADOPTED = -1;
@@ -188,7 +195,7 @@ final class PrimaryPool implements AutoCloseable {
         int count = 0;
         try {
             while (count < borrowed.length) {
-                borrowed[count] = pool.getConnection(BORROW_SLICE_MS);
+                borrowed[count] = pool.getConnection(FRESHEN_BORROW_MS);
                 count++;
             }
         } catch (final SQLException | RuntimeException notNow) {

@@ -76,11 +76,15 @@ public final class Applier implements ApplierControl {
 
     /**
      * Connects to the replica (creating {@code rdmarepl.applied_position} if needed, making the database
-     * read-only for clients), reads the applied position, creates the ring and starts applying.
+     * read-only for clients), reads the applied position, creates the ring and starts applying. The ring starts at the
+     * newest epoch it was ever given, {@code ring.epoch} or a kept one (an applier its supervisor restarted must go on
+     * refusing a fenced shipper), and that epoch is kept before anything is applied.
      *
      * A network ring ({@code rdma://}, {@code softrdma://}) takes the cluster's secret from the environment
      * ({@link ChannelSecurity#fromEnvironment()}).
      *
+     * @throws PromotedReplicaException when this replica was promoted at an epoch not older than {@code ring.epoch}: it
+     *     is a primary, untouched; only an activation at a newer epoch (a switchover back) makes it follow again
      * @throws IllegalStateException naming the replica or ring when either cannot be reached or created
      */
     public static Applier start(ApplierConfig config, MeterRegistry registry) {
@@ -103,14 +107,29 @@ public final class Applier implements ApplierControl {
         try {
             AppliedPositionStore positions = new AppliedPositionStore(config.sourceName());
             AppliedPosition position;
+            int ringEpoch;
             try (Connection connection = dataSource.getConnection()) {
                 positions.createIfMissing(connection);
+                position = positions.read(connection);
+                if (position.promoted() && config.ringEpoch() <= position.promotedEpoch()) {
+                    throw new PromotedReplicaException(config.sourceName(), position.promotedEpoch(), config.ringEpoch(),
+                            config.replicaJdbcUrl());
+                }
+                ringEpoch = (int) Math.max(config.ringEpoch(), position.epoch());
+                if (ringEpoch != position.epoch() || position.promoted()) {
+                    connection.setAutoCommit(false);
+                    positions.keepEpochAndCommit(connection, ringEpoch, 0);
+                    connection.setAutoCommit(true);
+                }
+                if (ringEpoch != config.ringEpoch()) {
+                    LOG.info("the ring starts at epoch {}, kept in {} (ring.epoch is {}): a shipper of an older epoch is refused",
+                            ringEpoch, AppliedPositionStore.TABLE, config.ringEpoch());
+                }
                 if (config.replicaReadOnlyForClients()) {
                     ReadOnlyGuard.readOnlyForClients(connection);
                 }
-                position = positions.read(connection);
             }
-            ring = Transports.openReader(config.ringUri(), new RingSettings(config.ringCapacityBytes(), config.ringEpoch(),
+            ring = Transports.openReader(config.ringUri(), new RingSettings(config.ringCapacityBytes(), ringEpoch,
                     ThreadLocalRandom.current().nextLong(), true), security);
             RingReader reader = new RingReader(ring);
             boolean commitsAsynchronously = config.synchronousCommit().equals("off");
@@ -137,6 +156,9 @@ public final class Applier implements ApplierControl {
                 ring.close();
             }
             dataSource.close();
+            if (e instanceof PromotedReplicaException promoted) {
+                throw promoted;
+            }
             throw new IllegalStateException("cannot start the applier on " + config.replicaJdbcUrl() + " and "
                     + config.ringUri() + ": " + rootMessage(e), e);
         }

@@ -400,7 +400,9 @@ final class ApplierAgent {
             Map<String, Long> set = SequencePromoter.promote(connection, session.ownedSequences(), sequences, readings,
                     new SequencePromoter.Rule(config.sequenceHeadroom(), TimeUnit.MILLISECONDS.toMicros(config.sequenceSyncIntervalMs()),
                             System.currentTimeMillis() * 1000L));
-            connection.commit();
+            // with the statements that made the replica writable: a restarted applier finds it a primary, and follows
+            // its old source no more (PromotedReplicaException)
+            session.positions().keepEpochAndCommit(connection, reader.epoch(), reader.epoch());
             state(ApplierState.PROMOTED, System.nanoTime(), "promoted at applied position " + Lsn.format(appliedLsn)
                     + "; sequences set: " + set);
             return set;

@@ -9,7 +9,10 @@ import java.sql.Statement;
 
 /**
  * {@code rdmarepl.applied_position}: written in the same replica transaction as the rows it covers, so
- * after any crash the replica holds exactly the transactions up to the stored commit LSN.
+ * after any crash the replica holds exactly the transactions up to the stored commit LSN. Its row per source also keeps
+ * what a restarted applier must not forget: the newest epoch its ring was given ({@code epoch}, never lowered), and
+ * the epoch at which this replica was promoted ({@code promoted_epoch}, null while it follows the source), written in
+ * the promotion's own transaction.
  */
 public final class AppliedPositionStore {
     public static final String TABLE = "rdmarepl.applied_position";
@@ -21,8 +24,23 @@ public final class AppliedPositionStore {
                 commit_lsn pg_lsn NOT NULL,
                 tx_id bigint NOT NULL,
                 epoch bigint NOT NULL,
-                applied_at timestamptz NOT NULL)""";
-    private static final String READ = "SELECT commit_lsn::text, tx_id, epoch FROM rdmarepl.applied_position WHERE source = ?";
+                applied_at timestamptz NOT NULL,
+                promoted_epoch bigint);
+            ALTER TABLE rdmarepl.applied_position ADD COLUMN IF NOT EXISTS promoted_epoch bigint""";
+    private static final String READ = """
+            SELECT commit_lsn::text, tx_id, epoch, coalesce(promoted_epoch, 0)
+              FROM rdmarepl.applied_position WHERE source = ?""";
+    /**
+     * Durable whatever the session's synchronous_commit: a restart after a crash of the replica must find it. A row
+     * that did not exist yet gets the position nothing was applied at ({@link AppliedPosition#none}).
+     */
+    private static final String KEEP_EPOCH_AND_COMMIT = """
+            SET LOCAL synchronous_commit = on;
+            INSERT INTO rdmarepl.applied_position AS p (source, commit_lsn, tx_id, epoch, applied_at, promoted_epoch)
+            VALUES (?, '0/0', 0, ?, clock_timestamp(), ?)
+            ON CONFLICT (source) DO UPDATE
+               SET epoch = greatest(p.epoch, EXCLUDED.epoch), promoted_epoch = EXCLUDED.promoted_epoch;
+            COMMIT""";
     static final String WRITE = """
             INSERT INTO rdmarepl.applied_position AS p (source, commit_lsn, tx_id, epoch, applied_at)
             VALUES (?, ?::pg_lsn, ?, ?, clock_timestamp())
@@ -58,8 +76,29 @@ public final class AppliedPositionStore {
                 if (!rows.next()) {
                     return AppliedPosition.none(source);
                 }
-                return new AppliedPosition(source, Lsn.parse(rows.getString(1)), rows.getLong(2), rows.getLong(3));
+                return new AppliedPosition(source, Lsn.parse(rows.getString(1)), rows.getLong(2), rows.getLong(3), rows.getLong(4));
             }
+        }
+    }
+
+    /**
+     * Keeps {@code epoch} as the newest the ring was given (a lower one leaves it), says whether this replica is
+     * promoted (at {@code promotedEpoch}; 0: it follows), and commits the caller's open transaction with it, in one
+     * round trip: a promotion commits the statements that made the replica writable so.
+     */
+    public void keepEpochAndCommit(Connection connection, long epoch, long promotedEpoch) throws SQLException {
+        if (connection.getAutoCommit()) {
+            throw new IllegalStateException("keeping the epoch commits the caller's transaction: autocommit is on");
+        }
+        try (PreparedStatement keep = connection.prepareStatement(KEEP_EPOCH_AND_COMMIT)) {
+            keep.setString(1, source);
+            keep.setLong(2, epoch);
+            if (promotedEpoch > 0) {
+                keep.setLong(3, promotedEpoch);
+            } else {
+                keep.setNull(3, java.sql.Types.BIGINT);
+            }
+            keep.execute();
         }
     }
 

@@ -5,6 +5,7 @@ import io.rdmarepl.applier.apply.Applier;
 import io.rdmarepl.applier.apply.ApplierControl;
 import io.rdmarepl.applier.apply.ApplierState;
 import io.rdmarepl.applier.apply.ApplierStatus;
+import io.rdmarepl.applier.apply.PromotedReplicaException;
 import io.rdmarepl.config.Activation;
 import io.rdmarepl.applier.config.ApplierConfig;
 import java.sql.SQLException;
@@ -57,13 +58,22 @@ public final class ApplierRole implements AutoCloseable, StatusWatch.Subject {
 
     /**
      * A role for {@code config}: following at once when {@link ApplierConfig#activation()} is immediate,
-     * otherwise waiting, without a connection to the replica or a ring, until {@link #activate}.
+     * otherwise waiting, without a connection to the replica or a ring, until {@link #activate}. An immediate start
+     * on a replica that was promoted waits too ({@link PromotedReplicaException}): a supervisor restarting the
+     * applier of a member that took over as primary must leave it a primary.
      *
      * @throws RuntimeException from {@code starter} when an immediate activation cannot start the applier
      */
     public static ApplierRole create(ApplierConfig config, ApplierStarter starter) {
         if (config.activation() == Activation.IMMEDIATE) {
-            return new ApplierRole(config, starter, starter.start(config));
+            try {
+                return new ApplierRole(config, starter, starter.start(config));
+            } catch (PromotedReplicaException e) {
+                LOG.warn("not following: {}", e.getMessage());
+                ApplierRole waiting = new ApplierRole(config, starter, null);
+                waiting.lastActivationFailure = e.getMessage();
+                return waiting;
+            }
         }
         LOG.info("applier for {} waits for POST /activate (activation={}): replica {} and ring {} untouched until then",
                 config.sourceName(), config.activation().text(), config.replicaJdbcUrl(), config.ringUri());

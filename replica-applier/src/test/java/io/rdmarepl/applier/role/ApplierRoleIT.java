@@ -83,7 +83,8 @@ class ApplierRoleIT {
             assertThat(activated.ringEpoch()).isEqualTo(2);
             assertThat(ringFile).exists();
             assertThat(clientReadOnly(database)).isEqualTo("on");
-            assertThat(count(database, "SELECT count(*) FROM rdmarepl.applied_position")).isZero();
+            assertThat(rows(database, "SELECT commit_lsn::text, epoch::text, promoted_epoch::text FROM rdmarepl.applied_position"))
+                    .as("the epoch kept before anything is applied").containsExactly(java.util.Arrays.asList("0/0", "2", null));
             try (RingFeeder feeder = new RingFeeder(ChannelUri.parse(ringUri))) {
                 feeder.send(relation(1, "t", 'd', "id*")).transaction(1, 10, insert(1, i4(1)));
                 awaitApplied(role, 10);
@@ -145,9 +146,58 @@ class ApplierRoleIT {
         assertThat(rows(database, "SELECT id FROM t ORDER BY id")).containsExactly(List.of("1"), List.of("2"));
     }
 
+    /**
+     * The applier of a member that was promoted, restarted by its supervisor as configured (activation=immediate,
+     * ring.epoch=1), must leave the member a primary: not read-only for its clients, and not following (a fenced
+     * shipper of the old epoch would otherwise be taken). A switchover that makes it a standby again activates it at
+     * a newer epoch, and a standby's applier restarted then starts its ring at that epoch, not at ring.epoch's.
+     */
+    @Test
+    void shouldLeaveAPromotedMemberAPrimaryWhenItsApplierRestartsAndKeepTheNewestEpoch() throws Exception {
+        String database = "role_restart";
+        String ringUri = Rings.newUri("role-restart");
+        replica.createDatabase(database);
+        write(database, "CREATE TABLE t (id int PRIMARY KEY)");
+
+        try (ApplierRole role = role(database, ringUri, "immediate")) {
+            assertThat(role.current().orElseThrow().status().ringEpoch()).isEqualTo(1);
+            try (RingFeeder feeder = new RingFeeder(ChannelUri.parse(ringUri))) {
+                feeder.send(relation(1, "t", 'd', "id*")).transaction(1, 10, insert(1, i4(1)));
+                awaitApplied(role, 10);
+            }
+            role.epoch(2); // as POST /promote {"epoch": 2} does
+            role.promote(Duration.ofSeconds(10));
+            assertThat(clientReadOnly(database)).isEqualTo("off");
+        }
+        assertThat(rows(database, "SELECT epoch::text, promoted_epoch::text FROM rdmarepl.applied_position"))
+                .containsExactly(List.of("2", "2"));
+
+        try (ApplierRole restarted = role(database, ringUri, "immediate")) {
+            assertThat(restarted.state()).isEqualTo("waiting");
+            assertThat(String.valueOf(restarted.statusDocument().get("reason"))).contains("promoted at epoch 2");
+            assertThat(clientReadOnly(database)).as("the new primary, for its clients").isEqualTo("off");
+            write(database, "INSERT INTO t VALUES (100)");
+
+            ApplierStatus standbyAgain = restarted.activate(OptionalInt.of(3)); // a switchover's activation
+            assertThat(standbyAgain.ringEpoch()).isEqualTo(3);
+            assertThat(clientReadOnly(database)).isEqualTo("on");
+        }
+        assertThat(rows(database, "SELECT epoch::text, promoted_epoch::text FROM rdmarepl.applied_position"))
+                .containsExactly(java.util.Arrays.asList("3", null));
+
+        try (ApplierRole standby = role(database, ringUri, "immediate")) {
+            assertThat(standby.state()).isEqualTo("streaming");
+            assertThat(standby.current().orElseThrow().status().ringEpoch()).as("ring.epoch says 1").isEqualTo(3);
+        }
+    }
+
     private ApplierRole role(String database, String ringUri) {
+        return role(database, ringUri, "on-request");
+    }
+
+    private ApplierRole role(String database, String ringUri, String activation) {
         ApplierConfig config = ApplierConfig.of(
-                "activation", "on-request",
+                "activation", activation,
                 "source.name", "role",
                 "ring.uri", ringUri,
                 "ring.capacity.bytes", "1048576",

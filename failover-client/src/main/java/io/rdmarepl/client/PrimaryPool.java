@@ -194,7 +194,7 @@ final class PrimaryPool implements AutoCloseable {
         final Connection[] borrowed = new Connection[Math.max(1, pool.getIdleConnections())];
         int count = 0;
         try {
-            while (count < borrowed.length) {
+            while (count < borrowed.length && !adopted()) { // adopted meanwhile: its clients need them now
                 borrowed[count] = pool.getConnection(FRESHEN_BORROW_MS);
                 count++;
             }

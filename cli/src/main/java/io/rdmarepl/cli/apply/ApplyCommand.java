@@ -183,7 +183,7 @@ public final class ApplyCommand implements Callable<Integer> {
             role.epoch(epoch.getAsInt());
         }
         Map<String, Long> sequences = role.promote(Duration.ofSeconds(30));
-        String appliedLsn = role.current().map(a -> Lsn.format(a.status().appliedLsn())).orElse(Lsn.format(0));
+        String appliedLsn = Lsn.format(role.appliedLsn());
         return PromoteAnswer.promoted(appliedLsn, sequences);
     }
 

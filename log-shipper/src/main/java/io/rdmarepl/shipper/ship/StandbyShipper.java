@@ -152,6 +152,10 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
         if (endOfBatch) {
             ring.publish();
             reportAcks();
+            if (ring.announcesFeedbackAwaited()) {
+                // a stream that stopped awaiting (degraded to async) under load may time out no more
+                announceWhetherAwaited(acks.acknowledgementAwaited());
+            }
         }
     }
 
@@ -170,8 +174,8 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
      * Without a doorbell (verbs) this handler polls for the feedback while an acknowledgement is awaited, and the
      * ring's sleep word tells the standby so, as a sleep on the doorbell does over shm: a busy stream's applier would
      * otherwise linger for more transactions, which the primary holds back until it acknowledges. The word turns back
-     * once nothing was awaited for a heartbeat interval, not at each acknowledgement: a busy synchronous stream costs
-     * two writes of the word, not two per commit.
+     * once nothing was awaited for a heartbeat interval (looked at on each timeout, and at each batch's end while it
+     * is odd), not at each acknowledgement: a busy synchronous stream costs two writes of the word, not two per commit.
      */
     private synchronized void announceWhetherAwaited(boolean awaited) {
         long nowNs = System.nanoTime();

@@ -289,6 +289,11 @@ public final class RingWriter {
         end.flush();
     }
 
+    /** Whether {@link #announceFeedbackAwaited} holds the word odd now. */
+    public boolean announcesFeedbackAwaited() {
+        return feedbackAwaitedAnnounced;
+    }
+
     /** Ends a {@link #sleepUntilFeedback} in progress, or the next one, at once. Any thread. */
     public void wakeUp() {
         if (doorbell != null) {

@@ -184,7 +184,8 @@ class VerbsDoorbellTest {
             assertThat(reader.writerAwaitsFeedback()).isFalse();
             for (int round = 1; round <= 2; round++) {
                 writer.announceFeedbackAwaited(true);
-                writer.announceFeedbackAwaited(true); // said once: no second write
+                writer.announceFeedbackAwaited(true); // said already: nothing changes
+                assertThat(writer.announcesFeedbackAwaited()).isTrue();
                 Await.until("the writer's word, odd, in the reader's ring (round " + round + ")", Duration.ofSeconds(30),
                         reader::writerAwaitsFeedback, awaits -> awaits);
                 reader.publishFeedback();

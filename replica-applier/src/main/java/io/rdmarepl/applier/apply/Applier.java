@@ -107,30 +107,34 @@ public final class Applier implements ApplierControl {
         try {
             AppliedPositionStore positions = new AppliedPositionStore(config.sourceName());
             AppliedPosition position;
-            int ringEpoch;
             try (Connection connection = dataSource.getConnection()) {
                 positions.createIfMissing(connection);
                 position = positions.read(connection);
-                if (position.promoted() && config.ringEpoch() <= position.promotedEpoch()) {
-                    throw new PromotedReplicaException(config.sourceName(), position.promotedEpoch(), config.ringEpoch(),
-                            config.replicaJdbcUrl());
-                }
-                ringEpoch = (int) Math.max(config.ringEpoch(), position.epoch());
-                if (ringEpoch != position.epoch() || position.promoted()) {
-                    connection.setAutoCommit(false);
-                    positions.keepEpochAndCommit(connection, ringEpoch, 0);
-                    connection.setAutoCommit(true);
-                }
-                if (ringEpoch != config.ringEpoch()) {
-                    LOG.info("the ring starts at epoch {}, kept in {} (ring.epoch is {}): a shipper of an older epoch is refused",
-                            ringEpoch, AppliedPositionStore.TABLE, config.ringEpoch());
-                }
-                if (config.replicaReadOnlyForClients()) {
-                    ReadOnlyGuard.readOnlyForClients(connection);
-                }
+            }
+            if (position.promoted() && config.ringEpoch() <= position.promotedEpoch()) {
+                throw new PromotedReplicaException(config.sourceName(), position, config.ringEpoch(), config.replicaJdbcUrl());
+            }
+            int ringEpoch = (int) Math.max(config.ringEpoch(), position.epoch());
+            if (ringEpoch != config.ringEpoch()) {
+                LOG.info("the ring starts at epoch {}, kept in {} (ring.epoch or the activation says {}): a shipper of an "
+                        + "older epoch is refused (a cluster started over at a lower epoch: delete source {}'s row there)",
+                        ringEpoch, AppliedPositionStore.TABLE, config.ringEpoch(), config.sourceName());
             }
             ring = Transports.openReader(config.ringUri(), new RingSettings(config.ringCapacityBytes(), ringEpoch,
                     ThreadLocalRandom.current().nextLong(), true), security);
+            // once the ring is there: the replica turns read-only for its clients and drops its promoted mark together
+            try (Connection connection = dataSource.getConnection()) {
+                connection.setAutoCommit(false);
+                if (config.replicaReadOnlyForClients()) {
+                    ReadOnlyGuard.readOnlyForClients(connection);
+                }
+                if (ringEpoch != position.epoch() || position.promoted()) {
+                    positions.keepEpochAndCommit(connection, ringEpoch, 0);
+                } else {
+                    connection.commit();
+                }
+                connection.setAutoCommit(true);
+            }
             RingReader reader = new RingReader(ring);
             boolean commitsAsynchronously = config.synchronousCommit().equals("off");
             boolean rehearsePromotion = config.replicaReadOnlyForClients();

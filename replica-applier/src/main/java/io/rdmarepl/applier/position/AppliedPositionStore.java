@@ -26,16 +26,24 @@ public final class AppliedPositionStore {
                 epoch bigint NOT NULL,
                 applied_at timestamptz NOT NULL,
                 promoted_epoch bigint);
-            ALTER TABLE rdmarepl.applied_position ADD COLUMN IF NOT EXISTS promoted_epoch bigint""";
+            DO $$
+            BEGIN
+                -- a table of an earlier version: ALTER only then (it needs the table's owner, and locks it)
+                IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = 'rdmarepl'
+                               AND table_name = 'applied_position' AND column_name = 'promoted_epoch') THEN
+                    ALTER TABLE rdmarepl.applied_position ADD COLUMN promoted_epoch bigint;
+                END IF;
+            END $$""";
     private static final String READ = """
             SELECT commit_lsn::text, tx_id, epoch, coalesce(promoted_epoch, 0)
               FROM rdmarepl.applied_position WHERE source = ?""";
     /**
-     * Durable whatever the session's synchronous_commit: a restart after a crash of the replica must find it. A row
-     * that did not exist yet gets the position nothing was applied at ({@link AppliedPosition#none}).
+     * Flushed to the replica's own WAL whatever the session's synchronous_commit says (a restart after a crash of the
+     * replica must find it), without waiting for any synchronous standby of the replica's own: {@code local}, not
+     * {@code on}. A row that did not exist yet gets the position nothing was applied at ({@link AppliedPosition#none}).
      */
     private static final String KEEP_EPOCH_AND_COMMIT = """
-            SET LOCAL synchronous_commit = on;
+            SET LOCAL synchronous_commit = local;
             INSERT INTO rdmarepl.applied_position AS p (source, commit_lsn, tx_id, epoch, applied_at, promoted_epoch)
             VALUES (?, '0/0', 0, ?, clock_timestamp(), ?)
             ON CONFLICT (source) DO UPDATE
@@ -45,7 +53,7 @@ public final class AppliedPositionStore {
             INSERT INTO rdmarepl.applied_position AS p (source, commit_lsn, tx_id, epoch, applied_at)
             VALUES (?, ?::pg_lsn, ?, ?, clock_timestamp())
             ON CONFLICT (source) DO UPDATE
-               SET commit_lsn = EXCLUDED.commit_lsn, tx_id = EXCLUDED.tx_id, epoch = EXCLUDED.epoch,
+               SET commit_lsn = EXCLUDED.commit_lsn, tx_id = EXCLUDED.tx_id, epoch = greatest(p.epoch, EXCLUDED.epoch),
                    applied_at = EXCLUDED.applied_at""";
 
     /** {@link #WRITE} as a statement that writes only when CTE {@code changed} returned a row. */
@@ -53,7 +61,7 @@ public final class AppliedPositionStore {
             INSERT INTO rdmarepl.applied_position AS p (source, commit_lsn, tx_id, epoch, applied_at)
             SELECT ?, ?::pg_lsn, ?, ?, clock_timestamp() WHERE EXISTS (SELECT 1 FROM changed)
             ON CONFLICT (source) DO UPDATE
-               SET commit_lsn = EXCLUDED.commit_lsn, tx_id = EXCLUDED.tx_id, epoch = EXCLUDED.epoch,
+               SET commit_lsn = EXCLUDED.commit_lsn, tx_id = EXCLUDED.tx_id, epoch = greatest(p.epoch, EXCLUDED.epoch),
                    applied_at = EXCLUDED.applied_at""";
 
     private final String source;

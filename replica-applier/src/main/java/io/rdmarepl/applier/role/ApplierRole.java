@@ -8,6 +8,8 @@ import io.rdmarepl.applier.apply.ApplierStatus;
 import io.rdmarepl.applier.apply.PromotedReplicaException;
 import io.rdmarepl.config.Activation;
 import io.rdmarepl.applier.config.ApplierConfig;
+import io.rdmarepl.applier.position.AppliedPosition;
+import io.rdmarepl.format.Lsn;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -43,6 +45,8 @@ public final class ApplierRole implements AutoCloseable, StatusWatch.Subject {
     private final ApplierStarter starter;
     private volatile ApplierControl current;
     private volatile String lastActivationFailure;
+    /** Set while no applier runs on a replica that was promoted before this process started ({@link PromotedReplicaException}). */
+    private volatile AppliedPosition promotedBefore;
     private boolean closed;
 
     private ApplierRole(ApplierConfig config, ApplierStarter starter, ApplierControl current) {
@@ -70,9 +74,10 @@ public final class ApplierRole implements AutoCloseable, StatusWatch.Subject {
                 return new ApplierRole(config, starter, starter.start(config));
             } catch (PromotedReplicaException e) {
                 LOG.warn("not following: {}", e.getMessage());
-                ApplierRole waiting = new ApplierRole(config, starter, null);
-                waiting.lastActivationFailure = e.getMessage();
-                return waiting;
+                ApplierRole promoted = new ApplierRole(config, starter, null);
+                promoted.promotedBefore = e.position();
+                promoted.lastActivationFailure = e.getMessage();
+                return promoted;
             }
         }
         LOG.info("applier for {} waits for POST /activate (activation={}): replica {} and ring {} untouched until then",
@@ -92,11 +97,17 @@ public final class ApplierRole implements AutoCloseable, StatusWatch.Subject {
         return config;
     }
 
-    /** {@value #WAITING}, or the current applier's state ({@code streaming}, {@code promoted}, ...). */
+    /**
+     * {@value #WAITING}, or the current applier's state ({@code streaming}, {@code promoted}, ...); {@code promoted} too
+     * for a replica promoted before this process started.
+     */
     @Override
     public String state() {
         ApplierControl applier = current;
-        return applier == null ? WAITING : applier.status().state().displayName();
+        if (applier == null) {
+            return promotedBefore != null ? ApplierState.PROMOTED.displayName() : WAITING;
+        }
+        return applier.status().state().displayName();
     }
 
     /** Since the current applier's ring last delivered a frame, in ms; Long.MAX_VALUE while waiting. */
@@ -118,7 +129,11 @@ public final class ApplierRole implements AutoCloseable, StatusWatch.Subject {
     public Map<String, Object> statusDocument() {
         Map<String, Object> document = new LinkedHashMap<>();
         ApplierControl applier = current;
-        if (applier == null) {
+        if (applier == null && promotedBefore != null) {
+            document.put("state", ApplierState.PROMOTED.displayName());
+            document.put("reason", lastActivationFailure);
+            document.put("applied_lsn", Lsn.format(promotedBefore.commitLsn()));
+        } else if (applier == null) {
             String failure = lastActivationFailure;
             document.put("state", WAITING);
             document.put("reason", "waiting for POST /activate (activation=" + config.activation().text() + ")"
@@ -176,6 +191,7 @@ public final class ApplierRole implements AutoCloseable, StatusWatch.Subject {
             throw new ActivationException("activation failed, still waiting: " + e.getMessage(), e);
         }
         lastActivationFailure = null;
+        promotedBefore = null;
         current = started;
         ApplierStatus status = started.status();
         LOG.info("activated: following {} through {} at epoch {}", config.sourceName(), status.ringUri(), status.ringEpoch());
@@ -206,7 +222,17 @@ public final class ApplierRole implements AutoCloseable, StatusWatch.Subject {
      * @throws IllegalStateException when no applier follows (waiting, or stopped)
      */
     public synchronized Map<String, Long> promote(Duration timeout) throws SQLException, TimeoutException, InterruptedException {
+        if (current == null && promotedBefore != null) {
+            return Map.of(); // the promotion committed before this process started: asked again, it is done
+        }
         return following().promote(timeout);
+    }
+
+    /** The position applied up to: the current applier's, or the one a replica promoted before this process kept. */
+    public long appliedLsn() {
+        ApplierControl applier = current;
+        AppliedPosition promoted = promotedBefore;
+        return applier != null ? applier.status().appliedLsn() : promoted != null ? promoted.commitLsn() : 0;
     }
 
     /**
@@ -217,6 +243,10 @@ public final class ApplierRole implements AutoCloseable, StatusWatch.Subject {
     public synchronized void epoch(int epoch) {
         if (epoch < 1) {
             throw new IllegalArgumentException("epoch must be a positive integer, got " + epoch);
+        }
+        AppliedPosition promoted = promotedBefore;
+        if (current == null && promoted != null && epoch <= promoted.promotedEpoch()) {
+            return; // promoted at that epoch already (a promotion asked again after this process restarted)
         }
         following().epoch(epoch);
     }

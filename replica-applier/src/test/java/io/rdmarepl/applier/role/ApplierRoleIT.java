@@ -4,6 +4,7 @@ import static io.rdmarepl.applier.testing.Records.i4;
 import static io.rdmarepl.applier.testing.Records.insert;
 import static io.rdmarepl.applier.testing.Records.relation;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rdmarepl.applier.apply.Applier;
@@ -173,10 +174,17 @@ class ApplierRoleIT {
                 .containsExactly(List.of("2", "2"));
 
         try (ApplierRole restarted = role(database, ringUri, "immediate")) {
-            assertThat(restarted.state()).isEqualTo("waiting");
+            assertThat(restarted.state()).isEqualTo("promoted");
+            assertThat(restarted.current()).as("no applier runs").isEmpty();
             assertThat(String.valueOf(restarted.statusDocument().get("reason"))).contains("promoted at epoch 2");
             assertThat(clientReadOnly(database)).as("the new primary, for its clients").isEqualTo("off");
             write(database, "INSERT INTO t VALUES (100)");
+            // the coordinator asks again when the promotion's answer was lost (POST /promote {"epoch": 2})
+            restarted.epoch(2);
+            assertThat(restarted.promote(Duration.ofSeconds(10))).isEmpty();
+            assertThat(restarted.appliedLsn()).isEqualTo(10);
+            assertThatThrownBy(() -> restarted.epoch(3)).as("a newer epoch needs an activation")
+                    .hasMessageContaining("activate it first");
 
             ApplierStatus standbyAgain = restarted.activate(OptionalInt.of(3)); // a switchover's activation
             assertThat(standbyAgain.ringEpoch()).isEqualTo(3);
@@ -189,6 +197,29 @@ class ApplierRoleIT {
             assertThat(standby.state()).isEqualTo("streaming");
             assertThat(standby.current().orElseThrow().status().ringEpoch()).as("ring.epoch says 1").isEqualTo(3);
         }
+    }
+
+    /** A table an earlier version created (no promoted_epoch): the applier adds the column and goes on from its row. */
+    @Test
+    void shouldTakeOverThePositionTableOfAnEarlierVersion() throws Exception {
+        String database = "role_upgrade";
+        String ringUri = Rings.newUri("role-upgrade");
+        replica.createDatabase(database);
+        write(database, "CREATE TABLE t (id int PRIMARY KEY); CREATE SCHEMA rdmarepl; CREATE TABLE rdmarepl.applied_position ("
+                + "source text PRIMARY KEY, commit_lsn pg_lsn NOT NULL, tx_id bigint NOT NULL, epoch bigint NOT NULL,"
+                + " applied_at timestamptz NOT NULL); INSERT INTO rdmarepl.applied_position VALUES ('role', '0/10', 1, 4, now())");
+
+        try (ApplierRole role = role(database, ringUri, "immediate")) {
+            ApplierStatus status = role.current().orElseThrow().status();
+            assertThat(status.appliedLsn()).isEqualTo(0x10);
+            assertThat(status.ringEpoch()).as("the epoch its last group was applied at").isEqualTo(4);
+            try (RingFeeder feeder = new RingFeeder(ChannelUri.parse(ringUri))) {
+                feeder.send(relation(1, "t", 'd', "id*")).transaction(2, 0x20, insert(1, i4(2)));
+                awaitApplied(role, 0x20);
+            }
+        }
+        assertThat(rows(database, "SELECT commit_lsn::text, epoch::text, promoted_epoch::text FROM rdmarepl.applied_position"))
+                .containsExactly(java.util.Arrays.asList("0/20", "4", null));
     }
 
     private ApplierRole role(String database, String ringUri) {

@@ -6,19 +6,12 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.rdmarepl.format.record.ChangeRecord;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.testsupport.Await;
-import io.rdmarepl.testsupport.Durability;
-import io.rdmarepl.testsupport.PostgresServer;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * In sync mode the shipper tells a standby, through its ring's sleep word, while the primary's commits wait for that
@@ -26,28 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * its doorbell, over verbs (softrdma here), where it polls the feedback instead, by saying so.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-class AwaitedFeedbackIT {
+class AwaitedFeedbackIT extends SyncPrimaryPerClass {
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static PostgresServer primary;
-
-    @TempDir
-    Path leaseDir;
-
-    @BeforeAll
-    static void startPrimary() {
-        primary = PostgresServer.builder("awaited_feedback").durability(Durability.FAST).setting("synchronous_commit", "on").start();
-        primary.execute("CREATE TABLE t (id int PRIMARY KEY)");
-    }
-
-    @AfterAll
-    static void stopPrimary() {
-        primary.close();
-    }
-
-    @AfterEach
-    void unlist() {
-        SyncShipping.unlist(primary);
-    }
 
     @Test
     void aSoftRdmaStandbyIsToldWhileItsAcknowledgementIsAwaited() throws Exception {
@@ -64,9 +37,9 @@ class AwaitedFeedbackIT {
     }
 
     private void toldWhileAwaited(RingCollector standby, String slot, int id) throws Exception {
-        ShipperConfig config = ShipperConfig.load(SyncShipping.properties(primary, slot, "awaited_feedback", standby.uri(), leaseDir));
+        ShipperConfig config = ShipperConfig.load(syncProperties(slot, "awaited_feedback", standby.uri()));
         try (Shipper shipper = Shipper.start(config, new TextChangeEncoding(), Map.of(), new SimpleMeterRegistry())) {
-            Await.until("sync mode on", WAIT, () -> SyncShipping.syncState(shipper), "sync"::equals);
+            Await.until("sync mode on", WAIT, () -> syncState(shipper), "sync"::equals);
             Await.until("nothing awaited before anything is committed", WAIT, standby::shipperAwaitsFeedback, awaits -> !awaits);
 
             standby.holdDurableAtReceived(); // receives, acknowledges nothing more: the commit waits

@@ -7,8 +7,6 @@ import io.rdmarepl.format.record.ChangeRecord;
 import io.rdmarepl.shipper.config.ShipperConfig;
 import io.rdmarepl.shipper.config.SyncSettings;
 import io.rdmarepl.testsupport.Await;
-import io.rdmarepl.testsupport.Durability;
-import io.rdmarepl.testsupport.PostgresServer;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -18,12 +16,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Strict sync mode through a shipper's start and restart: no commit returns before a standby holds it, from the moment
@@ -32,28 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * listed, so the primary acknowledged 4,896 commits no standby held.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-class ShipperStrictSyncIT {
+class ShipperStrictSyncIT extends SyncPrimaryPerClass {
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static PostgresServer primary;
-
-    @TempDir
-    Path leaseDir;
-
-    @BeforeAll
-    static void startPrimary() {
-        primary = PostgresServer.builder("strict_sync").durability(Durability.FAST).setting("synchronous_commit", "on").start();
-        primary.execute("CREATE TABLE t (id int PRIMARY KEY)");
-    }
-
-    @AfterAll
-    static void stopPrimary() {
-        primary.close();
-    }
-
-    @AfterEach
-    void unlist() {
-        SyncShipping.unlist(primary);
-    }
 
     /** A fresh slot (an activation): commits wait from its creation on, through the copy, not only once it streams. */
     @Test
@@ -169,12 +143,8 @@ class ShipperStrictSyncIT {
         return SyncSettings.applicationName(ShipperConfig.load(ShipperTestProperties.of(primary, "shm:///nowhere")).sourceName());
     }
 
-    private static String syncState(Shipper shipper) {
-        return SyncShipping.syncState(shipper);
-    }
-
     private Properties properties(String slot, String standbyUri) {
-        return SyncShipping.properties(primary, slot, "strict_sync", standbyUri, leaseDir);
+        return syncProperties(slot, "strict_sync", standbyUri);
     }
 
     private static Properties with(Properties settings, String standbyUri) {

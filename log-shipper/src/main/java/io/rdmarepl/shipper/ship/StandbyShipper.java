@@ -60,7 +60,8 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
     private boolean inTransaction;
     private long lastCommitLsn;
     private long lastWriteNs = System.nanoTime();
-    private long lastAwaitedNs = System.nanoTime() - Long.MAX_VALUE / 2;
+    /** When an acknowledgement was last seen awaited ({@link #announceWhetherAwaited}); a heartbeat interval ago at first. */
+    private long lastAwaitedNs;
     private volatile String failure;
     private volatile boolean asleepOnDoorbell;
     private volatile boolean inline;
@@ -86,6 +87,7 @@ final class StandbyShipper implements EventHandler<ShipEvent> {
         this.acks = acks;
         this.metrics = metrics;
         this.heartbeatIntervalNs = heartbeatIntervalNs;
+        this.lastAwaitedNs = System.nanoTime() - heartbeatIntervalNs;
         acks.durable(index, ring.feedback().durableLsn()); // known before capture starts: SnapshotStart needs it
         // only a heartbeat that moves from here on is word from the standby: the one found in a ring whose reader died
         // (a stale shared-memory ring) would renew the lease without anyone there

@@ -91,10 +91,11 @@ public final class RingWriter {
         // a later writer of the same ring continues the words, so a reader never takes a new sleep for an old one
         long leftWord = image.getLong(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET);
         this.feedbackSleepWord = (leftWord + 1) & ~1L;
-        if ((leftWord & 1) != 0 || doorbell == null) {
-            // a writer that died asleep (or, without a doorbell, polling for feedback) left its word odd: the reader
-            // would take every writer since for one that awaits its feedback (RingReader#writerAwaitsFeedback). An
-            // image that is not the ring itself (verbs) starts blank and cannot tell, so it always stores its word
+        boolean imageIsTheRing = end.resumePosition() < 0;
+        if ((leftWord & 1) != 0 || !imageIsTheRing) {
+            // a writer that died awaiting feedback (asleep, or polling) left its word odd: the reader would take every
+            // writer since for one that awaits its feedback (RingReader#writerAwaitsFeedback). An image that is not
+            // the ring itself (verbs) starts blank and cannot tell, so it always stores its word
             Ordered.putLongRelease(image, RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, feedbackSleepWord);
             end.push(RingDescriptor.WRITER_DOORBELL_SLEEP_OFFSET, Long.BYTES);
             end.flush();

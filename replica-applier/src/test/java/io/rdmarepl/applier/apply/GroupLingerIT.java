@@ -24,9 +24,7 @@ import org.junit.jupiter.api.Timeout;
 class GroupLingerIT extends ReplicaPerClass {
     @Test
     void shouldLetABusyStreamsNextGroupLingerWhileAQuietOneAppliesAtOnce() throws Exception {
-        Sql.write(replica, "CREATE TABLE lingering (id int PRIMARY KEY)");
-        try (ApplierFixture f = ApplierFixture.start(replica, "lingering", "apply.group.linger.us", "1000000",
-                "apply.group.max.ms", "5000")) {
+        try (ApplierFixture f = lingeringApplier("lingering")) {
             f.feeder().send(relation(1, "lingering", 'd', "id*")).transaction(1, 10, insert(1, i4(1)));
             Await.equalTo("a quiet stream's transaction applied well inside the linger", java.time.Duration.ofMillis(500),
                     () -> f.status().appliedLsn(), 10L);
@@ -42,13 +40,9 @@ class GroupLingerIT extends ReplicaPerClass {
 
     @Test
     void shouldLingerOnATimerSoTransactionsArrivingMeanwhileRingNoDoorbell() throws Exception {
-        Sql.write(replica, "CREATE TABLE lingering_quietly (id int PRIMARY KEY)");
-        try (ApplierFixture f = ApplierFixture.start(replica, "lingering-quietly", "apply.group.linger.us", "1000000",
-                "apply.group.max.ms", "5000")) {
+        try (ApplierFixture f = lingeringApplier("lingering_quietly")) {
             assertThat(f.feeder().writer().hasDoorbell()).as("shm rings have a doorbell").isTrue();
-            f.feeder().send(relation(1, "lingering_quietly", 'd', "id*"));
-            awaitRead(f);
-            long busyEnd = applyOneBusyGroup(f, 1);
+            long busyEnd = busyStream(f, "lingering_quietly");
 
             // the first transaction may find the idle applier asleep on the doorbell; the next ones find it lingering
             f.feeder().transaction(100, busyEnd + 10, insert(1, i4(100)));
@@ -66,12 +60,8 @@ class GroupLingerIT extends ReplicaPerClass {
 
     @Test
     void shouldNotLingerWhileTheShipperAwaitsTheAcknowledgement() throws Exception {
-        Sql.write(replica, "CREATE TABLE lingering_awaited (id int PRIMARY KEY)");
-        try (ApplierFixture f = ApplierFixture.start(replica, "lingering-awaited", "apply.group.linger.us", "1000000",
-                "apply.group.max.ms", "5000")) {
-            f.feeder().send(relation(1, "lingering_awaited", 'd', "id*"));
-            awaitRead(f);
-            long busyEnd = applyOneBusyGroup(f, 1); // the next group would linger a second
+        try (ApplierFixture f = lingeringApplier("lingering_awaited")) {
+            long busyEnd = busyStream(f, "lingering_awaited"); // the next group would linger a second
 
             f.feeder().transaction(100, busyEnd + 10, insert(1, i4(100)));
             awaitRead(f);
@@ -94,6 +84,20 @@ class GroupLingerIT extends ReplicaPerClass {
                 shipper.join();
             }
         }
+    }
+
+    /** An applier whose busy stream's group lingers a second (a group waits five at most), on a fresh table {@code table}. */
+    private static ApplierFixture lingeringApplier(String table) {
+        Sql.write(replica, "CREATE TABLE " + table + " (id int PRIMARY KEY)");
+        return ApplierFixture.start(replica, table.replace('_', '-'), "apply.group.linger.us", "1000000",
+                "apply.group.max.ms", "5000");
+    }
+
+    /** Sends {@code table}'s relation, then one busy group from transaction 1 on ({@link #applyOneBusyGroup}). */
+    private static long busyStream(ApplierFixture f, String table) {
+        f.feeder().send(relation(1, table, 'd', "id*"));
+        awaitRead(f);
+        return applyOneBusyGroup(f, 1);
     }
 
     /** Waits until the applier read everything written to its ring. */

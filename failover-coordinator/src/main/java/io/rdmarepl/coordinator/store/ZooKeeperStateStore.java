@@ -239,15 +239,23 @@ public final class ZooKeeperStateStore implements StateStore {
     @Override
     public boolean isLeader() {
         return !closed
-                && connected
-                && client.getZookeeperClient().isConnected()
+                && connectedNow()
                 && contact.recent()
                 && latch.hasLeadership();
     }
 
+    /**
+     * The last connection state heard of was usable and the client is connected now: the client reports a lost
+     * connection before its SUSPENDED event reaches {@link #onConnectionStateChanged}, and what this store says of
+     * itself must not lag behind what {@link #isLeader} already acts on.
+     */
+    private boolean connectedNow() {
+        return connected && client.getZookeeperClient().isConnected();
+    }
+
     @Override
     public String describe() {
-        String role = closed ? "closed" : !connected ? "disconnected"
+        String role = closed ? "closed" : !connectedNow() ? "disconnected"
                 : !contact.recent() ? "no answer from the quorum for " + contact.silentMs() + " ms"
                 : isLeader() ? "leader" : "follower";
         return "zookeeper " + settings.connectString() + " " + settings.basePath() + " as "

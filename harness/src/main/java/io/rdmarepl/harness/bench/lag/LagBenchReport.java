@@ -26,7 +26,13 @@ final class LagBenchReport {
     static Map<String, Object> build(List<SystemResult> results, Map<String, Object> settings, Map<String, Object> machine,
                                      Map<String, Object> leftovers, String chart, List<Map<String, Object>> notRun) {
         Map<String, Object> report = new LinkedHashMap<>();
-        report.put("pass", results.stream().allMatch(SystemResult::ok) && Leftovers.none(leftovers));
+        List<String> problems = new ArrayList<>();
+        results.forEach(r -> problems.addAll(r.problems()));
+        if (!Leftovers.none(leftovers)) {
+            problems.add("left behind on the servers: " + leftovers);
+        }
+        report.put("pass", problems.isEmpty());
+        report.put("problems", problems);
         report.put("systems", results.stream().map(SystemResult::toMap).toList());
         report.put("ratios", ratios(results));
         if (results.stream().anyMatch(r -> r.system().synchronous())) {
@@ -192,6 +198,8 @@ final class LagBenchReport {
             out.append(String.format(Locale.ROOT, ", synchronous_standby_names '%s'", cleanup.get("synchronous_standby_names")));
         }
         out.append(System.lineSeparator());
+        List<String> problems = (List<String>) report.get("problems");
+        out.append(problems.isEmpty() ? "PASS" : "FAIL: " + String.join("; ", problems)).append(System.lineSeparator());
         if (report.get("chart") != null) {
             out.append("chart: ").append(report.get("chart")).append(System.lineSeparator());
         }

@@ -56,8 +56,24 @@ final class SystemResult {
      * and no commit returned before the replica applied it.
      */
     boolean ok() {
-        boolean produced = lagMeasured() ? samples() > 0 : commit.getTotalCount() > 0;
-        return produced && missing() == 0 && notSynchronous().isEmpty() && returnedBeforeApplied == 0;
+        return problems().isEmpty();
+    }
+
+    /** Why {@link #ok()} is false, each a sentence naming this system (empty when it is ok). */
+    List<String> problems() {
+        List<String> problems = new ArrayList<>();
+        String label = system.label();
+        if (lagMeasured() ? samples() == 0 : commit.getTotalCount() == 0) {
+            problems.add(label + ": measured nothing (" + (lagMeasured() ? "no probe reached the replica" : "no commit") + ")");
+        }
+        if (missing() != 0) {
+            problems.add(label + ": " + missing() + " probe(s) committed on the primary are missing on the replica");
+        }
+        notSynchronous().forEach(s -> problems.add(label + ": not synchronous, " + s));
+        if (returnedBeforeApplied != 0) {
+            problems.add(label + ": " + returnedBeforeApplied + " commit(s) returned before the replica applied them");
+        }
+        return problems;
     }
 
     /** What a synchronous system showed in the rounds it was not synchronous in (empty when it always was). */

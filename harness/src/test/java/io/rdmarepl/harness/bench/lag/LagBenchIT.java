@@ -38,10 +38,10 @@ class LagBenchIT {
         int code = commandLine.execute("bench", "lag", "--seconds", "2", "--warmup-seconds", "1", "--rounds", "1", "--probe-rate", "100",
                 "--json", "-", "--chart", chart.toString());
 
-        assertThat(code).as("stderr: %s", err).isZero();
+        JsonNode report = new ObjectMapper().readTree(out.toString());
+        assertThat(code).as("problems: %s\nstderr: %s", report.get("problems"), err).isZero();
         assertThat(java.nio.file.Files.size(chart)).as("chart written").isGreaterThan(1000);
         java.nio.file.Files.delete(chart);
-        JsonNode report = new ObjectMapper().readTree(out.toString());
         assertThat(report.get("pass").asBoolean()).isTrue();
         JsonNode systems = report.get("systems");
         assertThat(systems).hasSize(2);
@@ -98,8 +98,8 @@ class LagBenchIT {
         int code = commandLine.execute("bench", "lag", "--mode", "sync", "--seconds", "2", "--warmup-seconds", "1", "--rounds", "1",
                 "--probe-rate", "50", "--json", "-");
 
-        assertThat(code).as("stderr: %s\nstdout: %s", err, out).isZero();
         JsonNode report = new ObjectMapper().readTree(out.toString());
+        assertThat(code).as("problems: %s\nstderr: %s\nstdout: %s", report.get("problems"), err, out).isZero();
         assertThat(report.get("pass").asBoolean()).isTrue();
         JsonNode systems = report.get("systems");
         assertThat(systems).hasSize(4);

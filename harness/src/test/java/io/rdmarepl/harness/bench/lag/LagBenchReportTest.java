@@ -27,6 +27,7 @@ class LagBenchReportTest {
         Map<String, Object> report = LagBenchReport.build(results, Map.of("rounds", 1), Map.of("cores", 2), leftovers(0), null);
 
         assertThat(report.get("pass")).isEqualTo(true);
+        assertThat((List<?>) report.get("problems")).isEmpty();
         List<?> systems = (List<?>) report.get("systems");
         assertThat(systems).hasSize(2);
         Map<?, ?> rdmarepl = (Map<?, ?>) systems.get(0);
@@ -42,7 +43,10 @@ class LagBenchReportTest {
 
     @Test
     void shouldFailWhenSomethingIsLeftOnTheServers() {
-        assertThat(LagBenchReport.build(results(), Map.of(), Map.of(), leftovers(1), null).get("pass")).isEqualTo(false);
+        Map<String, Object> report = LagBenchReport.build(results(), Map.of(), Map.of(), leftovers(1), null);
+
+        assertThat(report.get("pass")).isEqualTo(false);
+        assertThat((List<?>) report.get("problems")).singleElement().asString().startsWith("left behind on the servers: ");
     }
 
     @Test
@@ -154,6 +158,8 @@ class LagBenchReportTest {
                 leftovers(0), null, List.of());
 
         assertThat(report.get("pass")).isEqualTo(false);
+        assertThat((List<?>) report.get("problems")).hasSize(2);
+        assertThat(early.problems()).singleElement().asString().endsWith(": 1000 commit(s) returned before the replica applied them");
         assertThat(early.returnedBeforeApplied()).isEqualTo(1000);
         assertThat(notSync.notSynchronous()).containsExactly("round 1: shipper sync status {state=degraded}");
         assertThat(LagBenchReport.table(List.of(notSync, early), report)).contains("NOT SYNCHRONOUS round 1: shipper sync status")

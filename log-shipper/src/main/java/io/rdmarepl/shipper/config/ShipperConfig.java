@@ -32,6 +32,7 @@ public record ShipperConfig(
         String sslMode,
         String sslRootCert,
         String captureEngine,
+        int receiveBufferBytes,
         String slotName,
         String publicationName,
         List<String> publicationTables,
@@ -112,6 +113,7 @@ public record ShipperConfig(
                         + host + "): give the primary's host name, or use capture.engine=pgoutput");
             }
         }
+        int receiveBuffer = r.get(CAPTURE_RECEIVE_BUFFER_BYTES);
         String slot = r.get(SLOT_NAME);
         String publication = r.get(PUBLICATION_NAME);
         List<String> tables = r.get(PUBLICATION_TABLES);
@@ -175,7 +177,7 @@ public record ShipperConfig(
         }
         r.rejectUnknownKeys();
         r.throwIfInvalid();
-        return new ShipperConfig(sourceName, host, port, database, user, password, sslMode, sslRootCert, engine, slot, publication, tables, snapshot,
+        return new ShipperConfig(sourceName, host, port, database, user, password, sslMode, sslRootCert, engine, receiveBuffer, slot, publication, tables, snapshot,
                 chunkBytes, parallelTables, List.copyOf(standbys), heartbeat, sequenceSync, poll, batch, queue, events, shipInline, connect, lease, leaseDir, guard, admin, token, activation,
                 sync, Map.copyOf(debezium), ringEpoch);
     }
@@ -183,7 +185,7 @@ public record ShipperConfig(
     /** This configuration with another {@code snapshot.mode} (an activation always copies from a fresh slot). */
     public ShipperConfig withSnapshotMode(String mode) {
         return new ShipperConfig(sourceName, databaseHost, databasePort, databaseName, databaseUser, databasePassword, sslMode,
-                sslRootCert, captureEngine, slotName,
+                sslRootCert, captureEngine, receiveBufferBytes, slotName,
                 publicationName, publicationTables, mode, snapshotChunkBytes, snapshotParallelTables, standbys, heartbeatInterval, sequenceSyncInterval,
                 pollInterval, maxBatchSize,
                 maxQueueSize, disruptorSize, shipInline, connectTimeout, fenceLeaseMs, fenceLeaseDir, fenceGuard, adminAddress, adminToken, activation, sync, debezium, ringEpoch);
@@ -198,7 +200,7 @@ public record ShipperConfig(
             throw new IllegalArgumentException("ring epoch must be 0 (any) or positive, got " + epoch);
         }
         return new ShipperConfig(sourceName, databaseHost, databasePort, databaseName, databaseUser, databasePassword, sslMode,
-                sslRootCert, captureEngine, slotName,
+                sslRootCert, captureEngine, receiveBufferBytes, slotName,
                 publicationName, publicationTables, snapshotMode, snapshotChunkBytes, snapshotParallelTables, standbys, heartbeatInterval, sequenceSyncInterval,
                 pollInterval, maxBatchSize,
                 maxQueueSize, disruptorSize, shipInline, connectTimeout, fenceLeaseMs, fenceLeaseDir, fenceGuard, adminAddress, adminToken, activation, sync, debezium, epoch);

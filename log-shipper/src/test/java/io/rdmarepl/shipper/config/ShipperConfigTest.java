@@ -42,7 +42,18 @@ class ShipperConfigTest {
         assertThat(config.adminAddress().getPort()).isEqualTo(7480);
         assertThat(config.jdbcUrl()).isEqualTo("jdbc:postgresql://localhost:5432/postgres?sslmode=prefer");
         assertThat(config.captureEngine()).isEqualTo("pgoutput");
+        assertThat(config.receiveBufferBytes()).isEqualTo(65536);
         assertThat(config.sslMode()).isEqualTo("prefer");
+    }
+
+    @Test
+    void shouldRefuseANegativeReceiveBufferNamingTheKey() {
+        Properties p = minimal();
+        p.setProperty("capture.receive.buffer.bytes", "-1");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("capture.receive.buffer.bytes").hasMessageContaining("-1");
+        p.setProperty("capture.receive.buffer.bytes", "0");
+        assertThat(ShipperConfig.load(p).receiveBufferBytes()).as("0: the kernel's autotuning").isZero();
     }
 
     @Test

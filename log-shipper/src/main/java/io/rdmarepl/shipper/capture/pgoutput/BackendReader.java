@@ -53,6 +53,7 @@ final class BackendReader {
     private int bodyLength;
     private LongSupplier lateUs;
     private boolean untilSocketFull;
+    private int backlogBite = BACKLOG_READ_BYTES;
 
     BackendReader(InputStream in) {
         this(in, INITIAL_CAPACITY);
@@ -147,10 +148,25 @@ final class BackendReader {
      * regardless applied 9,400 tx/s, ending at the first empty step 45,900 (PostgreSQL 45,700); over TCP loopback, whose
      * receive buffer grows to megabytes, ending early made the walsender send small segments again (26 against 17-19
      * ms of CPU per 1,000 transactions), so TCP keeps the fixed steps.
+     *
+     * <p>TCP with a small receive buffer ({@code capture.receive.buffer.bytes}) keeps the fixed steps, with a bite no
+     * larger than half that buffer: the window closes while the steps wait, so the walsender's sends coalesce into large
+     * segments, as they do toward PostgreSQL's busy apply worker (a Unix-domain socket cannot coalesce: a buffer per
+     * message). Measured with {@code bench lag --catch-up 20 --rounds 2 --local-connections tcp} (2026-12-07
+     * 07:06–07:22 UTC, each against PostgreSQL in the same run): with a 64 KiB buffer the walsender took 17.4–18.3 ms of
+     * CPU per 1,000 transactions (PostgreSQL's 16.8–18.0) and the capture thread 3.2–3.5, against 18.6–24.7 and
+     * 5.7–8.4 over the socket and 29–31 for the walsender over TCP autotuned; rdmarepl applied 1.14× and 1.15×
+     * PostgreSQL's rate, against 0.99× (socket) and 0.84× (autotuned). A 128 KiB buffer never closed under 64 KiB bites
+     * (0.93×); a 32 KiB one never held a 64 KiB bite, so every read waited out its steps (0.32×: hence the half); ending
+     * the steps at the first that added nothing, as on the socket, read before the window closed (0.77×).
      */
-    void paceBy(LongSupplier lateUs, boolean untilSocketFull) {
+    void paceBy(LongSupplier lateUs, boolean untilSocketFull, int backlogBite) {
+        if (backlogBite < 1) {
+            throw new IllegalArgumentException("backlogBite must be positive: " + backlogBite);
+        }
         this.lateUs = lateUs;
         this.untilSocketFull = untilSocketFull;
+        this.backlogBite = backlogBite;
     }
 
     private void fill(int needed) throws IOException {
@@ -161,7 +177,7 @@ final class BackendReader {
             long late = lateUs == null ? 0 : lateUs.getAsLong();
             if (late > BACKLOG_US) {
                 int waiting = in.available();
-                for (int paces = 0; paces < MAX_PACES && waiting < BACKLOG_READ_BYTES; paces++) {
+                for (int paces = 0; paces < MAX_PACES && waiting < backlogBite; paces++) {
                     LockSupport.parkNanos(PACE_NS);
                     int now = in.available();
                     if (untilSocketFull && now == waiting) {

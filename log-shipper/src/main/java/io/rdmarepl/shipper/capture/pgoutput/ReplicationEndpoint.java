@@ -25,6 +25,8 @@ import java.util.Objects;
  *                         update asks the server for a reply (the walreceiver's {@code wal_receiver_timeout},
  *                         60 s). Zero disables it.
  * @param replication      true for a walsender session ({@code replication=database}), false for a plain backend
+ * @param receiveBufferBytes the TCP receive buffer asked for ({@code SO_RCVBUF}) before connecting; 0 leaves it to the
+ *                         kernel's autotuning. Unix-domain sockets ignore it. See {@link BackendReader#paceBy}.
  */
 public record ReplicationEndpoint(
     String host,
@@ -38,13 +40,16 @@ public record ReplicationEndpoint(
     Duration connectTimeout,
     Duration statusInterval,
     Duration receiveTimeout,
-    boolean replication) {
+    boolean replication,
+    int receiveBufferBytes) {
 
     public static final SslMode SSL_MODE_DEFAULT = SslMode.PREFER;
     public static final String APPLICATION_NAME_DEFAULT = "rdmarepl";
     public static final Duration CONNECT_TIMEOUT_DEFAULT = Duration.ofSeconds(10);
     public static final Duration STATUS_INTERVAL_DEFAULT = Duration.ofSeconds(10);
     public static final Duration RECEIVE_TIMEOUT_DEFAULT = Duration.ofSeconds(60);
+    /** The kernel's autotuning. */
+    public static final int RECEIVE_BUFFER_DEFAULT = 0;
 
     public ReplicationEndpoint {
         Objects.requireNonNull(host, "host");
@@ -64,6 +69,9 @@ public record ReplicationEndpoint(
         if (receiveTimeout.isNegative()) {
             throw new IllegalArgumentException("receiveTimeout must be zero (off) or positive: " + receiveTimeout);
         }
+        if (receiveBufferBytes < 0) {
+            throw new IllegalArgumentException("receiveBufferBytes must be zero (the kernel's) or positive: " + receiveBufferBytes);
+        }
         if ((sslMode == SslMode.VERIFY_CA || sslMode == SslMode.VERIFY_FULL) && sslRootCert == null) {
             throw new IllegalArgumentException("sslmode " + sslMode + " needs sslRootCert (a PEM file of the root certificate)");
         }
@@ -72,33 +80,39 @@ public record ReplicationEndpoint(
     /** Defaults: no password, sslmode prefer, application_name {@value #APPLICATION_NAME_DEFAULT}, 10 s / 10 s / 60 s. */
     public static ReplicationEndpoint of(String host, int port, String database, String user) {
         return new ReplicationEndpoint(host, port, database, user, null, SSL_MODE_DEFAULT, null,
-            APPLICATION_NAME_DEFAULT, CONNECT_TIMEOUT_DEFAULT, STATUS_INTERVAL_DEFAULT, RECEIVE_TIMEOUT_DEFAULT, true);
+            APPLICATION_NAME_DEFAULT, CONNECT_TIMEOUT_DEFAULT, STATUS_INTERVAL_DEFAULT, RECEIVE_TIMEOUT_DEFAULT, true,
+            RECEIVE_BUFFER_DEFAULT);
     }
 
     public ReplicationEndpoint withPassword(String password) {
         return new ReplicationEndpoint(host, port, database, user, password, sslMode, sslRootCert, applicationName,
-            connectTimeout, statusInterval, receiveTimeout, replication);
+            connectTimeout, statusInterval, receiveTimeout, replication, receiveBufferBytes);
     }
 
     public ReplicationEndpoint withSsl(SslMode sslMode, Path sslRootCert) {
         return new ReplicationEndpoint(host, port, database, user, password, sslMode, sslRootCert, applicationName,
-            connectTimeout, statusInterval, receiveTimeout, replication);
+            connectTimeout, statusInterval, receiveTimeout, replication, receiveBufferBytes);
     }
 
     public ReplicationEndpoint withApplicationName(String applicationName) {
         return new ReplicationEndpoint(host, port, database, user, password, sslMode, sslRootCert, applicationName,
-            connectTimeout, statusInterval, receiveTimeout, replication);
+            connectTimeout, statusInterval, receiveTimeout, replication, receiveBufferBytes);
     }
 
     public ReplicationEndpoint withTimeouts(Duration connectTimeout, Duration statusInterval, Duration receiveTimeout) {
         return new ReplicationEndpoint(host, port, database, user, password, sslMode, sslRootCert, applicationName,
-            connectTimeout, statusInterval, receiveTimeout, replication);
+            connectTimeout, statusInterval, receiveTimeout, replication, receiveBufferBytes);
+    }
+
+    public ReplicationEndpoint withReceiveBuffer(int receiveBufferBytes) {
+        return new ReplicationEndpoint(host, port, database, user, password, sslMode, sslRootCert, applicationName,
+            connectTimeout, statusInterval, receiveTimeout, replication, receiveBufferBytes);
     }
 
     /** The same server, database and credentials for a plain backend session named {@code applicationName}. */
     public ReplicationEndpoint plainSession(String applicationName) {
         return new ReplicationEndpoint(host, port, database, user, password, sslMode, sslRootCert, applicationName,
-            connectTimeout, statusInterval, receiveTimeout, false);
+            connectTimeout, statusInterval, receiveTimeout, false, RECEIVE_BUFFER_DEFAULT);
     }
 
     /** What every error message starts with: e.g. {@code replication connection to 127.0.0.1:5432 (user r, database shop)}. */
@@ -117,7 +131,8 @@ public record ReplicationEndpoint(
         return "ReplicationEndpoint[" + describe() + (replication ? "" : ", plain session") + ", password=" + (password == null ? "none" : "****")
             + ", sslmode=" + sslMode + (sslRootCert == null ? "" : ", sslrootcert=" + sslRootCert)
             + ", application_name=" + applicationName + ", connectTimeout=" + connectTimeout
-            + ", statusInterval=" + statusInterval + ", receiveTimeout=" + receiveTimeout + "]";
+            + ", statusInterval=" + statusInterval + ", receiveTimeout=" + receiveTimeout
+            + (receiveBufferBytes == 0 ? "" : ", receiveBuffer=" + receiveBufferBytes) + "]";
     }
 
     private static String describe(String host, int port, String user, String database) {

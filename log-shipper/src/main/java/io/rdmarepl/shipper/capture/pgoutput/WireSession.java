@@ -42,6 +42,9 @@ record WireSession(Socket tcp, Socket io, BackendReader reader, FrontendWriter w
             if (tcp instanceof UnixSocket unix) {
                 unix.connect();
             } else {
+                if (endpoint.receiveBufferBytes() > 0) {
+                    tcp.setReceiveBufferSize(endpoint.receiveBufferBytes()); // before connecting: it sets the window scale
+                }
                 tcp.connect(new InetSocketAddress(endpoint.host(), endpoint.port()), (int) Math.min(Integer.MAX_VALUE, timeoutMs));
             }
             tcp.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs));

@@ -122,7 +122,7 @@ class BackendReaderTest {
         ChunkedStream in = new ChunkedStream(stream, 4);
         BackendReader reader = new BackendReader(in, 64);
         long[] lateUs = {BackendReader.BACKLOG_US + 1};
-        reader.paceBy(() -> lateUs[0], false);
+        reader.paceBy(() -> lateUs[0], false, BackendReader.BACKLOG_READ_BYTES);
 
         assertThat(reader.next()).isEqualTo((byte) 'd');
         assertThat(body(reader)).isEqualTo("backlog");
@@ -147,12 +147,37 @@ class BackendReaderTest {
     void shouldStopWaitingForABacklogOnceTheSocketStopsFillingWhenAskedTo() throws IOException {
         ChunkedStream in = new ChunkedStream(concat(message('d', "backlog")), 4);
         BackendReader reader = new BackendReader(in, 64);
-        reader.paceBy(() -> BackendReader.BACKLOG_US + 1, true);
+        reader.paceBy(() -> BackendReader.BACKLOG_US + 1, true, BackendReader.BACKLOG_READ_BYTES);
 
         assertThat(reader.next()).isEqualTo((byte) 'd');
         assertThat(body(reader)).isEqualTo("backlog");
         assertThat(in.availableCalls).as("one look and one step before each of the %d reads", in.reads)
                 .isEqualTo(2 * in.reads);
+    }
+
+    /**
+     * A TCP receive buffer smaller than a bite caps the bite: a backlog whose bite waits is read at once, where the
+     * default 64 KiB bite, which such a buffer never holds, would wait out every step.
+     */
+    @Test
+    void shouldReadABacklogAtOnceWhenItsBiteWaits() throws IOException {
+        byte[] stream = concat(message('d', "a backlog of some length"));
+        ChunkedStream bitten = new ChunkedStream(stream, 8);
+        bitten.reportsWaiting = true;
+        BackendReader reader = new BackendReader(bitten, 64);
+        reader.paceBy(() -> BackendReader.BACKLOG_US + 1, false, 4);
+
+        assertThat(reader.next()).isEqualTo((byte) 'd');
+        assertThat(body(reader)).isEqualTo("a backlog of some length");
+        assertThat(bitten.availableCalls).as("one look before each of the %d reads, no step", bitten.reads).isEqualTo(bitten.reads);
+
+        ChunkedStream whole = new ChunkedStream(stream, 8);
+        whole.reportsWaiting = true;
+        BackendReader waiting = new BackendReader(whole, 64);
+        waiting.paceBy(() -> BackendReader.BACKLOG_US + 1, false, BackendReader.BACKLOG_READ_BYTES);
+        assertThat(waiting.next()).isEqualTo((byte) 'd');
+        assertThat(whole.availableCalls).as("a 64 KiB bite never waits here: every step before each read")
+                .isEqualTo((BackendReader.MAX_PACES + 1) * whole.reads);
     }
 
     static final class ChunkedStream extends InputStream {
@@ -161,6 +186,8 @@ class BackendReaderTest {
         private int position;
         int availableCalls;
         int reads;
+        /** Whether {@link #available()} tells what is left, or always 0. */
+        boolean reportsWaiting;
 
         ChunkedStream(byte[] bytes, int chunk) {
             this.bytes = bytes;
@@ -170,7 +197,7 @@ class BackendReaderTest {
         @Override
         public int available() {
             availableCalls++;
-            return 0;
+            return reportsWaiting ? bytes.length - position : 0;
         }
 
         @Override

@@ -113,6 +113,26 @@ class ReplicationConnectionIT {
         }
     }
 
+    /**
+     * {@code capture.receive.buffer.bytes} reaches the TCP socket before it connects (a window the walsender can fill;
+     * Linux reports the size doubled), and 0 leaves the kernel's.
+     */
+    @Test
+    void shouldAskTheKernelForTheConfiguredReceiveBuffer() throws Exception {
+        WireSession autotuned = WireSession.open(endpoint(server, "postgres"));
+        try {
+            WireSession small = WireSession.open(endpoint(server, "postgres").withReceiveBuffer(16 * 1024));
+            try {
+                assertThat(small.tcp().getReceiveBufferSize()).isLessThanOrEqualTo(2 * 16 * 1024)
+                    .isLessThan(autotuned.tcp().getReceiveBufferSize());
+            } finally {
+                small.tcp().close();
+            }
+        } finally {
+            autotuned.tcp().close();
+        }
+    }
+
     /** A host that is a directory is the server's Unix-domain socket there, as libpq reads it. */
     @Test
     void shouldStreamOverTheServersUnixSocketWhenTheHostIsADirectory() throws Exception {

@@ -44,7 +44,7 @@ public final class ShipperKeys {
 
     public static final ConfigKey<String> SOURCE_NAME = key("source.name", text(), "primary",
             "name of this primary in the applier's rdmarepl.applied_position");
-    public static final ConfigKey<String> DATABASE_HOST = key("database.host", text(), "localhost", "primary PostgreSQL host, or the directory of its Unix-domain socket (an absolute path, as libpq reads it: e.g. /var/run/postgresql); on the primary's own host the socket is some tens of microseconds quicker per transaction, TCP (capture.receive.buffer.bytes) reads a backlog faster");
+    public static final ConfigKey<String> DATABASE_HOST = key("database.host", text(), "localhost", "primary PostgreSQL host, or the directory of its Unix-domain socket (an absolute path, as libpq reads it: e.g. /var/run/postgresql); on the primary's own host the socket is some tens of microseconds quicker per transaction, TCP (capture.receive.buffer.bytes) costs the host less CPU in a backlog");
     public static final ConfigKey<Integer> DATABASE_PORT = key("database.port", integer(1, 65535), "5432", "primary PostgreSQL port");
     public static final ConfigKey<String> DATABASE_NAME = key("database.name", text(), "postgres", "database to capture");
     public static final ConfigKey<String> DATABASE_USER = key("database.user", text(), "postgres",
@@ -58,8 +58,10 @@ public final class ShipperKeys {
             "PEM file of the certificate authority that signed the primary's certificate (verify-ca, verify-full)");
     public static final ConfigKey<String> CAPTURE_ENGINE = key("capture.engine", oneOf("pgoutput", "debezium"), "pgoutput",
             "pgoutput: the shipper reads the replication stream itself (one thread on the socket, acknowledgements confirmed to the slot the moment the standbys hold them); debezium: Debezium's embedded engine");
-    public static final ConfigKey<Integer> CAPTURE_RECEIVE_BUFFER_BYTES = key("capture.receive.buffer.bytes", integer(0, 64 << 20), "65536",
-            "pgoutput over TCP: the replication connection's receive buffer (SO_RCVBUF; 0 = the kernel's autotuning); a small one fills while a backlog is read in bites, so the walsender's sends coalesce into large segments and cost it less (a Unix-domain socket has none); a shipper far from its primary needs at least bandwidth x round trip, or 0");
+    public static final ConfigKey<Integer> CAPTURE_RECEIVE_BUFFER_BYTES = key("capture.receive.buffer.bytes",
+            integer(0, 64 << 20).where(n -> n == 0 || n >= 4096, "must be 0 (the kernel's autotuning) or at least 4096")
+                    .documentedAs("0, or 4096..67108864"), "65536",
+            "pgoutput over TCP: the replication connection's receive buffer (SO_RCVBUF; 0 = the kernel's autotuning); a small one fills while a backlog is read in bites, so the walsender's sends coalesce into large segments and cost the primary's host less CPU (a Unix-domain socket has none); a shipper far from its primary: 0 (a fixed buffer also ends autotuning, and net.core.rmem_max caps it)");
     public static final ConfigKey<String> SLOT_NAME = key("slot.name",
             text().where(s -> s.matches("[a-z0-9_]{1,63}"), "must be 1-63 lower-case letters, digits or underscores")
                     .documentedAs("1-63 of a-z, 0-9, _"), "rdmarepl",

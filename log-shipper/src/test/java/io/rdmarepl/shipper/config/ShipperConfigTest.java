@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rdmarepl.config.Activation;
 import io.rdmarepl.config.ConfigException;
 import io.rdmarepl.config.ConfigTable;
+import io.rdmarepl.shipper.capture.pgoutput.PrimaryEndpoint;
 import io.rdmarepl.testsupport.ExampleConfigs;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,8 +53,14 @@ class ShipperConfigTest {
         p.setProperty("capture.receive.buffer.bytes", "-1");
         assertThatThrownBy(() -> ShipperConfig.load(p)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("capture.receive.buffer.bytes").hasMessageContaining("-1");
+        p.setProperty("capture.receive.buffer.bytes", "1024");
+        assertThatThrownBy(() -> ShipperConfig.load(p)).hasMessageContaining("capture.receive.buffer.bytes")
+                .hasMessageContaining("at least 4096");
         p.setProperty("capture.receive.buffer.bytes", "0");
         assertThat(ShipperConfig.load(p).receiveBufferBytes()).as("0: the kernel's autotuning").isZero();
+        p.setProperty("capture.receive.buffer.bytes", "131072");
+        assertThat(PrimaryEndpoint.of(ShipperConfig.load(p)).receiveBufferBytes()).as("the replication connection asks for it")
+                .isEqualTo(131072);
     }
 
     @Test

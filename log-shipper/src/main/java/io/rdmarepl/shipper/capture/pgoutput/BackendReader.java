@@ -40,6 +40,12 @@ final class BackendReader {
     static final int HEADER_LENGTH = Byte.BYTES + Integer.BYTES;
 
     private final InputStream in;
+    /**
+     * What the paced reads ask how many bytes wait: the socket itself. Under TLS {@link #in} is the TLS stream, whose
+     * {@code available()} counts only what it already decrypted (usually nothing), so a backlog would wait out every
+     * step and read one record at a time.
+     */
+    private final InputStream socket;
     private byte[] buffer;
     private ByteBuffer view;
     /** Start of the current message (its type byte). */
@@ -56,11 +62,21 @@ final class BackendReader {
     private int backlogBite = BACKLOG_READ_BYTES;
 
     BackendReader(InputStream in) {
-        this(in, INITIAL_CAPACITY);
+        this(in, in, INITIAL_CAPACITY);
+    }
+
+    /** @param socket the socket's own stream when {@code in} is a TLS stream over it, else {@code in} */
+    BackendReader(InputStream in, InputStream socket) {
+        this(in, socket, INITIAL_CAPACITY);
     }
 
     BackendReader(InputStream in, int initialCapacity) {
+        this(in, in, initialCapacity);
+    }
+
+    BackendReader(InputStream in, InputStream socket, int initialCapacity) {
         this.in = in;
+        this.socket = socket;
         this.buffer = new byte[Math.max(HEADER_LENGTH, initialCapacity)];
         this.view = ByteBuffer.wrap(buffer);
     }
@@ -149,16 +165,17 @@ final class BackendReader {
      * receive buffer grows to megabytes, ending early made the walsender send small segments again (26 against 17-19
      * ms of CPU per 1,000 transactions), so TCP keeps the fixed steps.
      *
-     * <p>TCP with a small receive buffer ({@code capture.receive.buffer.bytes}) keeps the fixed steps, with a bite no
-     * larger than half that buffer: the window closes while the steps wait, so the walsender's sends coalesce into large
+     * <p>TCP with a small receive buffer ({@code capture.receive.buffer.bytes}) keeps the fixed steps, with the bite of
+     * {@link #backlogBite}: the window closes while the steps wait, so the walsender's sends coalesce into large
      * segments, as they do toward PostgreSQL's busy apply worker (a Unix-domain socket cannot coalesce: a buffer per
-     * message). Measured with {@code bench lag --catch-up 20 --rounds 2 --local-connections tcp} (2026-12-07
-     * 07:06–07:22 UTC, each against PostgreSQL in the same run): with a 64 KiB buffer the walsender took 17.4–18.3 ms of
-     * CPU per 1,000 transactions (PostgreSQL's 16.8–18.0) and the capture thread 3.2–3.5, against 18.6–24.7 and
-     * 5.7–8.4 over the socket and 29–31 for the walsender over TCP autotuned; rdmarepl applied 1.14× and 1.15×
-     * PostgreSQL's rate, against 0.99× (socket) and 0.84× (autotuned). A 128 KiB buffer never closed under 64 KiB bites
-     * (0.93×); a 32 KiB one never held a 64 KiB bite, so every read waited out its steps (0.32×: hence the half); ending
-     * the steps at the first that added nothing, as on the socket, read before the window closed (0.77×).
+     * message). Measured with {@code bench lag --catch-up 20 --rounds 2}, the TCP runs with {@code --local-connections
+     * tcp} (2026-12-07 07:06–07:43 UTC, each against PostgreSQL in the same run): with a 64 KiB buffer the walsender
+     * took 15.7–18.3 ms of CPU per 1,000 transactions (PostgreSQL's 15.7–18.0) and the capture thread 3.0–3.8, against
+     * 18.4–24.7 and 5.6–8.4 over the socket and 29–31 for the walsender over TCP autotuned. The rates: 0.94–1.15×
+     * PostgreSQL's over TCP with the buffer, 0.93–1.06× over the socket, 0.84× over TCP autotuned: within the noise of
+     * the socket's, the CPU is not. A 128 KiB buffer never closed under 64 KiB bites (0.93×); a 32 KiB one never held a
+     * 64 KiB bite, so every read waited out its steps (0.32×: hence half of a smaller buffer); ending the steps at the
+     * first that added nothing, as on the socket, read before the window closed (0.77×).
      */
     void paceBy(LongSupplier lateUs, boolean untilSocketFull, int backlogBite) {
         if (backlogBite < 1) {
@@ -176,16 +193,16 @@ final class BackendReader {
             }
             long late = lateUs == null ? 0 : lateUs.getAsLong();
             if (late > BACKLOG_US) {
-                int waiting = in.available();
+                int waiting = waiting();
                 for (int paces = 0; paces < MAX_PACES && waiting < backlogBite; paces++) {
                     LockSupport.parkNanos(PACE_NS);
-                    int now = in.available();
+                    int now = waiting();
                     if (untilSocketFull && now == waiting) {
                         break; // the socket holds no more: the sender waits for this read
                     }
                     waiting = now;
                 }
-            } else if (late > LATE_US && in.available() < LATE_READ_BYTES) {
+            } else if (late > LATE_US && waiting() < LATE_READ_BYTES) {
                 LockSupport.parkNanos(PACE_NS);
             }
             int read = in.read(buffer, end, buffer.length - end);
@@ -196,6 +213,25 @@ final class BackendReader {
             }
             end += read;
         }
+    }
+
+    /** Bytes a read would take without blocking: decrypted and waiting in the TLS stream, plus waiting in the socket. */
+    private int waiting() throws IOException {
+        return socket == in ? in.available() : in.available() + socket.available();
+    }
+
+    /**
+     * The bite a backlog is read in ({@link #paceBy}): {@link #BACKLOG_READ_BYTES}, except over TCP with a receive
+     * buffer asked smaller than that, then half of it: a bite the window cannot hold would wait out every step.
+     *
+     * @param receiveBufferBytes {@code capture.receive.buffer.bytes}, 0 for the kernel's autotuning
+     * @param unixSocket         whether the connection is a Unix-domain socket (which has no such buffer)
+     */
+    static int backlogBite(int receiveBufferBytes, boolean unixSocket) {
+        if (unixSocket || receiveBufferBytes == 0 || receiveBufferBytes >= BACKLOG_READ_BYTES) {
+            return BACKLOG_READ_BYTES;
+        }
+        return Math.max(1, receiveBufferBytes / 2);
     }
 
     /** Moves the bytes of the current message to the front, into a larger buffer when they do not fit. */

@@ -135,9 +135,8 @@ public final class ReplicationConnection implements AutoCloseable {
 
     /** Reads of the stream pause briefly while it is late by {@code lateUs} (reading thread): see {@link BackendReader#paceBy}. */
     public void paceReadsBy(LongSupplier lateUs) {
-        int buffer = endpoint.receiveBufferBytes();
-        int bite = buffer == 0 || buffer >= BackendReader.BACKLOG_READ_BYTES ? BackendReader.BACKLOG_READ_BYTES : Math.max(1, buffer / 2);
-        reader.paceBy(lateUs, tcp instanceof UnixSocket, bite);
+        boolean unixSocket = tcp instanceof UnixSocket;
+        reader.paceBy(lateUs, unixSocket, BackendReader.backlogBite(endpoint.receiveBufferBytes(), unixSocket));
     }
 
     /**

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A session of the wire client once the server is ready for commands: the socket (TCP, or the server's Unix-domain
@@ -19,6 +21,9 @@ import java.net.SocketTimeoutException;
  * @param startup the backend's pid and the parameters it reported
  */
 record WireSession(Socket tcp, Socket io, BackendReader reader, FrontendWriter writer, StartupHandshake.Session startup) {
+    private static final Logger LOG = LoggerFactory.getLogger(WireSession.class);
+    /** The kernel's cap on the receive buffer is the same for every connection of the process: said once. */
+    private static volatile boolean receiveBufferCapSaid;
 
     /**
      * Connects, negotiates TLS per the sslmode, authenticates and waits until the backend is ready. The endpoint's
@@ -43,14 +48,15 @@ record WireSession(Socket tcp, Socket io, BackendReader reader, FrontendWriter w
                 unix.connect();
             } else {
                 if (endpoint.receiveBufferBytes() > 0) {
-                    tcp.setReceiveBufferSize(endpoint.receiveBufferBytes()); // before connecting: it sets the window scale
+                    askForReceiveBuffer(tcp, endpoint);
                 }
                 tcp.connect(new InetSocketAddress(endpoint.host(), endpoint.port()), (int) Math.min(Integer.MAX_VALUE, timeoutMs));
             }
             tcp.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs));
             // PostgreSQL offers no TLS over its Unix-domain socket, and libpq asks for none there
             Socket io = address.unixSocket() ? tcp : TlsNegotiation.negotiate(tcp, endpoint);
-            BackendReader reader = new BackendReader(io.getInputStream());
+            BackendReader reader = io == tcp ? new BackendReader(io.getInputStream())
+                : new BackendReader(io.getInputStream(), tcp.getInputStream());
             FrontendWriter writer = new FrontendWriter(io.getOutputStream());
             StartupHandshake.Session session = StartupHandshake.run(endpoint, reader, writer);
             tcp.setSoTimeout(0);
@@ -69,6 +75,21 @@ record WireSession(Socket tcp, Socket io, BackendReader reader, FrontendWriter w
         } catch (IOException | RuntimeException ex) {
             closeQuietly(tcp);
             throw new ReplicationException(Reason.NETWORK, endpoint.title() + ": cannot connect: " + ex, ex);
+        }
+    }
+
+    /**
+     * Before connecting, so that the first window offered is already the small one. The kernel caps the size at
+     * {@code net.core.rmem_max} (and reports it doubled, for its own bookkeeping): a cap is said once, at WARN.
+     */
+    private static void askForReceiveBuffer(Socket tcp, ReplicationEndpoint endpoint) throws IOException {
+        tcp.setReceiveBufferSize(endpoint.receiveBufferBytes());
+        int granted = tcp.getReceiveBufferSize();
+        if (granted < endpoint.receiveBufferBytes() && !receiveBufferCapSaid) {
+            receiveBufferCapSaid = true;
+            LOG.warn("{}: the kernel granted a receive buffer of {} bytes, not capture.receive.buffer.bytes={} (net.core.rmem_max"
+                + " caps it): raise that sysctl, or set 0 for the kernel's autotuning", endpoint.title(), granted,
+                endpoint.receiveBufferBytes());
         }
     }
 

@@ -180,14 +180,46 @@ class BackendReaderTest {
                 .isEqualTo((BackendReader.MAX_PACES + 1) * whole.reads);
     }
 
+    /** 64 KiB bites, but half a TCP buffer asked smaller than that; a Unix-domain socket has no such buffer. */
+    @Test
+    void shouldBiteAsMuchAsTheWindowHolds() {
+        assertThat(BackendReader.backlogBite(0, false)).as("autotuned").isEqualTo(BackendReader.BACKLOG_READ_BYTES);
+        assertThat(BackendReader.backlogBite(65536, false)).as("the default").isEqualTo(BackendReader.BACKLOG_READ_BYTES);
+        assertThat(BackendReader.backlogBite(1 << 20, false)).isEqualTo(BackendReader.BACKLOG_READ_BYTES);
+        assertThat(BackendReader.backlogBite(32768, false)).isEqualTo(16384);
+        assertThat(BackendReader.backlogBite(4096, false)).isEqualTo(2048);
+        assertThat(BackendReader.backlogBite(32768, true)).as("a socket ignores the buffer").isEqualTo(BackendReader.BACKLOG_READ_BYTES);
+    }
+
+    /**
+     * Under TLS the stream read counts only what it decrypted already; the socket under it says what waits, so a
+     * backlog waiting there is read without stepping.
+     */
+    @Test
+    void shouldAskTheSocketUnderTlsHowMuchWaits() throws IOException {
+        byte[] stream = concat(message('d', "a backlog under TLS"));
+        ChunkedStream tls = new ChunkedStream(stream, 8);
+        ChunkedStream socket = new ChunkedStream(new byte[0], 1);
+        socket.reportsWaiting = true;
+        socket.waitingOverride = BackendReader.BACKLOG_READ_BYTES;
+        BackendReader reader = new BackendReader(tls, socket, 64);
+        reader.paceBy(() -> BackendReader.BACKLOG_US + 1, false, BackendReader.BACKLOG_READ_BYTES);
+
+        assertThat(reader.next()).isEqualTo((byte) 'd');
+        assertThat(body(reader)).isEqualTo("a backlog under TLS");
+        assertThat(socket.availableCalls).as("one look at the socket before each of the %d reads, no step", tls.reads)
+                .isEqualTo(tls.reads);
+    }
+
     static final class ChunkedStream extends InputStream {
         private final byte[] bytes;
         private final int chunk;
         private int position;
         int availableCalls;
         int reads;
-        /** Whether {@link #available()} tells what is left, or always 0. */
+        /** Whether {@link #available()} tells what is left (or {@link #waitingOverride}), or always 0. */
         boolean reportsWaiting;
+        int waitingOverride = -1;
 
         ChunkedStream(byte[] bytes, int chunk) {
             this.bytes = bytes;
@@ -197,7 +229,7 @@ class BackendReaderTest {
         @Override
         public int available() {
             availableCalls++;
-            return reportsWaiting ? bytes.length - position : 0;
+            return !reportsWaiting ? 0 : waitingOverride >= 0 ? waitingOverride : bytes.length - position;
         }
 
         @Override

@@ -60,6 +60,8 @@ final class BackendReader {
     private LongSupplier lateUs;
     private boolean untilSocketFull;
     private int backlogBite = BACKLOG_READ_BYTES;
+    /** Under TLS: a paced wait let a bite in, which is read record by record until nothing waits. */
+    private boolean biting;
 
     BackendReader(InputStream in) {
         this(in, in, INITIAL_CAPACITY);
@@ -192,7 +194,10 @@ final class BackendReader {
                 makeRoom(needed);
             }
             long late = lateUs == null ? 0 : lateUs.getAsLong();
-            if (late > BACKLOG_US) {
+            if (late > LATE_US && biting && waiting() > 0) {
+                // TLS: a read takes one record, so the bite a wait let in is read on without waiting again
+            } else if (late > BACKLOG_US) {
+                biting = socket != in;
                 int waiting = waiting();
                 for (int paces = 0; paces < MAX_PACES && waiting < backlogBite; paces++) {
                     LockSupport.parkNanos(PACE_NS);
@@ -203,6 +208,7 @@ final class BackendReader {
                     waiting = now;
                 }
             } else if (late > LATE_US && waiting() < LATE_READ_BYTES) {
+                biting = socket != in;
                 LockSupport.parkNanos(PACE_NS);
             }
             int read = in.read(buffer, end, buffer.length - end);

@@ -211,10 +211,43 @@ class BackendReaderTest {
                 .isEqualTo(tls.reads);
     }
 
+    /**
+     * Under TLS a read takes one record: the bite a paced wait let in is read record by record without waiting again
+     * (waiting before every record read a backlog at some 70 transactions a second), and the next wait comes once
+     * nothing waits.
+     */
+    @Test
+    void shouldReadABiteUnderTlsRecordByRecordWithoutWaitingAgain() throws IOException {
+        byte[] stream = concat(message('d', "a backlog of one long message under TLS"), message('d', "and another"));
+        ChunkedStream tls = new ChunkedStream(stream, 8); // a record per read, none decrypted ahead
+        int[] looks = {0};
+        InputStream socket = new InputStream() {
+            @Override
+            public int available() {
+                looks[0]++;
+                return stream.length - tls.position;
+            }
+
+            @Override
+            public int read() {
+                throw new AssertionError("only the TLS stream is read");
+            }
+        };
+        BackendReader reader = new BackendReader(tls, socket, 64);
+        reader.paceBy(() -> BackendReader.BACKLOG_US + 1, false, BackendReader.BACKLOG_READ_BYTES);
+
+        assertThat(reader.next()).isEqualTo((byte) 'd');
+        assertThat(body(reader)).isEqualTo("a backlog of one long message under TLS");
+        assertThat(reader.next()).isEqualTo((byte) 'd');
+        assertThat(body(reader)).isEqualTo("and another");
+        // the first read: a look and every step (the bite never fills here); each later one: a look, no step
+        assertThat(looks[0]).as("looks at the socket over %d reads", tls.reads).isEqualTo(BackendReader.MAX_PACES + tls.reads);
+    }
+
     static final class ChunkedStream extends InputStream {
         private final byte[] bytes;
         private final int chunk;
-        private int position;
+        int position;
         int availableCalls;
         int reads;
         /** Whether {@link #available()} tells what is left (or {@link #waitingOverride}), or always 0. */

@@ -60,7 +60,7 @@ final class BackendReader {
     private LongSupplier lateUs;
     private boolean untilSocketFull;
     private int backlogBite = BACKLOG_READ_BYTES;
-    /** Under TLS: a paced wait let a bite in, which is read record by record until nothing waits. */
+    /** Under TLS: a paced wait let a bite in, which is read record by record until nothing waits (then cleared). */
     private boolean biting;
 
     BackendReader(InputStream in) {
@@ -194,7 +194,10 @@ final class BackendReader {
                 makeRoom(needed);
             }
             long late = lateUs == null ? 0 : lateUs.getAsLong();
-            if (late > LATE_US && biting && waiting() > 0) {
+            if (biting && (late <= LATE_US || !anythingWaits())) {
+                biting = false; // the bite is read (or the stream is on time again): the next read may wait
+            }
+            if (biting) {
                 // TLS: a read takes one record, so the bite a wait let in is read on without waiting again
             } else if (late > BACKLOG_US) {
                 biting = socket != in;
@@ -224,6 +227,10 @@ final class BackendReader {
     /** Bytes a read would take without blocking: decrypted and waiting in the TLS stream, plus waiting in the socket. */
     private int waiting() throws IOException {
         return socket == in ? in.available() : in.available() + socket.available();
+    }
+
+    private boolean anythingWaits() throws IOException {
+        return in.available() > 0 || socket.available() > 0;
     }
 
     /**

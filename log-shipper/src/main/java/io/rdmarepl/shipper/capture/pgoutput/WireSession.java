@@ -80,14 +80,16 @@ record WireSession(Socket tcp, Socket io, BackendReader reader, FrontendWriter w
 
     /**
      * Before connecting, so that the first window offered is already the small one. The kernel caps the size at
-     * {@code net.core.rmem_max} (and reports it doubled, for its own bookkeeping): a cap is said once, at WARN.
+     * {@code net.core.rmem_max}: a cap is said once, at WARN.
      */
     private static void askForReceiveBuffer(Socket tcp, ReplicationEndpoint endpoint) throws IOException {
         tcp.setReceiveBufferSize(endpoint.receiveBufferBytes());
+        int asked = endpoint.receiveBufferBytes();
         int granted = tcp.getReceiveBufferSize();
-        if (granted < endpoint.receiveBufferBytes() && !receiveBufferCapSaid) {
+        // Linux reports twice what it grants (its bookkeeping); other kernels report what they grant
+        if (granted != asked && granted != 2 * asked && !receiveBufferCapSaid) {
             receiveBufferCapSaid = true;
-            LOG.warn("{}: the kernel granted a receive buffer of {} bytes, not capture.receive.buffer.bytes={} (net.core.rmem_max"
+            LOG.warn("{}: the kernel reports a receive buffer of {} bytes for capture.receive.buffer.bytes={} (net.core.rmem_max"
                 + " caps it): raise that sysctl, or set 0 for the kernel's autotuning", endpoint.title(), granted,
                 endpoint.receiveBufferBytes());
         }

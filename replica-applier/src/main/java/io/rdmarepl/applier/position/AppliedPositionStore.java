@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 
 /**
  * {@code rdmarepl.applied_position}: written in the same replica transaction as the rows it covers, so
@@ -104,7 +105,7 @@ public final class AppliedPositionStore {
             if (promotedEpoch > 0) {
                 keep.setLong(3, promotedEpoch);
             } else {
-                keep.setNull(3, java.sql.Types.BIGINT);
+                keep.setNull(3, Types.BIGINT);
             }
             keep.execute();
         }

@@ -52,14 +52,10 @@ final class SystemResult {
     }
 
     /**
-     * Produced what it measures (lag samples, or for a physical standby commits), lost no probe; synchronous: stayed so,
-     * and no commit returned before the replica applied it.
+     * Why this system's figures do not hold, each a sentence naming it; empty when it produced what it measures (lag
+     * samples, or for a physical standby commits), lost no probe and, synchronous, stayed so with no commit returned
+     * before the replica applied it.
      */
-    boolean ok() {
-        return problems().isEmpty();
-    }
-
-    /** Why {@link #ok()} is false, each a sentence naming this system (empty when it is ok). */
     List<String> problems() {
         List<String> problems = new ArrayList<>();
         String label = system.label();

@@ -229,8 +229,12 @@ final class BackendReader {
         return socket == in ? in.available() : in.available() + socket.available();
     }
 
-    private boolean anythingWaits() throws IOException {
-        return in.available() > 0 || socket.available() > 0;
+    /**
+     * Whether bytes wait to be read beyond this buffer: decrypted in the TLS stream, or in the socket (encrypted under
+     * TLS). Does not block.
+     */
+    boolean anythingWaits() throws IOException {
+        return in.available() > 0 || socket != in && socket.available() > 0;
     }
 
     /**

@@ -122,9 +122,7 @@ public final class PrimaryPing implements AutoCloseable {
 
     /** Bytes already received: framed, decrypted, or still in the kernel's socket buffer (encrypted under TLS). */
     private boolean answerWaiting() throws IOException {
-        return wire.reader().hasBufferedMessage()
-            || wire.io().getInputStream().available() > 0
-            || (wire.io() != wire.tcp() && wire.tcp().getInputStream().available() > 0);
+        return wire.reader().hasBufferedMessage() || wire.reader().anythingWaits();
     }
 
     /** Reads up to ReadyForQuery; a notice or a parameter report on the way is skipped, an error ends the ping. */

@@ -83,15 +83,14 @@ record WireSession(Socket tcp, Socket io, BackendReader reader, FrontendWriter w
      * {@code net.core.rmem_max}: a cap is said once, at WARN.
      */
     private static void askForReceiveBuffer(Socket tcp, ReplicationEndpoint endpoint) throws IOException {
-        tcp.setReceiveBufferSize(endpoint.receiveBufferBytes());
         int asked = endpoint.receiveBufferBytes();
+        tcp.setReceiveBufferSize(asked);
         int granted = tcp.getReceiveBufferSize();
         // Linux reports twice what it grants (its bookkeeping); other kernels report what they grant
         if (granted != asked && granted != 2 * asked && !receiveBufferCapSaid) {
             receiveBufferCapSaid = true;
             LOG.warn("{}: the kernel reports a receive buffer of {} bytes for capture.receive.buffer.bytes={} (net.core.rmem_max"
-                + " caps it): raise that sysctl, or set 0 for the kernel's autotuning", endpoint.title(), granted,
-                endpoint.receiveBufferBytes());
+                + " caps it): raise that sysctl, or set 0 for the kernel's autotuning", endpoint.title(), granted, asked);
         }
     }
 

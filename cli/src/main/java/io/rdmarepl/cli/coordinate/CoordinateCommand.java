@@ -11,6 +11,7 @@ import io.rdmarepl.coordinator.store.StateStore;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -56,12 +57,25 @@ public final class CoordinateCommand implements Callable<Integer> {
             store.close();
             stopped.countDown();
         }, "rdmarepl-coordinate-shutdown"));
+        collectWhatStartingLeft();
         spec.commandLine().getOut().printf("rdmarepl coordinate: cluster %s, %d members, store %s; admin http://%s:%d/status%n",
                 settings.clusterName(), settings.members().size(), store.describe(), admin.address().getHostString(),
                 admin.address().getPort());
         spec.commandLine().getOut().flush();
         stopped.await();
         return 0;
+    }
+
+    /**
+     * One full collection once started, while no failover can be waiting on it: what starting and the rehearsals left
+     * alive moves to the old generation now. Otherwise the first young collection copies it (9 MB in 18-26 ms of the
+     * standby host's one vCPU in the host-per-role failover benchmark), whenever the young generation first fills,
+     * possibly in the allocations of the first failover; later young collections copy only what they find alive.
+     */
+    private static void collectWhatStartingLeft() {
+        long startNs = System.nanoTime();
+        System.gc();
+        LOG.debug("collected what starting left in {} ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs));
     }
 
     /**

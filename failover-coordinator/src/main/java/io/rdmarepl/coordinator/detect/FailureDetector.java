@@ -32,6 +32,13 @@ public interface FailureDetector extends AutoCloseable {
     /** What the probe knows now: its failures, and the primary's WAL position when it last answered. */
     ProbeView probeView();
 
+    /**
+     * Holds (true) or resumes (false) the probe and the reads of the shipper. A failover holds them once its fence
+     * stands: the verdict is taken, and until the new primary is named each probe would only open a connection to a
+     * dead port, each read ask a gone shipper, on the standby's host, inside the clients' outage.
+     */
+    void hold(boolean held);
+
     @Override
     void close();
 }

@@ -33,6 +33,8 @@ public final class PostmasterReport implements AutoCloseable {
      * this bounds how late the new primary's watch starts to count.
      */
     static final Duration LONG_POLL = Duration.ofMillis(500);
+    /** Held reads look again after this at the latest (resuming also wakes them). */
+    private static final long HELD_PARK_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final RoleClient roles;
     private final Runnable onExit;
@@ -44,6 +46,7 @@ public final class PostmasterReport implements AutoCloseable {
     private final Thread thread;
     private volatile URI target;
     private volatile boolean running = true;
+    private volatile boolean held;
     /** When the last report saying "exited" about {@link #target} arrived (System.nanoTime()), or 0. */
     private volatile long exitedReportNs;
     private volatile String exit;
@@ -85,6 +88,17 @@ public final class PostmasterReport implements AutoCloseable {
         }
         if (other) {
             LockSupport.unpark(thread); // it may be waiting out a pause meant for the previous shipper
+        }
+    }
+
+    /**
+     * Holds the reads (true: none starts until resumed; what was read stands, and ages) or resumes them (false: the
+     * next read starts now).
+     */
+    public void hold(boolean hold) {
+        held = hold;
+        if (!hold) {
+            LockSupport.unpark(thread);
         }
     }
 
@@ -138,6 +152,10 @@ public final class PostmasterReport implements AutoCloseable {
 
     private void run() {
         while (running) {
+            if (held) {
+                LockSupport.parkNanos(HELD_PARK_NS);
+                continue;
+            }
             long start = System.nanoTime();
             URI shipper = target;
             boolean watching = shipper == null || read(shipper);

@@ -21,6 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  * instead of at its next cycle).
  */
 public final class PrimaryProbe implements AutoCloseable {
+    /** A held probe looks again after this at the latest (resuming also wakes it). */
+    private static final long HELD_PARK_NS = TimeUnit.MILLISECONDS.toNanos(100);
     private final Properties credentials;
     private final BooleanSupplier postmasterExited;
     private final Runnable onFailure;
@@ -29,6 +31,7 @@ public final class PrimaryProbe implements AutoCloseable {
     private final Thread thread;
     private volatile String jdbcUrl;
     private volatile boolean running = true;
+    private volatile boolean held;
     private volatile long attemptStartNs;
     private volatile long lastSuccessNs;
     /** Whether the current target answered yet: before, there is no last answer to tell a cut from a death by. */
@@ -104,6 +107,14 @@ public final class PrimaryProbe implements AutoCloseable {
         LockSupport.unpark(thread);
     }
 
+    /** Holds the probe (true: no probe starts until it is resumed) or resumes it (false: the next one starts now). */
+    public void hold(boolean hold) {
+        held = hold;
+        if (!hold) {
+            LockSupport.unpark(thread);
+        }
+    }
+
     /** What the probe knows now. */
     public ProbeView view() {
         long now = System.nanoTime();
@@ -119,6 +130,10 @@ public final class PrimaryProbe implements AutoCloseable {
 
     private void run() {
         while (running) {
+            if (held) {
+                LockSupport.parkNanos(HELD_PARK_NS);
+                continue;
+            }
             long start = System.nanoTime();
             attemptStartNs = start;
             if (postmasterExited.getAsBoolean()) {

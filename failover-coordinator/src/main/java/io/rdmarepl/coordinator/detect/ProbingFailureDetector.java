@@ -87,6 +87,12 @@ public final class ProbingFailureDetector implements FailureDetector {
     }
 
     @Override
+    public void hold(boolean held) {
+        probe.hold(held);
+        postmasterReport.hold(held);
+    }
+
+    @Override
     public void close() {
         probe.close();
         postmasterReport.close();

@@ -116,61 +116,71 @@ final class Failover {
         }
         long fenceMs = elapsedMs(fenceStartNs);
         cluster.transition(Phase.DRAINING, fenced.sentence());
-        URI applier = chosen.applierAdmin().orElseThrow();
-        String appliedLsn;
-        long drainStartNs = clock.nanoTime();
+        // the verdict is taken and the fence stands: probing the old primary or asking its shipper again until the new
+        // primary is named would only spend the standby host's CPU inside the clients' outage
+        detector.hold(true);
         try {
-            appliedLsn = ControlJson.read(roles.post(applier, ApplierRoutes.DRAIN, "", DRAIN_TIMEOUT), DrainAnswer.class).appliedLsn();
-            // from the answer on, the chosen standby renews the old primary's lease no more
-        } catch (RoleException e) {
-            cluster.transition(Phase.SUSPECT, "draining " + chosen.name() + " failed: " + e.getMessage());
-            throw new Refused("draining " + chosen.name() + " failed: " + e.getMessage());
+            URI applier = chosen.applierAdmin().orElseThrow();
+            String appliedLsn;
+            long drainStartNs = clock.nanoTime();
+            try {
+                appliedLsn = ControlJson.read(roles.post(applier, ApplierRoutes.DRAIN, "", DRAIN_TIMEOUT), DrainAnswer.class)
+                        .appliedLsn();
+                // from the answer on, the chosen standby renews the old primary's lease no more
+            } catch (RoleException e) {
+                cluster.transition(Phase.SUSPECT, "draining " + chosen.name() + " failed: " + e.getMessage());
+                throw new Refused("draining " + chosen.name() + " failed: " + e.getMessage());
+            }
+            String shortfall = promise.shortfall(chosen.name(), appliedLsn);
+            if (shortfall != null && !force) {
+                cluster.transition(Phase.SUSPECT, "not promoting: " + shortfall);
+                throw new Refused(shortfall + "; bring back the primary or a standby that holds them, or `rdmarepl failover --to "
+                        + chosen.name() + " --force` to accept the loss");
+            }
+            long leaseWaitStartNs = clock.nanoTime();
+            long leaseWaitMs = fenced.confirmed() ? 0
+                    : awaitLeaseRunOut(state, oldPrimary, chosen, leaseAnswer == null ? null : leaseAnswer.terms(), leaseWaitStartNs,
+                    force);
+            ClusterState promoting = cluster.value().promote(chosen.name(), Phase.PROMOTING, "epoch " + (state.epoch() + 1)
+                    + ": promoting " + chosen.name() + " (drained, applied up to " + appliedLsn + ")", clock.nowMs());
+            long drainMs = TimeUnit.NANOSECONDS.toMillis(leaseWaitStartNs - drainStartNs);
+            long epochStartNs = clock.nanoTime();
+            cluster.write(promoting);
+            long epochMs = elapsedMs(epochStartNs);
+            long promoteStartNs = clock.nanoTime();
+            promoter.promote(chosen, promoting.epoch());
+            long applierPromoteMs = elapsedMs(promoteStartNs);
+            long promotionMs = elapsedMs(decidedNs);
+            String kept = promise.sentence(chosen.name(), appliedLsn, walLsn);
+            String summary = chosen.name() + " promoted at epoch " + promoting.epoch() + " in " + promotionMs + " ms; "
+                    + fenced.sentence()
+                    + (fenced.confirmed() ? "" : "; waited " + leaseWaitMs + " ms for its lease to run out") + "; " + kept;
+            Map<String, Object> report = new LinkedHashMap<>();
+            report.put("result", "promoted");
+            report.put("new_primary", chosen.name());
+            report.put("epoch", promoting.epoch());
+            report.put("detection_ms", failedForMs);
+            report.put("promotion_ms", promotionMs);
+            report.put("steps_ms", Map.of("fence", fenceMs, "drain", drainMs, "lease_wait", leaseWaitMs, "epoch_write", epochMs,
+                    "applier_promote", applierPromoteMs));
+            report.put("applied_lsn", appliedLsn);
+            report.put("old_primary_wal_lsn", walLsn);
+            report.put("replication_mode", promise.mode());
+            report.put("acknowledged_lsn", promise.acknowledgedLsn());
+            report.put("kept", kept);
+            report.put("fenced", fenced.sentence());
+            report.put("fence_confirmed", fenced.confirmed());
+            report.put("lease_wait_ms", leaseWaitMs);
+            report.put("message", summary);
+            // published before PROMOTED is: whoever sees the phase finds the report beside it
+            reports.accept(report);
+            cluster.transition(Phase.PROMOTED, summary);
+            detector.probe(chosen.jdbcUrl());
+            LOG.warn("failover: {}", summary);
+            return report;
+        } finally {
+            detector.hold(false);
         }
-        String shortfall = promise.shortfall(chosen.name(), appliedLsn);
-        if (shortfall != null && !force) {
-            cluster.transition(Phase.SUSPECT, "not promoting: " + shortfall);
-            throw new Refused(shortfall + "; bring back the primary or a standby that holds them, or `rdmarepl failover --to "
-                    + chosen.name() + " --force` to accept the loss");
-        }
-        long leaseWaitStartNs = clock.nanoTime();
-        long leaseWaitMs = fenced.confirmed() ? 0
-                : awaitLeaseRunOut(state, oldPrimary, chosen, leaseAnswer == null ? null : leaseAnswer.terms(), leaseWaitStartNs, force);
-        ClusterState promoting = cluster.value().promote(chosen.name(), Phase.PROMOTING, "epoch " + (state.epoch() + 1)
-                + ": promoting " + chosen.name() + " (drained, applied up to " + appliedLsn + ")", clock.nowMs());
-        long drainMs = TimeUnit.NANOSECONDS.toMillis(leaseWaitStartNs - drainStartNs);
-        long epochStartNs = clock.nanoTime();
-        cluster.write(promoting);
-        long epochMs = elapsedMs(epochStartNs);
-        long promoteStartNs = clock.nanoTime();
-        promoter.promote(chosen, promoting.epoch());
-        long applierPromoteMs = elapsedMs(promoteStartNs);
-        long promotionMs = elapsedMs(decidedNs);
-        String kept = promise.sentence(chosen.name(), appliedLsn, walLsn);
-        String summary = chosen.name() + " promoted at epoch " + promoting.epoch() + " in " + promotionMs + " ms; " + fenced.sentence()
-                + (fenced.confirmed() ? "" : "; waited " + leaseWaitMs + " ms for its lease to run out") + "; " + kept;
-        Map<String, Object> report = new LinkedHashMap<>();
-        report.put("result", "promoted");
-        report.put("new_primary", chosen.name());
-        report.put("epoch", promoting.epoch());
-        report.put("detection_ms", failedForMs);
-        report.put("promotion_ms", promotionMs);
-        report.put("steps_ms", Map.of("fence", fenceMs, "drain", drainMs, "lease_wait", leaseWaitMs, "epoch_write", epochMs,
-                "applier_promote", applierPromoteMs));
-        report.put("applied_lsn", appliedLsn);
-        report.put("old_primary_wal_lsn", walLsn);
-        report.put("replication_mode", promise.mode());
-        report.put("acknowledged_lsn", promise.acknowledgedLsn());
-        report.put("kept", kept);
-        report.put("fenced", fenced.sentence());
-        report.put("fence_confirmed", fenced.confirmed());
-        report.put("lease_wait_ms", leaseWaitMs);
-        report.put("message", summary);
-        // published before PROMOTED is: whoever sees the phase finds the report beside it
-        reports.accept(report);
-        cluster.transition(Phase.PROMOTED, summary);
-        detector.probe(chosen.jdbcUrl());
-        LOG.warn("failover: {}", summary);
-        return report;
     }
 
     /**

@@ -215,6 +215,10 @@ public final class FailoverRehearsal {
         }
 
         @Override
+        public void hold(boolean held) {
+        }
+
+        @Override
         public ProbeView probeView() {
             return exit == null ? new ProbeView("jdbc:postgresql://a.rehearsal.invalid:5432/rehearsal", 0, null, 0, 1, "0/3000060")
                     : new ProbeView("jdbc:postgresql://a.rehearsal.invalid:5432/rehearsal", 1,

@@ -206,6 +206,23 @@ class PostmasterReportTest {
         await("read at the interval again once a shipper watches", () -> requests.get() > 10);
     }
 
+    @Test
+    void shouldAskNothingWhileHeldAndAskAtOnceWhenResumed() {
+        answer = EXITED;
+        report.target(admin);
+        await("the exit reported", report::postmasterExited);
+        await("read again while the exit stands", () -> requests.get() > 3);
+
+        report.hold(true);
+        int afterHold = requests.get() + 1; // a read under way when the hold came may still arrive
+        // a rate, so a window: every 5 ms it would be about 40
+        Await.holds("no request while held, the exit still known", Duration.ofMillis(200),
+                () -> requests.get() <= afterHold && report.postmasterExited());
+
+        report.hold(false);
+        await("read again once resumed", () -> requests.get() > afterHold + 3);
+    }
+
     private static void await(String what, Await.Condition condition) {
         Await.until(what, Duration.ofSeconds(10), condition);
     }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -92,6 +93,27 @@ class CoordinatorTest {
         Map<String, Object> report = (Map<String, Object>) coordinator.status().get("last_failover");
         assertThat(report).containsEntry("new_primary", "b").containsEntry("epoch", 2).containsEntry("fence_confirmed", true)
                 .containsEntry("applied_lsn", "0/4000");
+    }
+
+    @Test
+    void shouldHoldTheWatchOfTheOldPrimaryFromItsFenceUntilTheNewPrimaryIsNamed() {
+        world = CoordinatorWorld.empty();
+        AtomicBoolean heldAtDrain = new AtomicBoolean();
+        world.roles.on("POST", applier("b"), "/drain", body -> {
+            heldAtDrain.set(world.detector.held());
+            return FakeRoles.json("{\"applied_lsn\":\"0/4000\"}");
+        });
+        world.start();
+        world.awaitPhase(Phase.HEALTHY);
+        assertThat(world.detector.held()).as("a healthy primary is watched").isFalse();
+
+        world.detector.primaryFailed();
+        world.awaitPhase(Phase.PROMOTED);
+
+        assertThat(heldAtDrain).as("held while b drains").isTrue();
+        Await.until("the watch resumes, on the new primary", TIMEOUT, () -> !world.detector.held()
+                && CoordinatorWorld.jdbcUrl("b").equals(world.detector.probed()), ok -> ok);
+        assertThat(world.detector.holds()).isEqualTo(1);
     }
 
     @Test
@@ -234,6 +256,8 @@ class CoordinatorTest {
                 .hasMessage("draining b failed: POST http://b.applier:7401/drain answered 409: paused");
         assertThat(world.transitions()).endsWith("SUSPECT -> FENCING", "FENCING -> DRAINING", "DRAINING -> SUSPECT");
         assertThat(world.roles.posted(applier("b"), "/promote")).isEmpty();
+        assertThat(world.detector.holds()).as("held from the fence on").isEqualTo(1);
+        assertThat(world.detector.held()).as("the old primary is watched again after the refusal").isFalse();
     }
 
     @Test

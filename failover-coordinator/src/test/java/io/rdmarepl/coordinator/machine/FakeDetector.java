@@ -6,6 +6,7 @@ import io.rdmarepl.coordinator.detect.StandbyView;
 import io.rdmarepl.coordinator.detect.Verdict;
 import java.net.URI;
 import java.util.Collection;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /** A detector whose verdict the test sets; it remembers what it was told to probe. */
@@ -14,6 +15,8 @@ final class FakeDetector implements FailureDetector {
     private volatile String probed;
     private volatile URI shipper;
     private volatile Predicate<URI> fencedShippers = uri -> false;
+    private volatile boolean held;
+    private final AtomicInteger holds = new AtomicInteger();
 
     void primaryFailed() {
         verdict = new Verdict(true, "primary failed 2 probe(s) and no standby received a heartbeat (fake detector)", 40);
@@ -28,9 +31,27 @@ final class FakeDetector implements FailureDetector {
         fencedShippers = fenced;
     }
 
+    /** Whether the probe and the shipper's reads are held now. */
+    boolean held() {
+        return held;
+    }
+
+    /** How many times they were held. */
+    int holds() {
+        return holds.get();
+    }
+
     /** The JDBC URL it probes now. */
     String probed() {
         return probed;
+    }
+
+    @Override
+    public void hold(boolean hold) {
+        if (hold) {
+            holds.incrementAndGet();
+        }
+        held = hold;
     }
 
     @Override

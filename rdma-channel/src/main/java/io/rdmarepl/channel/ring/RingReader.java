@@ -100,6 +100,17 @@ public final class RingReader {
         return delivered;
     }
 
+    /**
+     * Ends a {@link #sleepUntilWritten} in progress, or the next one, at once, for news from this process (a command
+     * for the reading thread); over verbs only the next one ({@link Doorbell#wakeUp}). Any thread; nothing without a
+     * doorbell.
+     */
+    public void wakeUp() {
+        if (doorbell != null) {
+            doorbell.wakeUp();
+        }
+    }
+
     /** True when the transport gives this ring a doorbell, so {@link #sleepUntilWritten} can block instead of park. */
     public boolean hasDoorbell() {
         return doorbell != null;

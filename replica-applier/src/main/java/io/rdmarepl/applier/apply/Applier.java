@@ -220,21 +220,21 @@ public final class Applier implements ApplierControl {
     @Override
     public CompletableFuture<Long> drain() {
         CompletableFuture<Long> future = new CompletableFuture<>();
-        agent.submit(() -> agent.drain(future));
+        command(() -> agent.drain(future));
         return future;
     }
 
     /** Calls a drain off: draining back to streaming, and the primary's lease renewed by this standby again. */
     @Override
     public void follow() {
-        agent.submit(agent::follow);
+        command(agent::follow);
     }
 
     /** Stops applying, lifts read-only for clients and sets every sequence past the primary's; returns what it set. */
     @Override
     public Map<String, Long> promote(Duration timeout) throws SQLException, TimeoutException, InterruptedException {
         CompletableFuture<Map<String, Long>> future = new CompletableFuture<>();
-        agent.submit(() -> {
+        command(() -> {
             try {
                 future.complete(agent.promote());
             } catch (SQLException | RuntimeException e) {
@@ -254,7 +254,7 @@ public final class Applier implements ApplierControl {
     /** From now on the ring refuses frames of any other epoch (a fenced shipper's). */
     @Override
     public void epoch(int epoch) {
-        agent.submit(() -> agent.epoch(epoch));
+        command(() -> agent.epoch(epoch));
     }
 
     @Override
@@ -306,6 +306,15 @@ public final class Applier implements ApplierControl {
             idle.idle(work);
         }
         agent.stop("stopped");
+    }
+
+    /**
+     * Runs {@code action} on the apply thread at its next cycle, which starts now: a drain or a promotion does not wait
+     * out the thread's sleep (up to {@code apply.idle.max.park.us}), a doorbell's or a timer's.
+     */
+    private void command(Runnable action) {
+        agent.submit(action);
+        LockSupport.unpark(thread);
     }
 
     private static String rootMessage(Throwable e) {

@@ -117,9 +117,10 @@ final class ApplierAgent {
         state(ApplierState.STREAMING, System.nanoTime(), "applied position " + start);
     }
 
-    /** Runs {@code command} on the apply thread at its next cycle. */
+    /** Runs {@code command} on the apply thread at its next cycle, ending a doorbell sleep it is in. */
     void submit(Runnable command) {
         commands.add(command);
+        reader.wakeUp();
     }
 
     /**

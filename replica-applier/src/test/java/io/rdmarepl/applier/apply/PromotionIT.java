@@ -99,6 +99,28 @@ class PromotionIT extends ReplicaPerClass {
         }
     }
 
+    /**
+     * A drain or a promotion wakes the idle apply thread, which otherwise finishes its sleep first: here a sleep of
+     * a second ({@code apply.idle.max.park.us}). The second drain comes while the thread sleeps again after the follow;
+     * without the wake-up each waits out most of the second.
+     */
+    @Test
+    void shouldWakeTheIdleApplyThreadForADrainAndAPromotion() throws Exception {
+        Sql.write(replica, "CREATE TABLE woken (id bigint PRIMARY KEY)");
+        try (ApplierFixture f = ApplierFixture.start(replica, "woken", "apply.idle.max.park.us", "1000000")) {
+            f.feeder().send(relation(1, "woken", 'd', "id*")).transaction(1, 10, insert(1, i8(1)));
+            f.awaitApplied(10);
+
+            assertThat(f.applier().drain().get(300, TimeUnit.MILLISECONDS)).isEqualTo(10);
+            f.applier().follow();
+            Await.equalTo("the applier's state", Duration.ofSeconds(10), () -> f.status().state(), ApplierState.STREAMING);
+            assertThat(f.applier().drain().get(300, TimeUnit.MILLISECONDS)).as("the second drain, the thread asleep again")
+                    .isEqualTo(10);
+            f.applier().promote(Duration.ofMillis(300));
+            assertThat(f.status().state()).isEqualTo(ApplierState.PROMOTED);
+        }
+    }
+
     /** Refreshes the shipper's copy of the feedback until {@code condition} holds; 10 s at most. */
     private static void awaitFeedback(io.rdmarepl.channel.ring.FeedbackSnapshot feedback, Await.Condition condition) {
         Await.until("the feedback condition holds", Duration.ofSeconds(10), () -> feedback.refresh() && condition.holds());

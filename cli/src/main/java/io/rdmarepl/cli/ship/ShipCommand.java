@@ -224,14 +224,16 @@ public final class ShipCommand implements Callable<Integer> {
 
     /**
      * How long a shipper whose shipping failed waits for its postmaster watch to look again (it looks every heartbeat
-     * interval; the wait ends at once when it sees the exit). The replication connection dies with the postmaster,
+     * interval; the wait ends at once when it sees the exit): twice the interval, at least 100 ms, at most as long as it
+     * would report the exit. The replication connection dies with the postmaster,
      * often before the watch's next look: a shipper that found no exit yet and exited left the coordinator nobody to
      * confirm the fence, and it waited out the old primary's whole lease (2 of about 45 trials of the host-per-role
      * failover benchmark, RTO 5.2 to 5.3 s, both without an exit report).
      */
     static Duration exitLook(ShipperConfig settings) {
         Duration twoLooks = settings.heartbeatInterval().multipliedBy(2);
-        return twoLooks.compareTo(MIN_EXIT_LOOK) > 0 ? twoLooks : MIN_EXIT_LOOK;
+        Duration atLeast = twoLooks.compareTo(MIN_EXIT_LOOK) > 0 ? twoLooks : MIN_EXIT_LOOK;
+        return atLeast.compareTo(POSTMASTER_EXIT_REPORT) < 0 ? atLeast : POSTMASTER_EXIT_REPORT;
     }
 
     /** Stops the command as SIGTERM would (tests). */

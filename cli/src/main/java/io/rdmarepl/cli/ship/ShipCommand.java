@@ -74,8 +74,15 @@ public final class ShipCommand implements Callable<Integer> {
      * out the primary's whole lease before promoting.
      */
     static final Duration POSTMASTER_EXIT_REPORT = Duration.ofSeconds(2);
-    /** The shortest {@link #exitLook}: a busy host may run the watch's thread late. */
-    static final Duration MIN_EXIT_LOOK = Duration.ofMillis(100);
+    /**
+     * How long a shipper whose shipping failed gives its postmaster watch to look once more, now, before it decides
+     * there is no exit to report (the wait ends when the watch sees one). The replication connection dies with the
+     * postmaster, often before the watch's next tick: a shipper that looked only at what the watch had seen exited
+     * unreported, and the coordinator, with nobody to confirm the fence, waited out the old primary's whole lease
+     * (RTO 5.3 s in about one host-per-role failover benchmark trial in twenty). The bound is for a busy host, where
+     * the watch's thread may run late.
+     */
+    static final Duration EXIT_LOOK = Duration.ofMillis(200);
 
     @Override
     public Integer call() throws Exception {
@@ -117,7 +124,7 @@ public final class ShipCommand implements Callable<Integer> {
             String failure = role.failure();
             if (failure != null) {
                 Runtime.getRuntime().removeShutdownHook(hook);
-                reportPostmasterExit(role, settings);
+                reportPostmasterExit(role);
                 shutdown(admin, role, false);
                 throw new IllegalStateException(failure + " (restart the shipper: it resumes from what the standbys acknowledged)");
             }
@@ -212,28 +219,14 @@ public final class ShipCommand implements Callable<Integer> {
      * moment later, on a busy standby host, finds nobody to confirm the fence: one such failover in the host-per-role
      * benchmark waited 4.1 s for the dead primary's lease.
      */
-    private void reportPostmasterExit(ShipperRole role, ShipperConfig settings) throws InterruptedException {
-        if (!role.primary(exitLook(settings)).reportsExit()) {
+    private void reportPostmasterExit(ShipperRole role) throws InterruptedException {
+        if (!role.primary(EXIT_LOOK).reportsExit()) {
             return;
         }
         spec.commandLine().getErr().printf("rdmarepl ship: the primary's postmaster exited; answering /primary for %d ms so the"
                 + " coordinator can confirm it, then exiting%n", POSTMASTER_EXIT_REPORT.toMillis());
         spec.commandLine().getErr().flush();
         stopped.await(POSTMASTER_EXIT_REPORT.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * How long a shipper whose shipping failed waits for its postmaster watch to look again (it looks every heartbeat
-     * interval; the wait ends at once when it sees the exit): twice the interval, at least 100 ms, at most as long as it
-     * would report the exit. The replication connection dies with the postmaster,
-     * often before the watch's next look: a shipper that found no exit yet and exited left the coordinator nobody to
-     * confirm the fence, and it waited out the old primary's whole lease (2 of about 45 trials of the host-per-role
-     * failover benchmark, RTO 5.2 to 5.3 s, both without an exit report).
-     */
-    static Duration exitLook(ShipperConfig settings) {
-        Duration twoLooks = settings.heartbeatInterval().multipliedBy(2);
-        Duration atLeast = twoLooks.compareTo(MIN_EXIT_LOOK) > 0 ? twoLooks : MIN_EXIT_LOOK;
-        return atLeast.compareTo(POSTMASTER_EXIT_REPORT) < 0 ? atLeast : POSTMASTER_EXIT_REPORT;
     }
 
     /** Stops the command as SIGTERM would (tests). */

@@ -46,13 +46,13 @@ class ShipCommandIT {
     }
 
     /**
-     * The replication connection dies with the postmaster, before the watch's next look at it: here the watch looks
-     * every second (the heartbeat interval), so shipping has failed long before it sees the exit. The shipper waits
-     * for that look before it decides whether there is an exit to report (without the wait it exited at once in about
-     * 19 of 20 runs, and the coordinator waited out the old primary's lease).
+     * The replication connection dies with the postmaster, before the watch's next tick: here it ticks every second
+     * (the heartbeat interval), so shipping has failed long before the watch would see the exit by itself. The shipper
+     * has the watch look now before it decides there is no exit to report (deciding on what the watch had seen, it
+     * exited unreported in 2 runs of 2, and a coordinator would have waited out the old primary's lease).
      */
     @Test
-    void aShipperWaitsForItsWatchToLookAgainBeforeItExitsWithoutReportingAnExit() throws Exception {
+    void aShipperHasItsWatchLookAgainBeforeDecidingThereIsNoExitToReport() throws Exception {
         shipUntilThePrimaryIsKilled("1000");
     }
 

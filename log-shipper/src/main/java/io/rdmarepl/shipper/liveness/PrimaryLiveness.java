@@ -78,10 +78,15 @@ public final class PrimaryLiveness implements AutoCloseable {
     /**
      * Waits until the watched postmaster exits, at most {@code wait}; returns at once when it has exited already or
      * none is watched. The coordinator holds {@code GET /primary?wait_ms=...} on this: it hears of the exit the
-     * moment the watch sees it, instead of polling for it every few milliseconds.
+     * moment the watch sees it, instead of polling for it every few milliseconds. A caller that waits gets a look
+     * now, not at the watch's next tick (up to a heartbeat interval away): a shipper whose replication connection died
+     * with the postmaster asks before it exits, and must not miss an exit the watch has not looked for yet.
      */
     public void awaitPostmasterExit(Duration wait) throws InterruptedException {
         long deadlineNs = System.nanoTime() + wait.toNanos();
+        if (!wait.isZero() && !postmasterExited()) {
+            LockSupport.unpark(thread);
+        }
         synchronized (exitSignal) {
             for (long leftNs = wait.toNanos(); leftNs > 0 && running && postmaster != null && !postmasterExited();
                  leftNs = deadlineNs - System.nanoTime()) {

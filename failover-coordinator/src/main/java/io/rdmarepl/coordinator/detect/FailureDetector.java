@@ -33,11 +33,14 @@ public interface FailureDetector extends AutoCloseable {
     ProbeView probeView();
 
     /**
-     * Holds (true) or resumes (false) the probe and the reads of the shipper. A failover holds them once its fence
-     * stands: the verdict is taken, and until the new primary is named each probe would only open a connection to a
-     * dead port, each read ask a gone shipper, on the standby's host, inside the clients' outage.
+     * Holds the probe and the reads of the shipper until {@link #resume}. A failover holds them once its fence stands:
+     * the verdict is taken, and until the new primary is named each probe would only open a connection to a dead port,
+     * each read ask a gone shipper, on the standby's host, inside the clients' outage.
      */
-    void hold(boolean held);
+    void hold();
+
+    /** Ends a {@link #hold}: the next probe and read start now. */
+    void resume();
 
     @Override
     void close();

@@ -33,7 +33,7 @@ public final class PostmasterReport implements AutoCloseable {
      * this bounds how late the new primary's watch starts to count.
      */
     static final Duration LONG_POLL = Duration.ofMillis(500);
-    /** Held reads look again after this at the latest (resuming also wakes them). */
+    /** A held thread looks again after this even without {@link #resume}: a lost unpark costs no more. */
     private static final long HELD_PARK_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final RoleClient roles;
@@ -91,15 +91,15 @@ public final class PostmasterReport implements AutoCloseable {
         }
     }
 
-    /**
-     * Holds the reads (true: none starts until resumed; what was read stands, and ages) or resumes them (false: the
-     * next read starts now).
-     */
-    public void hold(boolean hold) {
-        held = hold;
-        if (!hold) {
-            LockSupport.unpark(thread);
-        }
+    /** Holds the reads of the shipper until {@link #resume}: none starts meanwhile; what was seen stands (and ages). */
+    public void hold() {
+        held = true;
+    }
+
+    /** Ends a {@link #hold}: the next one starts now. */
+    public void resume() {
+        held = false;
+        LockSupport.unpark(thread);
     }
 
     /** The primary's shipper reported, recently, that the primary's postmaster exited. */

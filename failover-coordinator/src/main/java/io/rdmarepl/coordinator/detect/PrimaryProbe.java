@@ -21,7 +21,7 @@ import java.util.concurrent.locks.LockSupport;
  * instead of at its next cycle).
  */
 public final class PrimaryProbe implements AutoCloseable {
-    /** A held probe looks again after this at the latest (resuming also wakes it). */
+    /** A held thread looks again after this even without {@link #resume}: a lost unpark costs no more. */
     private static final long HELD_PARK_NS = TimeUnit.MILLISECONDS.toNanos(100);
     private final Properties credentials;
     private final BooleanSupplier postmasterExited;
@@ -107,12 +107,15 @@ public final class PrimaryProbe implements AutoCloseable {
         LockSupport.unpark(thread);
     }
 
-    /** Holds the probe (true: no probe starts until it is resumed) or resumes it (false: the next one starts now). */
-    public void hold(boolean hold) {
-        held = hold;
-        if (!hold) {
-            LockSupport.unpark(thread);
-        }
+    /** Holds the probe until {@link #resume}: none starts meanwhile; what was seen stands (and ages). */
+    public void hold() {
+        held = true;
+    }
+
+    /** Ends a {@link #hold}: the next one starts now. */
+    public void resume() {
+        held = false;
+        LockSupport.unpark(thread);
     }
 
     /** What the probe knows now. */

@@ -87,9 +87,15 @@ public final class ProbingFailureDetector implements FailureDetector {
     }
 
     @Override
-    public void hold(boolean held) {
-        probe.hold(held);
-        postmasterReport.hold(held);
+    public void hold() {
+        probe.hold();
+        postmasterReport.hold();
+    }
+
+    @Override
+    public void resume() {
+        probe.resume();
+        postmasterReport.resume();
     }
 
     @Override

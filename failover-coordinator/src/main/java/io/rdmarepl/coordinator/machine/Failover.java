@@ -118,7 +118,7 @@ final class Failover {
         cluster.transition(Phase.DRAINING, fenced.sentence());
         // the verdict is taken and the fence stands: probing the old primary or asking its shipper again until the new
         // primary is named would only spend the standby host's CPU inside the clients' outage
-        detector.hold(true);
+        detector.hold();
         try {
             URI applier = chosen.applierAdmin().orElseThrow();
             String appliedLsn;
@@ -179,7 +179,7 @@ final class Failover {
             LOG.warn("failover: {}", summary);
             return report;
         } finally {
-            detector.hold(false);
+            detector.resume();
         }
     }
 

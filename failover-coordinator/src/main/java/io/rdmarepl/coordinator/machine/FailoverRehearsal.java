@@ -215,7 +215,11 @@ public final class FailoverRehearsal {
         }
 
         @Override
-        public void hold(boolean held) {
+        public void hold() {
+        }
+
+        @Override
+        public void resume() {
         }
 
         @Override

@@ -213,13 +213,13 @@ class PostmasterReportTest {
         await("the exit reported", report::postmasterExited);
         await("read again while the exit stands", () -> requests.get() > 3);
 
-        report.hold(true);
+        report.hold();
         int afterHold = requests.get() + 1; // a read under way when the hold came may still arrive
         // a rate, so a window: every 5 ms it would be about 40
         Await.holds("no request while held, the exit still known", Duration.ofMillis(200),
                 () -> requests.get() <= afterHold && report.postmasterExited());
 
-        report.hold(false);
+        report.resume();
         await("read again once resumed", () -> requests.get() > afterHold + 3);
     }
 

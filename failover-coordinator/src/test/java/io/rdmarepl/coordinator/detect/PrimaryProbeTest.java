@@ -21,13 +21,13 @@ class PrimaryProbeTest {
                 Duration.ofMillis(5), Duration.ofMillis(500), () -> true, failed::incrementAndGet)) {
             Await.until("a few refused probes", Duration.ofSeconds(10), () -> failed.get() > 3);
 
-            probe.hold(true);
+            probe.hold();
             int afterHold = failed.get() + 1; // a probe under way when the hold came may still fail
             // a rate, so a window: every 5 ms it would be about 40
             Await.holds("no probe while held", Duration.ofMillis(200), () -> failed.get() <= afterHold);
             assertThat(probe.view().failures()).as("what was seen stands").isGreaterThan(3);
 
-            probe.hold(false);
+            probe.resume();
             Await.until("probing again once resumed", Duration.ofSeconds(10), () -> failed.get() > afterHold + 3);
         }
     }

@@ -114,6 +114,7 @@ class CoordinatorTest {
         Await.until("the watch resumes, on the new primary", TIMEOUT, () -> !world.detector.held()
                 && CoordinatorWorld.jdbcUrl("b").equals(world.detector.probed()), ok -> ok);
         assertThat(world.detector.holds()).isEqualTo(1);
+        assertThat(world.detector.exitAskedWhileHeld()).as("the fence read the postmaster's exit before the hold").isFalse();
     }
 
     @Test

@@ -16,6 +16,7 @@ final class FakeDetector implements FailureDetector {
     private volatile URI shipper;
     private volatile Predicate<URI> fencedShippers = uri -> false;
     private volatile boolean held;
+    private volatile boolean exitAskedWhileHeld;
     private final AtomicInteger holds = new AtomicInteger();
 
     void primaryFailed() {
@@ -47,11 +48,19 @@ final class FakeDetector implements FailureDetector {
     }
 
     @Override
-    public void hold(boolean hold) {
-        if (hold) {
-            holds.incrementAndGet();
-        }
-        held = hold;
+    public void hold() {
+        holds.incrementAndGet();
+        held = true;
+    }
+
+    @Override
+    public void resume() {
+        held = false;
+    }
+
+    /** Whether the postmaster's exit was asked for while held: the fence must read it before the hold. */
+    boolean exitAskedWhileHeld() {
+        return exitAskedWhileHeld;
     }
 
     @Override
@@ -71,6 +80,7 @@ final class FakeDetector implements FailureDetector {
 
     @Override
     public String postmasterExit() {
+        exitAskedWhileHeld |= held;
         return null;
     }
 
@@ -86,6 +96,7 @@ final class FakeDetector implements FailureDetector {
 
     @Override
     public String awaitPostmasterExit() {
+        exitAskedWhileHeld |= held;
         return null;
     }
 

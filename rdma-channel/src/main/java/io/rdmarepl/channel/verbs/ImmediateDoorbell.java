@@ -46,7 +46,8 @@ final class ImmediateDoorbell implements Doorbell {
 
     /**
      * Ends the next await at once. An await already blocked ends at its bound: a completion channel cannot be woken
-     * from this side (nothing on the reader's side needs it; the applier's sleeps are a millisecond).
+     * from this side. Over verbs a command for the apply thread (a drain, a promotion) therefore still waits out the
+     * sleep it arrives in, up to {@code apply.idle.max.park.us} (1 ms by default).
      */
     @Override
     public void wakeUp() {

@@ -297,7 +297,7 @@ public final class Applier implements ApplierControl {
                 throw e;
             }
             // a lingering group sleeps on a timer: no doorbell per transaction arriving meanwhile; at most as long as
-            // a doorbell sleep would, so commands (drain, promotion) wait no longer than they do on an idle ring
+            // a doorbell sleep would (a command unparks either)
             long lingerNs = work == 0 ? Math.min(agent.lingerLeftNs(), idleMaxParkNs) : 0;
             if (lingerNs > 0) {
                 LockSupport.parkNanos(lingerNs);

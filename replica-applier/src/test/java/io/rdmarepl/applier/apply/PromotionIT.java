@@ -100,9 +100,9 @@ class PromotionIT extends ReplicaPerClass {
     }
 
     /**
-     * A drain or a promotion wakes the idle apply thread, which otherwise finishes its sleep first: here a sleep of
-     * a second ({@code apply.idle.max.park.us}). The second drain comes while the thread sleeps again after the follow;
-     * without the wake-up each waits out most of the second.
+     * A drain (as any command) wakes the idle apply thread, which otherwise finishes its sleep first: here a sleep of
+     * a second ({@code apply.idle.max.park.us}, its largest), against 600 ms allowed for each drain. The second drain
+     * comes once the thread went back to sleep after the follow, so without the wake-up it waits out nearly all of it.
      */
     @Test
     void shouldWakeTheIdleApplyThreadForADrainAndAPromotion() throws Exception {
@@ -111,12 +111,12 @@ class PromotionIT extends ReplicaPerClass {
             f.feeder().send(relation(1, "woken", 'd', "id*")).transaction(1, 10, insert(1, i8(1)));
             f.awaitApplied(10);
 
-            assertThat(f.applier().drain().get(300, TimeUnit.MILLISECONDS)).isEqualTo(10);
+            assertThat(f.applier().drain().get(600, TimeUnit.MILLISECONDS)).isEqualTo(10);
             f.applier().follow();
             Await.equalTo("the applier's state", Duration.ofSeconds(10), () -> f.status().state(), ApplierState.STREAMING);
-            assertThat(f.applier().drain().get(300, TimeUnit.MILLISECONDS)).as("the second drain, the thread asleep again")
+            assertThat(f.applier().drain().get(600, TimeUnit.MILLISECONDS)).as("the second drain, the thread asleep again")
                     .isEqualTo(10);
-            f.applier().promote(Duration.ofMillis(300));
+            f.applier().promote(Duration.ofSeconds(10));
             assertThat(f.status().state()).isEqualTo(ApplierState.PROMOTED);
         }
     }

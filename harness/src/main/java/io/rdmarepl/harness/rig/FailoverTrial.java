@@ -115,11 +115,14 @@ public final class FailoverTrial {
                 long killWallMs = System.currentTimeMillis();
                 long killNs = System.nanoTime();
                 postmaster.destroyForcibly();
+                // the coordinator is read once the client wrote to the new primary, not polled meanwhile: with the roles on
+                // hosts of their own, each /status it answered during the failover took CPU from the standby's host
+                awaitAcks(client, replica, PROMOTED_TIMEOUT.plus(NEW_PRIMARY_WRITES_TIMEOUT), "the new primary",
+                        () -> "; the coordinator: " + coordinator.status().get("phase"));
+                progress.accept("client: a write acknowledged by the new primary "
+                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killNs) + " ms after the kill; writes on");
                 coordinator.awaitPhase("PROMOTED", PROMOTED_TIMEOUT);
                 Map<String, Object> promoted = coordinator.awaitLastFailover(Duration.ofSeconds(5));
-                progress.accept("coordinator: PROMOTED " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killNs)
-                        + " ms after the kill; client writes on");
-                awaitAcks(client, replica, NEW_PRIMARY_WRITES_TIMEOUT, "the new primary");
                 Thread.sleep(after.toMillis()); // the workload after the failover, as long as asked: not a wait for something
                 client.close();
                 return outcome(client, promoted, killNs, killWallMs, trialStartWallMs, switchedNs.get(), sync ? "sync" : "async", writers,
@@ -273,9 +276,15 @@ public final class FailoverTrial {
     }
 
     private static void awaitAcks(ClientWriter client, PostgresServer server, Duration timeout, String which) {
+        awaitAcks(client, server, timeout, which, () -> "");
+    }
+
+    /** @param more what the failure reports after the client's failures, read once at the deadline */
+    private static void awaitAcks(ClientWriter client, PostgresServer server, Duration timeout, String which,
+                                  java.util.function.Supplier<String> more) {
         String member = ClientWriter.member(server);
         Await.until("a write of the client acknowledged by " + which, timeout, () -> client.history().count(member) > 0,
-                () -> client.failures() + " failed transactions; last: " + client.lastFailure());
+                () -> client.failures() + " failed transactions; last: " + client.lastFailure() + more.get());
     }
 
     /** The earliest acknowledgement by {@code server} at or after {@code sinceNs}, or -1. */

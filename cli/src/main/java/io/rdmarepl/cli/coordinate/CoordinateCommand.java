@@ -68,9 +68,10 @@ public final class CoordinateCommand implements Callable<Integer> {
 
     /**
      * One full collection after the rehearsals and before the coordinator starts, while no failover can be waiting on
-     * it: what loading and the rehearsals left alive moves to the old generation now. Otherwise the first young collection copies it (9 MB in 18-26 ms of the
-     * standby host's one vCPU in the host-per-role failover benchmark), whenever the young generation first fills,
-     * possibly in the allocations of the first failover; later young collections copy only what they find alive.
+     * it: what loading and the rehearsals left alive moves to the old generation now. Otherwise the first young
+     * collection copies it (9 MB in 18-26 ms of the standby host's one vCPU in the host-per-role failover benchmark),
+     * whenever the young generation first fills, possibly in the allocations of the first failover; later young
+     * collections copy only what they find alive.
      */
     private static void collectWhatStartingLeft() {
         long startNs = System.nanoTime();

@@ -33,8 +33,6 @@ public final class PostmasterReport implements AutoCloseable {
      * this bounds how late the new primary's watch starts to count.
      */
     static final Duration LONG_POLL = Duration.ofMillis(500);
-    /** A held thread looks again after this even without {@link #resume}: a lost unpark costs no more. */
-    private static final long HELD_PARK_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final RoleClient roles;
     private final Runnable onExit;
@@ -46,7 +44,7 @@ public final class PostmasterReport implements AutoCloseable {
     private final Thread thread;
     private volatile URI target;
     private volatile boolean running = true;
-    private volatile boolean held;
+    private final WatchHold hold = new WatchHold();
     /** When the last report saying "exited" about {@link #target} arrived (System.nanoTime()), or 0. */
     private volatile long exitedReportNs;
     private volatile String exit;
@@ -93,13 +91,12 @@ public final class PostmasterReport implements AutoCloseable {
 
     /** Holds the reads of the shipper until {@link #resume}: none starts meanwhile; what was seen stands (and ages). */
     public void hold() {
-        held = true;
+        hold.hold();
     }
 
     /** Ends a {@link #hold}: the next one starts now. */
     public void resume() {
-        held = false;
-        LockSupport.unpark(thread);
+        hold.resume(thread);
     }
 
     /** The primary's shipper reported, recently, that the primary's postmaster exited. */
@@ -152,8 +149,7 @@ public final class PostmasterReport implements AutoCloseable {
 
     private void run() {
         while (running) {
-            if (held) {
-                LockSupport.parkNanos(HELD_PARK_NS);
+            if (hold.parkedWhileHeld()) {
                 continue;
             }
             long start = System.nanoTime();

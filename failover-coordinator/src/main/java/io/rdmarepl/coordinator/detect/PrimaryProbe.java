@@ -21,8 +21,6 @@ import java.util.concurrent.locks.LockSupport;
  * instead of at its next cycle).
  */
 public final class PrimaryProbe implements AutoCloseable {
-    /** A held thread looks again after this even without {@link #resume}: a lost unpark costs no more. */
-    private static final long HELD_PARK_NS = TimeUnit.MILLISECONDS.toNanos(100);
     private final Properties credentials;
     private final BooleanSupplier postmasterExited;
     private final Runnable onFailure;
@@ -31,7 +29,7 @@ public final class PrimaryProbe implements AutoCloseable {
     private final Thread thread;
     private volatile String jdbcUrl;
     private volatile boolean running = true;
-    private volatile boolean held;
+    private final WatchHold hold = new WatchHold();
     private volatile long attemptStartNs;
     private volatile long lastSuccessNs;
     /** Whether the current target answered yet: before, there is no last answer to tell a cut from a death by. */
@@ -109,13 +107,12 @@ public final class PrimaryProbe implements AutoCloseable {
 
     /** Holds the probe until {@link #resume}: none starts meanwhile; what was seen stands (and ages). */
     public void hold() {
-        held = true;
+        hold.hold();
     }
 
     /** Ends a {@link #hold}: the next one starts now. */
     public void resume() {
-        held = false;
-        LockSupport.unpark(thread);
+        hold.resume(thread);
     }
 
     /** What the probe knows now. */
@@ -133,8 +130,7 @@ public final class PrimaryProbe implements AutoCloseable {
 
     private void run() {
         while (running) {
-            if (held) {
-                LockSupport.parkNanos(HELD_PARK_NS);
+            if (hold.parkedWhileHeld()) {
                 continue;
             }
             long start = System.nanoTime();

@@ -100,7 +100,7 @@ public final class FailoverTrial {
             List<Path> leftovers = List.of();
             try {
                 // the warmup counts from the first commit: opening the pool's connections may take a while
-                awaitAcks(client, primary, Duration.ofSeconds(30), "the primary");
+                awaitAcks(client, primary, Duration.ofSeconds(30), "the primary", () -> "");
                 long firstAckMs = TimeUnit.NANOSECONDS.toMillis(firstAckNs(client, primary, clientStartNs) - clientStartNs);
                 Thread.sleep(warmup.toMillis()); // the workload before the fault, as long as asked: not a wait for something
                 progress.accept("client acknowledged " + client.acknowledged() + " transactions; SIGKILL to the primary's postmaster (pid "
@@ -273,10 +273,6 @@ public final class FailoverTrial {
     private static long number(Map<String, Object> report, String key) {
         Object value = report == null ? null : report.get(key);
         return value instanceof Number n ? n.longValue() : -1;
-    }
-
-    private static void awaitAcks(ClientWriter client, PostgresServer server, Duration timeout, String which) {
-        awaitAcks(client, server, timeout, which, () -> "");
     }
 
     /** @param more what the failure reports after the client's failures, read once at the deadline */

@@ -44,6 +44,7 @@ public final class RingReader {
     private long lastRefusedPosition = -1;
     /** The heartbeat time every report carries while held; 0 = not held. */
     private long heartbeatHeldUs;
+    private boolean pollEnded;
 
     public RingReader(ReaderEnd end) {
         this.uri = end.uri();
@@ -61,7 +62,7 @@ public final class RingReader {
     }
 
     /**
-     * Delivers up to {@code frameLimit} frames to {@code handler}.
+     * Delivers up to {@code frameLimit} frames to {@code handler}, fewer when the handler calls {@link #endPoll}.
      *
      * @return frames delivered (padding excluded); 0 means nothing was ready
      */
@@ -71,7 +72,8 @@ public final class RingReader {
         producerSeenByLastPoll = RingHeader.producerPosition(region);
         polls++;
         int delivered = 0;
-        while (delivered < frameLimit) {
+        pollEnded = false;
+        while (delivered < frameLimit && !pollEnded) {
             int tail = validator.tail(position);
             if (tail < MIN_FRAME_LENGTH) {
                 position += tail;
@@ -98,6 +100,15 @@ public final class RingReader {
             publishFeedback();
         }
         return delivered;
+    }
+
+    /**
+     * Ends the {@link #poll} in progress after the frame being handled: the handler has all it can take for now (a
+     * reader that keeps every frame it reads, as the applier keeps a group's records, would otherwise take in up to a
+     * whole ring in one poll). Only from the polling thread, inside the handler.
+     */
+    public void endPoll() {
+        pollEnded = true;
     }
 
     /**

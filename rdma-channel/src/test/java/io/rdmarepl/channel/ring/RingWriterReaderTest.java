@@ -55,6 +55,22 @@ class RingWriterReaderTest {
     }
 
     @Test
+    void shouldEndThePollAfterTheFrameWhoseHandlerAsksAndGoOnFromTheNextFrameNextTime() {
+        write("a");
+        write("stop");
+        write("c");
+        FrameHandler stopsAtStop = (type, flags, buffer, offset, length) -> {
+            collect.onFrame(type, flags, buffer, offset, length);
+            if (received.get(received.size() - 1).endsWith(":stop")) {
+                reader.endPoll();
+            }
+        };
+        assertThat(reader.poll(stopsAtStop, 10)).isEqualTo(2);
+        assertThat(reader.poll(stopsAtStop, 10)).isEqualTo(1);
+        assertThat(received).containsExactly("7:0:a", "7:0:stop", "7:0:c");
+    }
+
+    @Test
     void shouldNotDeliverClaimedButUncommittedFrame() {
         writer.tryClaim(TYPE, 8);
         assertThat(reader.poll(collect, 10)).isZero();

@@ -109,7 +109,13 @@ final class ApplierAgent {
         } else {
             this.segments = null;
         }
-        this.assembler = new TxAssembler(log, start.commitLsn(), start.txId());
+        // a full group ends the poll: the rest stays in the ring, not in memory (a poll could take in a whole ring, and
+        // a log past GroupLog.SPILL_ABOVE_BYTES goes to disk)
+        this.assembler = new TxAssembler(log, start.commitLsn(), start.txId(), () -> {
+            if (groupFull()) {
+                reader.endPoll();
+            }
+        });
         this.frames = new MessageAssembler(assembler);
         this.positions = new PositionReport(config, reader, session, start.commitLsn());
         this.appliedLsn = start.commitLsn();

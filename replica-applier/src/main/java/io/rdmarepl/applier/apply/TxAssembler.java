@@ -31,6 +31,7 @@ final class TxAssembler implements MessageHandler, RecordHandler {
     private final GroupLog log;
     private final RecordEncoder encoder = new RecordEncoder();
     private final ByteBuffer boundary = ByteBuffer.allocateDirect(64).order(ByteOrder.LITTLE_ENDIAN);
+    private final Runnable transactionQueued;
     private ByteBuffer buffer;
     private int offset;
     private int length;
@@ -52,8 +53,10 @@ final class TxAssembler implements MessageHandler, RecordHandler {
     private long heartbeatLsn;
     private long receivedTransactions;
 
-    TxAssembler(GroupLog log, long appliedLsn, long appliedTxId) {
+    /** @param transactionQueued called after each transaction that joins the log, on the apply thread */
+    TxAssembler(GroupLog log, long appliedLsn, long appliedTxId, Runnable transactionQueued) {
         this.log = log;
+        this.transactionQueued = transactionQueued;
         this.acceptedLsn = appliedLsn;
         this.acceptedTxId = appliedTxId;
     }
@@ -120,6 +123,7 @@ final class TxAssembler implements MessageHandler, RecordHandler {
                 acceptedTxId = txId;
                 receivedTransactions++;
             }
+            transactionQueued.run();
         }
         skipping = false;
     }

@@ -79,7 +79,7 @@ public final class ApplierKeys {
     public static final ConfigKey<Long> APPLY_GROUP_LINGER_US = key("apply.group.linger.us", wholeNumber(0, 1_000_000), "2000",
             "While the stream is busy (the last group held 4 or more transactions), how long the oldest transaction read waits for more before its group is applied: larger groups, so hot rows collapse and rows go many a statement on a loaded replica. A quiet stream applies at once, as does one whose shipper awaits this standby's acknowledgement (sync mode); 0: never waits");
     public static final ConfigKey<Integer> APPLY_POLL_MAX_FRAMES = key("apply.poll.max.frames", integer(1, 65_536), "256",
-            "Most ring frames read per poll");
+            "Most ring frames read per poll (a poll also ends at the transaction that fills a group)");
     public static final ConfigKey<Long> APPLY_IDLE_MAX_PARK_US = key("apply.idle.max.park.us",
             wholeNumber(1, 1_000_000), "1000",
             "Longest sleep of the idle apply loop. Over shm the shipper rings a doorbell and wakes it at once; over other transports this bounds the wake-up latency of an idle standby");

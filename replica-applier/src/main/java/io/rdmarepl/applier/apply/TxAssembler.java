@@ -53,7 +53,10 @@ final class TxAssembler implements MessageHandler, RecordHandler {
     private long heartbeatLsn;
     private long receivedTransactions;
 
-    /** @param transactionQueued called after each transaction that joins the log, on the apply thread */
+    /**
+     * @param transactionQueued called on the apply thread after each transaction, or unit of Sequence records, that joins
+     *                          the log
+     */
     TxAssembler(GroupLog log, long appliedLsn, long appliedTxId, Runnable transactionQueued) {
         this.log = log;
         this.transactionQueued = transactionQueued;
@@ -198,6 +201,7 @@ final class TxAssembler implements MessageHandler, RecordHandler {
                 sequencesTimeUs);
         log.append(boundary, 0, length);
         log.commitSequences(acceptedLsn, acceptedTxId, sequencesTimeUs, nowNs);
+        transactionQueued.run();
     }
 
     private void row() {

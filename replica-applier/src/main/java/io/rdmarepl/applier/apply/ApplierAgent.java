@@ -102,7 +102,7 @@ final class ApplierAgent {
                         ReplicaSession own = workerSessions.get();
                         return new ApplyWorker(i, own, new GroupApplier(relations, own, metrics,
                                 new ShippedSequences(readings), config.batchMaxRows(), config.copyMinRows(),
-                                config.pauseOnDivergence(), true, config.pipeline()), order, spill);
+                                config.pauseOnDivergence(), true, config.pipeline()), order, spill, reader::wakeUp);
                     });
             this.segments = new SegmentScheduler(parallel, log, metrics, new Host(), config.groupMaxTransactions(),
                     config.groupMaxBytes(), timing.maxNs());

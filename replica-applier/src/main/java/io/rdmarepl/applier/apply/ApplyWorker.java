@@ -62,9 +62,16 @@ final class ApplyWorker implements Runnable {
     private int ringEpoch;
     private long startNs;
     private GroupApplier.Outcome outcome;
+    private final Runnable finished;
 
-    ApplyWorker(int index, ReplicaSession session, GroupApplier applier, CommitOrder order, Path spillDirectory) {
+    /**
+     * @param finished called on the worker's thread when a segment is done: the apply thread, asleep until the ring is
+     *                 written, must collect the outcome now, not at the end of its sleep
+     */
+    ApplyWorker(int index, ReplicaSession session, GroupApplier applier, CommitOrder order, Path spillDirectory,
+                Runnable finished) {
         this.index = index;
+        this.finished = finished;
         this.session = session;
         this.applier = applier;
         this.order = order;
@@ -175,6 +182,7 @@ final class ApplyWorker implements Runnable {
         outcome = result;
         assigned = false;
         done = true;
+        finished.run();
     }
 
     private GroupApplier.Outcome applySegment() {

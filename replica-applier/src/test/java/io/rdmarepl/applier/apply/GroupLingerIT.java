@@ -86,6 +86,23 @@ class GroupLingerIT extends ReplicaPerClass {
         }
     }
 
+    @Test
+    void shouldTakeAWorkersCommittedSegmentAtOnceNotAtTheEndOfTheApplyThreadsSleep() throws Exception {
+        Sql.write(replica, "CREATE TABLE collected (id int PRIMARY KEY)");
+        // the apply thread sleeps up to a second on the ring's doorbell while its workers apply
+        try (ApplierFixture f = ApplierFixture.start(replica, "collected", "apply.workers", "2",
+                "apply.idle.max.park.us", "1000000")) {
+            f.feeder().send(relation(1, "collected", 'd', "id*")).transaction(1, 10, insert(1, i4(1)));
+            f.awaitApplied(10);
+            for (int tx = 2; tx <= 4; tx++) {
+                long commitLsn = tx * 10L;
+                f.feeder().transaction(tx, commitLsn, insert(1, i4(tx)));
+                Await.equalTo("transaction " + tx + " reported applied well inside the apply thread's sleep",
+                        java.time.Duration.ofMillis(600), () -> f.status().appliedLsn(), commitLsn);
+            }
+        }
+    }
+
     /** An applier whose busy stream's group lingers a second (a group waits five at most), on a fresh table {@code table}. */
     private static ApplierFixture lingeringApplier(String table) {
         Sql.write(replica, "CREATE TABLE " + table + " (id int PRIMARY KEY)");

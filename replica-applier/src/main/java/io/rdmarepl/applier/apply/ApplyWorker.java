@@ -48,6 +48,7 @@ final class ApplyWorker implements Runnable {
     private final GroupLog segment;
     private final LongSet writeSet = new LongSet();
     private final Thread thread;
+    private final Runnable finished;
     private ApplyWorker[] team = new ApplyWorker[0];
     private final CommitTurn turn = this::awaitTurn;
 
@@ -62,7 +63,6 @@ final class ApplyWorker implements Runnable {
     private int ringEpoch;
     private long startNs;
     private GroupApplier.Outcome outcome;
-    private final Runnable finished;
 
     /**
      * @param finished called on the worker's thread when a segment is done: the apply thread, asleep until the ring is

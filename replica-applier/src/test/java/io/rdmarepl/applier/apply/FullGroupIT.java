@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A group that is full ends the applier's read of the ring: what follows stays in the ring until the group is applied.
- * Read on, a backlog (an initial copy's chunks behind a slow replica) came into memory a whole ring at a time, past
- * {@link GroupLog#SPILL_ABOVE_BYTES} and into the spill file, while the replica waited for the applier.
+ * When a poll read on past a full group, a backlog (an initial copy's chunks behind a slow replica) came into memory a
+ * whole ring at a time, past {@link GroupLog#SPILL_ABOVE_BYTES} and into the spill file, while the replica waited.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class FullGroupIT extends ReplicaPerClass {

@@ -72,6 +72,7 @@ public final class Applier implements ApplierControl {
         this.readings = readings;
         this.metrics = metrics;
         this.thread = new Thread(this::run, "rdmarepl-applier");
+        agent.applyThread(thread);
     }
 
     /**
@@ -220,21 +221,21 @@ public final class Applier implements ApplierControl {
     @Override
     public CompletableFuture<Long> drain() {
         CompletableFuture<Long> future = new CompletableFuture<>();
-        command(() -> agent.drain(future));
+        agent.submit(() -> agent.drain(future));
         return future;
     }
 
     /** Calls a drain off: draining back to streaming, and the primary's lease renewed by this standby again. */
     @Override
     public void follow() {
-        command(agent::follow);
+        agent.submit(agent::follow);
     }
 
     /** Stops applying, lifts read-only for clients and sets every sequence past the primary's; returns what it set. */
     @Override
     public Map<String, Long> promote(Duration timeout) throws SQLException, TimeoutException, InterruptedException {
         CompletableFuture<Map<String, Long>> future = new CompletableFuture<>();
-        command(() -> {
+        agent.submit(() -> {
             try {
                 future.complete(agent.promote());
             } catch (SQLException | RuntimeException e) {
@@ -254,7 +255,7 @@ public final class Applier implements ApplierControl {
     /** From now on the ring refuses frames of any other epoch (a fenced shipper's). */
     @Override
     public void epoch(int epoch) {
-        command(() -> agent.epoch(epoch));
+        agent.submit(() -> agent.epoch(epoch));
     }
 
     @Override
@@ -297,7 +298,7 @@ public final class Applier implements ApplierControl {
                 throw e;
             }
             // a lingering group sleeps on a timer: no doorbell per transaction arriving meanwhile; at most as long as
-            // a doorbell sleep would (a command unparks either)
+            // a doorbell sleep would (ApplierAgent.wakeUp ends either)
             long lingerNs = work == 0 ? Math.min(agent.lingerLeftNs(), idleMaxParkNs) : 0;
             if (lingerNs > 0) {
                 LockSupport.parkNanos(lingerNs);
@@ -306,15 +307,6 @@ public final class Applier implements ApplierControl {
             idle.idle(work);
         }
         agent.stop("stopped");
-    }
-
-    /**
-     * Runs {@code action} on the apply thread at its next cycle, which starts now: a drain or a promotion does not wait
-     * out the thread's sleep (up to {@code apply.idle.max.park.us}), a doorbell's or a timer's.
-     */
-    private void command(Runnable action) {
-        agent.submit(action);
-        LockSupport.unpark(thread);
     }
 
     private static String rootMessage(Throwable e) {

@@ -16,6 +16,7 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,6 +77,7 @@ final class ApplierAgent {
     private long lastStatusNs;
     private CompletableFuture<Long> drained;
     private volatile long lastMessageNs = System.nanoTime();
+    private volatile Thread applyThread;
     private volatile ApplierStatus status;
 
     /**
@@ -102,7 +104,7 @@ final class ApplierAgent {
                         ReplicaSession own = workerSessions.get();
                         return new ApplyWorker(i, own, new GroupApplier(relations, own, metrics,
                                 new ShippedSequences(readings), config.batchMaxRows(), config.copyMinRows(),
-                                config.pauseOnDivergence(), true, config.pipeline()), order, spill, reader::wakeUp);
+                                config.pauseOnDivergence(), true, config.pipeline()), order, spill, this::wakeUp);
                     });
             this.segments = new SegmentScheduler(parallel, log, metrics, new Host(), config.groupMaxTransactions(),
                     config.groupMaxBytes(), timing.maxNs());
@@ -123,10 +125,28 @@ final class ApplierAgent {
         state(ApplierState.STREAMING, System.nanoTime(), "applied position " + start);
     }
 
-    /** Runs {@code command} on the apply thread at its next cycle, ending a doorbell sleep it is in. */
+    /** The thread that runs {@link #doWork}: {@link #wakeUp} unparks it. Set once, before that thread starts. */
+    void applyThread(Thread thread) {
+        this.applyThread = thread;
+    }
+
+    /** Runs {@code command} on the apply thread at its next cycle, which starts now ({@link #wakeUp}). */
     void submit(Runnable command) {
         commands.add(command);
+        wakeUp();
+    }
+
+    /**
+     * Ends the apply thread's sleep now, on the ring's doorbell or on a timer (a lingering group, a ring without a
+     * doorbell), so that news from this process (a command, a worker's finished segment) does not wait out up to
+     * {@code apply.idle.max.park.us}. Any thread.
+     */
+    void wakeUp() {
         reader.wakeUp();
+        Thread thread = applyThread;
+        if (thread != null) {
+            LockSupport.unpark(thread);
+        }
     }
 
     /**

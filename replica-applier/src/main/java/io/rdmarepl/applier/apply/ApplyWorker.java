@@ -65,8 +65,8 @@ final class ApplyWorker implements Runnable {
     private GroupApplier.Outcome outcome;
 
     /**
-     * @param finished called on the worker's thread when a segment is done: the apply thread, asleep until the ring is
-     *                 written, must collect the outcome now, not at the end of its sleep
+     * @param finished called on the worker's thread when a segment is done: the apply thread, if asleep, must collect
+     *                 the outcome now, not at the end of its sleep
      */
     ApplyWorker(int index, ReplicaSession session, GroupApplier applier, CommitOrder order, Path spillDirectory,
                 Runnable finished) {

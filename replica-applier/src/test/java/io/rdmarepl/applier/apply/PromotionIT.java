@@ -78,10 +78,7 @@ class PromotionIT extends ReplicaPerClass {
 
     @Test
     void shouldStopRenewingThePrimarysLeaseFromTheDrainUntilToldToFollow() throws Exception {
-        Sql.write(replica, "CREATE TABLE renewals (id bigint PRIMARY KEY)");
-        try (ApplierFixture f = ApplierFixture.start(replica, "lease-renewal")) {
-            f.feeder().send(relation(1, "renewals", 'd', "id*")).transaction(1, 10, insert(1, i8(1)));
-            f.awaitApplied(10);
+        try (ApplierFixture f = oneRowApplied("renewals", "lease-renewal")) {
             assertThat(f.applier().drain().get(10, TimeUnit.SECONDS)).isEqualTo(10);
             assertThat(f.status().state()).isEqualTo(ApplierState.DRAINING);
             var feedback = f.feeder().writer().feedback();
@@ -106,10 +103,7 @@ class PromotionIT extends ReplicaPerClass {
      */
     @Test
     void shouldWakeTheIdleApplyThreadForADrainAndAPromotion() throws Exception {
-        Sql.write(replica, "CREATE TABLE woken (id bigint PRIMARY KEY)");
-        try (ApplierFixture f = ApplierFixture.start(replica, "woken", "apply.idle.max.park.us", "1000000")) {
-            f.feeder().send(relation(1, "woken", 'd', "id*")).transaction(1, 10, insert(1, i8(1)));
-            f.awaitApplied(10);
+        try (ApplierFixture f = oneRowApplied("woken", "woken", "apply.idle.max.park.us", "1000000")) {
 
             assertThat(f.applier().drain().get(600, TimeUnit.MILLISECONDS)).isEqualTo(10);
             f.applier().follow();
@@ -121,6 +115,18 @@ class PromotionIT extends ReplicaPerClass {
         }
     }
 
+    /**
+     * An applier from {@code source} with {@code settings}, which has applied one row (id 1, transaction 1 at commit
+     * LSN 10) into a fresh table {@code table (id bigint PRIMARY KEY)}.
+     */
+    private static ApplierFixture oneRowApplied(String table, String source, String... settings) {
+        Sql.write(replica, "CREATE TABLE " + table + " (id bigint PRIMARY KEY)");
+        ApplierFixture f = ApplierFixture.start(replica, source, settings);
+        f.feeder().send(relation(1, table, 'd', "id*")).transaction(1, 10, insert(1, i8(1)));
+        f.awaitApplied(10);
+        return f;
+    }
+
     /** Refreshes the shipper's copy of the feedback until {@code condition} holds; 10 s at most. */
     private static void awaitFeedback(io.rdmarepl.channel.ring.FeedbackSnapshot feedback, Await.Condition condition) {
         Await.until("the feedback condition holds", Duration.ofSeconds(10), () -> feedback.refresh() && condition.holds());
@@ -128,10 +134,7 @@ class PromotionIT extends ReplicaPerClass {
 
     @Test
     void shouldFindASequenceCreatedAfterTheApplierConnected() throws Exception {
-        Sql.write(replica, "CREATE TABLE early (id bigint PRIMARY KEY)");
-        try (ApplierFixture f = ApplierFixture.start(replica, "promotion-late", "promote.sequence.headroom", "10")) {
-            f.feeder().send(relation(1, "early", 'd', "id*")).transaction(1, 10, insert(1, i8(1)));
-            f.awaitApplied(10);
+        try (ApplierFixture f = oneRowApplied("early", "promotion-late", "promote.sequence.headroom", "10")) {
             // the applier's session prepared its query for the owned sequences when it connected, before this
             Sql.write(replica, "CREATE TABLE late (id serial PRIMARY KEY, v text)");
             f.feeder().send(relation(2, "late", 'd', "id*", "v")).transaction(2, 20, insert(2, i4(300), text("a")));

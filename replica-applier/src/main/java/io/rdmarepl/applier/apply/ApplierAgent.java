@@ -33,6 +33,7 @@ import org.slf4j.LoggerFactory;
  *
  * With {@code apply.workers} above 1 a group goes to a worker instead, as a segment ({@link SegmentScheduler}), and its
  * outcome comes back here in source order; a segment that must run alone, and every retry, is applied here as above.
+ * With {@code apply.workers} at 1 and {@code apply.copy.workers} above 1, only an initial copy's chunks go to workers.
  */
 final class ApplierAgent {
     private static final Logger LOG = LoggerFactory.getLogger(ApplierAgent.class);
@@ -96,10 +97,10 @@ final class ApplierAgent {
                 config.copyMinRows(), config.pauseOnDivergence(), config.sessionReplicationRole().equals("replica"),
                 config.pipeline());
         this.timing = new GroupTiming(config);
-        if (config.applyWorkers() > 1) {
+        if (config.parallelWorkers() > 1) {
             CommitOrder order = new CommitOrder();
             Path spill = Path.of(System.getProperty("java.io.tmpdir"));
-            ParallelApply parallel = new ParallelApply(config.applyWorkers(), order, new SegmentWriteSet(relations, session),
+            ParallelApply parallel = new ParallelApply(config.parallelWorkers(), order, new SegmentWriteSet(relations, session),
                     metrics, i -> {
                         ReplicaSession own = workerSessions.get();
                         return new ApplyWorker(i, own, new GroupApplier(relations, own, metrics,
@@ -107,7 +108,7 @@ final class ApplierAgent {
                                 config.pauseOnDivergence(), true, config.pipeline()), order, spill, this::wakeUp);
                     });
             this.segments = new SegmentScheduler(parallel, log, metrics, new Host(), config.groupMaxTransactions(),
-                    config.groupMaxBytes(), timing.maxNs());
+                    config.groupMaxBytes(), timing.maxNs(), config.applyWorkers() == 1);
         } else {
             this.segments = null;
         }
@@ -210,7 +211,7 @@ final class ApplierAgent {
             lastStrayRecords = assembler.strayRecords();
         }
         int work = polled;
-        if (segments != null) {
+        if (segments != null && segments.active()) {
             work += segments.run(nowNs, polled);
         } else if (log.transactions() > 0 && timing.due(nowNs, log.firstCompleteNs(), polled == 0, groupFull(),
                 polled == 0 && reader.writerAwaitsFeedback())) {
@@ -225,9 +226,9 @@ final class ApplierAgent {
         return work;
     }
 
-    /** The transactions not yet dispatched fill a group (with one worker: the whole log). */
+    /** The transactions not yet dispatched fill a group (applied on this thread: the whole log). */
     private boolean groupFull() {
-        return segments != null ? segments.groupFull()
+        return segments != null && segments.active() ? segments.groupFull()
                 : log.fillsGroup(0, config.groupMaxTransactions(), config.groupMaxBytes());
     }
 

@@ -27,6 +27,8 @@ final class GroupLog {
      * a transaction larger than a group leaves memory. Direct memory then stays below about this much.
      */
     static final int SPILL_ABOVE_BYTES = 16 << 20;
+    private static final byte SEQUENCES_ONLY = 1;
+    private static final byte SNAPSHOT_CHUNK = 2;
     /** Offsets are ints: a transaction's records must fit in 2 GiB. */
     static final int MAX_BYTES = Integer.MAX_VALUE - 8;
     private final SpillFile spill;
@@ -39,7 +41,8 @@ final class GroupLog {
     private long[] txCommitLsn = new long[256];
     private long[] txId = new long[256];
     private long[] txCommitTimeUs = new long[256];
-    private boolean[] txSequencesOnly = new boolean[256];
+    /** Per complete unit: {@link #SEQUENCES_ONLY}, {@link #SNAPSHOT_CHUNK}. */
+    private byte[] txFlags = new byte[256];
     private int txCount;
     private long firstCompleteNs;
 
@@ -99,9 +102,13 @@ final class GroupLog {
         openTxStart = size;
     }
 
-    /** The open transaction's Commit was just appended. */
-    void commitTransaction(long commitLsn, long id, long commitTimeUs, long nowNs) {
-        complete(commitLsn, id, commitTimeUs, nowNs, false);
+    /**
+     * The open transaction's Commit was just appended.
+     *
+     * @param snapshotChunk the transaction is a chunk of an initial copy (its Begin was flagged so)
+     */
+    void commitTransaction(long commitLsn, long id, long commitTimeUs, long nowNs, boolean snapshotChunk) {
+        complete(commitLsn, id, commitTimeUs, nowNs, snapshotChunk ? SNAPSHOT_CHUNK : 0);
     }
 
     /**
@@ -109,17 +116,17 @@ final class GroupLog {
      * position already reached, which applying the unit writes again.
      */
     void commitSequences(long commitLsn, long id, long readTimeUs, long nowNs) {
-        complete(commitLsn, id, readTimeUs, nowNs, true);
+        complete(commitLsn, id, readTimeUs, nowNs, SEQUENCES_ONLY);
     }
 
-    private void complete(long commitLsn, long id, long commitTimeUs, long nowNs, boolean sequencesOnly) {
+    private void complete(long commitLsn, long id, long commitTimeUs, long nowNs, byte flags) {
         if (txCount == txEnd.length) {
             int n = txCount * 2;
             txEnd = Arrays.copyOf(txEnd, n);
             txCommitLsn = Arrays.copyOf(txCommitLsn, n);
             txId = Arrays.copyOf(txId, n);
             txCommitTimeUs = Arrays.copyOf(txCommitTimeUs, n);
-            txSequencesOnly = Arrays.copyOf(txSequencesOnly, n);
+            txFlags = Arrays.copyOf(txFlags, n);
         }
         if (txCount == 0) {
             firstCompleteNs = nowNs;
@@ -128,7 +135,7 @@ final class GroupLog {
         txCommitLsn[txCount] = commitLsn;
         txId[txCount] = id;
         txCommitTimeUs[txCount] = commitTimeUs;
-        txSequencesOnly[txCount] = sequencesOnly;
+        txFlags[txCount] = flags;
         txCount++;
         openTxStart = -1;
     }
@@ -147,7 +154,7 @@ final class GroupLog {
         for (int k = 0; k < count; k++) {
             int at = first + k;
             complete(source.txCommitLsn[at], source.txId[at], source.txCommitTimeUs[at], source.firstCompleteNs,
-                    source.txSequencesOnly[at]);
+                    source.txFlags[at]);
             txEnd[k] = source.txEnd[at] - from;
         }
     }
@@ -196,7 +203,7 @@ final class GroupLog {
             txCommitLsn[k] = txCommitLsn[k + count];
             txId[k] = txId[k + count];
             txCommitTimeUs[k] = txCommitTimeUs[k + count];
-            txSequencesOnly[k] = txSequencesOnly[k + count];
+            txFlags[k] = txFlags[k + count];
         }
         txCount = left;
         firstCompleteNs = System.nanoTime();
@@ -234,7 +241,12 @@ final class GroupLog {
 
     /** Complete unit {@code k} holds only Sequence records (no source transaction). */
     boolean sequencesOnly(int k) {
-        return txSequencesOnly[k];
+        return txFlags[k] == SEQUENCES_ONLY;
+    }
+
+    /** Complete unit {@code k} is a chunk of an initial copy. */
+    boolean snapshotChunk(int k) {
+        return txFlags[k] == SNAPSHOT_CHUNK;
     }
 
     /** Bytes of the complete transactions (what one group would apply). */

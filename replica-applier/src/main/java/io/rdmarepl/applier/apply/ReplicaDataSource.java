@@ -23,7 +23,7 @@ public final class ReplicaDataSource {
             hikari.setPassword(config.replicaPassword());
         }
         // every apply worker holds a connection for as long as it runs; one more serves promotion and status
-        hikari.setMaximumPoolSize(Math.max(config.replicaPoolSize(), config.applyWorkers() + 1));
+        hikari.setMaximumPoolSize(Math.max(config.replicaPoolSize(), config.parallelWorkers() + 1));
         hikari.setMinimumIdle(1);
         hikari.setConnectionTimeout(config.replicaConnectTimeoutMs());
         hikari.setAutoCommit(true);

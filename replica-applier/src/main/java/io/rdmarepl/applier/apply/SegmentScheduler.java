@@ -42,12 +42,18 @@ final class SegmentScheduler implements AutoCloseable {
     private final int groupMaxTransactions;
     private final long groupMaxBytes;
     private final long groupMaxNs;
+    /**
+     * Only an initial copy's chunks go to the workers ({@code apply.workers} 1, {@code apply.copy.workers} above 1):
+     * every other transaction is the apply thread's, applied there in groups once nothing is in flight.
+     */
+    private final boolean chunksOnly;
     /** A segment must run alone: it waits until nothing is in flight, and no more frames are read meanwhile. */
     private boolean aloneWaiting;
     private int aloneTransactions;
 
     SegmentScheduler(ParallelApply parallel, GroupLog log, ApplierMetrics metrics, Host host, int groupMaxTransactions,
-                     long groupMaxBytes, long groupMaxNs) {
+                     long groupMaxBytes, long groupMaxNs, boolean chunksOnly) {
+        this.chunksOnly = chunksOnly;
         this.parallel = parallel;
         this.log = log;
         this.metrics = metrics;
@@ -56,6 +62,14 @@ final class SegmentScheduler implements AutoCloseable {
         this.groupMaxTransactions = groupMaxTransactions;
         this.groupMaxBytes = groupMaxBytes;
         this.groupMaxNs = groupMaxNs;
+    }
+
+    /**
+     * Whether the log is this scheduler's now: always, unless only chunks are; then while one is in flight or the
+     * log starts with one.
+     */
+    boolean active() {
+        return !chunksOnly || parallel.inFlight() > 0 || log.transactions() > 0 && log.snapshotChunk(0);
     }
 
     /** Transactions at the front of the log that are in flight. */
@@ -99,6 +113,9 @@ final class SegmentScheduler implements AutoCloseable {
         while (parallel.hasIdleWorker()) {
             int first = parallel.dispatchedTransactions();
             int pending = log.transactions() - first;
+            if (chunksOnly && pending > 0 && !log.snapshotChunk(first)) {
+                break; // the apply thread's, once the chunks before it committed
+            }
             long waitingSinceNs = Math.max(log.firstCompleteNs(), parallel.lastDispatchNs());
             if (pending == 0 || !(polled == 0 || pending >= segmentMaxTransactions || groupFull()
                     || nowNs - waitingSinceNs >= groupMaxNs)) {
@@ -127,7 +144,8 @@ final class SegmentScheduler implements AutoCloseable {
     private int segmentLength(int first, int pending) {
         int count = 1;
         int most = Math.min(pending, segmentMaxTransactions);
-        while (count < most && log.bytesOf(first, count + 1) <= groupMaxBytes) {
+        while (count < most && log.bytesOf(first, count + 1) <= groupMaxBytes
+                && (!chunksOnly || log.snapshotChunk(first + count))) {
             count++;
         }
         return count;

@@ -24,6 +24,7 @@ import java.sql.SQLException;
  *  TABLE          hash(relation)                        a change of a table where any two changes may collide
  *  INSERTS        hash(relation)                        an insert into a table with no unique index at all
  *  ANY_KEY        hash(relation)                        some KEY token of this relation is in the set
+ *  COPY           hash(relation)                        an initial copy's chunk of this relation (INSERTS | CREATED)
  * </pre>
  * How long a later segment waits for an earlier one it meets ({@link #meet}):
  * <ul>
@@ -48,6 +49,7 @@ final class SegmentWriteSet implements RecordHandler {
     static final long INSERTS = 2;
     static final long ANY_KEY = 3;
     static final long CREATED = 4;
+    static final long COPY = INSERTS | CREATED;
     private static final long KIND = 3;
     /** {@link #meet}: the segments may run side by side. */
     static final int APART = 0;
@@ -105,10 +107,18 @@ final class SegmentWriteSet implements RecordHandler {
     static int meet(LongSet later, LongSet earlier) {
         int level = APART;
         for (long token : later.slots()) {
-            if (token == 0 || (token & CREATED) != 0) {
-                continue; // a CREATED token's plain KEY token is in the set too
+            if (token == 0) {
+                continue;
             }
-            long base = token & ~KIND;
+            long base = token & ~(KIND | CREATED);
+            if ((token & CREATED) != 0) {
+                // a CREATED key's plain KEY token is in the set too; a chunk meets every change of its table but no chunk
+                if (token == (base | COPY) && (earlier.contains(base | TABLE) || earlier.contains(base | INSERTS)
+                        || earlier.contains(base | ANY_KEY))) {
+                    return AFTER_COMMIT;
+                }
+                continue;
+            }
             switch ((int) (token & KIND)) {
                 case (int) KEY -> {
                     if (earlier.contains(token | CREATED)) {
@@ -119,12 +129,13 @@ final class SegmentWriteSet implements RecordHandler {
                     }
                 }
                 case (int) TABLE -> {
-                    if (earlier.contains(token) || earlier.contains(base | INSERTS) || earlier.contains(base | ANY_KEY)) {
+                    if (earlier.contains(token) || earlier.contains(base | INSERTS) || earlier.contains(base | ANY_KEY)
+                            || earlier.contains(base | COPY)) {
                         return AFTER_COMMIT;
                     }
                 }
                 default -> { // INSERTS and ANY_KEY meet only a TABLE of their relation
-                    if (earlier.contains(base | TABLE)) {
+                    if (earlier.contains(base | TABLE) || earlier.contains(base | COPY)) {
                         return AFTER_COMMIT;
                     }
                 }
@@ -148,12 +159,16 @@ final class SegmentWriteSet implements RecordHandler {
         alone = "a Sequence record";
     }
 
-    /** An initial copy's rows: the whole table, so chunks of one table keep their order and meet its streamed changes. */
+    /**
+     * An initial copy's rows: they meet every streamed change of their table, but not another chunk of it. The chunks
+     * of one copy hold distinct rows of one snapshot, in an order that does not matter (design.md), so they apply side
+     * by side.
+     */
     @Override
     public void onCopyChunk(CopyChunkView chunk) {
         TableMapping m = mapping(chunk.relationId());
         if (m != null) {
-            tokens.add(relationToken(chunk.relationId(), TABLE));
+            tokens.add(relationToken(chunk.relationId(), COPY));
         }
     }
 

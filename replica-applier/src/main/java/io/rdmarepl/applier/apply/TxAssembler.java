@@ -118,10 +118,10 @@ final class TxAssembler implements MessageHandler, RecordHandler {
             append();
             if (snapshotChunk) {
                 // applied, but the position stays where it was: a copy cut short is redone from its start
-                log.commitTransaction(acceptedLsn, txId, commitTimeUs, nowNs);
+                log.commitTransaction(acceptedLsn, txId, commitTimeUs, nowNs, true);
                 snapshotChunks++;
             } else {
-                log.commitTransaction(commitLsn, txId, commitTimeUs, nowNs);
+                log.commitTransaction(commitLsn, txId, commitTimeUs, nowNs, false);
                 acceptedLsn = commitLsn;
                 acceptedTxId = txId;
                 receivedTransactions++;

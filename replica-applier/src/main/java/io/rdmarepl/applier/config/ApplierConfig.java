@@ -30,6 +30,7 @@ public record ApplierConfig(
         String sessionReplicationRole,
         String synchronousCommit,
         int applyWorkers,
+        int copyWorkers,
         int batchMaxRows,
         int copyMinRows,
         boolean pipeline,
@@ -50,6 +51,14 @@ public record ApplierConfig(
         int adminPort,
         String adminToken,
         Map<String, String> printable) {
+
+    /**
+     * Apply workers beside the apply thread: {@code apply.workers} when above 1 (every segment), else {@code
+     * apply.copy.workers} (an initial copy's chunks only); 1 means none.
+     */
+    public int parallelWorkers() {
+        return applyWorkers > 1 ? applyWorkers : copyWorkers;
+    }
 
     /** The defaults, overridden by {@code overrides} ({@code key, value, key, value ...}). */
     public static ApplierConfig of(String... overrides) {
@@ -97,6 +106,9 @@ public record ApplierConfig(
                     + "=replica (with origin, triggers and foreign keys fire and may read rows another connection is"
                     + " still writing)");
         }
+        // with origin, triggers fire: chunks on several connections could read each other's unfinished rows
+        int copyWorkersSet = r.get(APPLY_COPY_WORKERS);
+        int copyWorkers = role.equals("replica") ? copyWorkersSet : 1;
         int batchRows = r.get(APPLY_BATCH_MAX_ROWS);
         int copyRows = r.get(APPLY_COPY_MIN_ROWS);
         boolean pipeline = r.get(APPLY_PIPELINE);
@@ -122,7 +134,7 @@ public record ApplierConfig(
         r.rejectUnknownKeys();
         r.throwIfInvalid();
         return new ApplierConfig(sourceName, activation, ringUri, capacity, epoch, url, user, password, poolSize, connectTimeoutMs,
-                readOnly, role, syncCommit, workers, batchRows, copyRows, pipeline, groupTx, groupBytes, groupMs, lingerUs, pollFrames, parkUs, retryInitial,
+                readOnly, role, syncCommit, workers, copyWorkers, batchRows, copyRows, pipeline, groupTx, groupBytes, groupMs, lingerUs, pollFrames, parkUs, retryInitial,
                 retryMax, durablePoll, feedbackMs, pauseOnDivergence, headroom, sequenceSyncMs, adminBind, adminPort, adminToken,
                 r.resolved());
     }
@@ -139,7 +151,7 @@ public record ApplierConfig(
         shown.put(RING_EPOCH.name(), Integer.toString(epoch));
         return new ApplierConfig(sourceName, activation, ringUri, ringCapacityBytes, epoch, replicaJdbcUrl, replicaUser,
                 replicaPassword, replicaPoolSize, replicaConnectTimeoutMs, replicaReadOnlyForClients, sessionReplicationRole,
-                synchronousCommit, applyWorkers, batchMaxRows, copyMinRows, pipeline, groupMaxTransactions, groupMaxBytes, groupMaxMs, groupLingerUs, pollMaxFrames, idleMaxParkUs,
+                synchronousCommit, applyWorkers, copyWorkers, batchMaxRows, copyMinRows, pipeline, groupMaxTransactions, groupMaxBytes, groupMaxMs, groupLingerUs, pollMaxFrames, idleMaxParkUs,
                 retryInitialMs, retryMaxMs, durablePollMs, feedbackIntervalMs, pauseOnDivergence, sequenceHeadroom,
                 sequenceSyncIntervalMs, adminBind, adminPort,
                 adminToken, Map.copyOf(shown));

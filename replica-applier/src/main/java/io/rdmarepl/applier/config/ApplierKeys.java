@@ -62,6 +62,8 @@ public final class ApplierKeys {
             "synchronous_commit of the applier's sessions; with off, durable LSN follows the replica's WAL flush, not its commits");
     public static final ConfigKey<Integer> APPLY_WORKERS = key("apply.workers", integer(1, 64), "1",
             "Replica connections applying at once. The transactions read are cut into segments of at most apply.group.max.transactions / (2 x apply.workers); segments whose write sets do not meet apply side by side, and all commit in source order. More than 1 needs replica.session.replication.role=replica. Pays on a backlog of independent rows with cores to spare; docs/benchmarks.md has the measured scaling");
+    public static final ConfigKey<Integer> APPLY_COPY_WORKERS = key("apply.copy.workers", integer(1, 64), "2",
+            "Replica connections applying an initial copy's chunks at once, with apply.workers at 1 (above 1, a copy uses those): the chunks hold distinct rows of one snapshot, so they apply side by side and commit in order. The replica's B-tree indexes come out larger (pages split in halves where two chunks' keys meet); 1 applies the chunks one after another. 1 with replica.session.replication.role=origin");
     public static final ConfigKey<Integer> APPLY_BATCH_MAX_ROWS = key("apply.batch.max.rows", integer(1, 100_000), "500",
             "Most rows sent in one JDBC batch of one statement shape (inserts that go as COPY stream, up to 65,536 rows a COPY)");
     public static final ConfigKey<Integer> APPLY_COPY_MIN_ROWS = key("apply.copy.min.rows", integer(0, 100_000), "32",
@@ -112,7 +114,7 @@ public final class ApplierKeys {
             SOURCE_NAME, ACTIVATION, RING_URI, RING_CAPACITY_BYTES, RING_EPOCH,
             REPLICA_JDBC_URL, REPLICA_USER, REPLICA_PASSWORD, REPLICA_POOL_SIZE, REPLICA_CONNECT_TIMEOUT_MS,
             REPLICA_READ_ONLY_FOR_CLIENTS, REPLICA_SESSION_REPLICATION_ROLE, APPLY_SYNCHRONOUS_COMMIT,
-            APPLY_WORKERS, APPLY_BATCH_MAX_ROWS, APPLY_COPY_MIN_ROWS, APPLY_PIPELINE, APPLY_GROUP_MAX_TRANSACTIONS, APPLY_GROUP_MAX_BYTES, APPLY_GROUP_MAX_MS, APPLY_GROUP_LINGER_US,
+            APPLY_WORKERS, APPLY_COPY_WORKERS, APPLY_BATCH_MAX_ROWS, APPLY_COPY_MIN_ROWS, APPLY_PIPELINE, APPLY_GROUP_MAX_TRANSACTIONS, APPLY_GROUP_MAX_BYTES, APPLY_GROUP_MAX_MS, APPLY_GROUP_LINGER_US,
             APPLY_POLL_MAX_FRAMES, APPLY_IDLE_MAX_PARK_US, APPLY_RETRY_INITIAL_MS, APPLY_RETRY_MAX_MS,
             APPLY_DURABLE_POLL_MS, APPLY_FEEDBACK_INTERVAL_MS, APPLY_ON_DIVERGENCE, PROMOTE_SEQUENCE_HEADROOM,
             PROMOTE_SEQUENCE_SYNC_INTERVAL_MS, ADMIN_BIND, ADMIN_PORT, ADMIN_TOKEN);

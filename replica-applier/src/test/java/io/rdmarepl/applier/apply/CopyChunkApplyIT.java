@@ -1,6 +1,9 @@
 package io.rdmarepl.applier.apply;
 
+import static io.rdmarepl.applier.testing.Records.i4;
 import static io.rdmarepl.applier.testing.Records.relation;
+import static io.rdmarepl.applier.testing.Records.text;
+import static io.rdmarepl.applier.testing.Records.update;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmarepl.applier.testing.ApplierFixture;
@@ -8,6 +11,8 @@ import io.rdmarepl.applier.testing.Sql;
 import io.rdmarepl.format.record.ChangeRecord;
 import io.rdmarepl.testsupport.Await;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -18,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
  * CopyChunk records ({@link CopyChunkApply}) on a real replica fed through a real shm ring: the COPY text goes in as
  * it is, a chunk that meets rows already there keeps upsert semantics through the temporary table, a table where a
  * trigger fires for the applier goes that way from the start, a refused value is named by its row, a missing column
- * pauses naming it. One server for the class.
+ * pauses naming it, chunks of one table apply side by side ({@code apply.copy.workers}). One server for the class.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class CopyChunkApplyIT extends ReplicaPerClass {
@@ -68,6 +73,32 @@ class CopyChunkApplyIT extends ReplicaPerClass {
                 .as("row 5 overwritten by the chunk, every value exact")
                 .containsExactly(List.of("tab\there\nnewline back\\slash é \\N-not-null", "00ff", "t",
                         "3.14159265358979323846264338327950288"));
+    }
+
+    @Test
+    void shouldApplyTheChunksOfOneTableSideBySideAndTheStreamAfterThem() throws Exception {
+        Sql.write(replica, "CREATE TABLE side_by_side (id int PRIMARY KEY, v text)");
+        // apply.copy.workers: 2 by default; each chunk below fills a group, so no two share a segment (one worker)
+        try (ApplierFixture f = ApplierFixture.start(replica, "side-by-side", "apply.group.max.bytes", "1024");
+             Connection blocker = replica.connect("postgres")) {
+            // the first chunk carries the Relation: it runs alone on the apply thread
+            f.feeder().send(relation(1, "side_by_side", 'd', "id*", "v")).snapshotChunk(1, 0x10, chunk(1, 2, rows(1, 100, "a")));
+            Await.until("the first chunk applied", DEADLINE, f::status, s -> s.transactionsApplied() >= 1);
+            blocker.setAutoCommit(false);
+            try (Statement lock = blocker.createStatement()) {
+                lock.execute("LOCK TABLE side_by_side IN SHARE MODE"); // a COPY waits for it
+            }
+            f.feeder().snapshotChunk(2, 0x10, chunk(1, 2, rows(101, 200, "b".repeat(20))))
+                    .snapshotChunk(3, 0x10, chunk(1, 2, rows(201, 300, "c".repeat(20))));
+            Await.until("both chunks waiting for the table at once", DEADLINE, () -> Sql.count(replica,
+                    "SELECT count(*) FROM pg_locks WHERE relation = 'side_by_side'::regclass AND NOT granted"), n -> n == 2);
+            blocker.rollback();
+            // the copy's closing transaction, then a streamed change of a row the last chunk wrote
+            f.feeder().transaction(4, 0x10).transaction(5, 0x20, update(1, i4(300), text("streamed")));
+            f.awaitApplied(0x20);
+        }
+        assertThat(Sql.rows(replica, "SELECT count(*), count(DISTINCT v), max(id), (SELECT v FROM side_by_side WHERE id = 300)"
+                + " FROM side_by_side")).containsExactly(List.of("300", "4", "300", "streamed"));
     }
 
     @Test

@@ -51,6 +51,19 @@ class ApplierConfigTest {
     }
 
     @Test
+    void shouldApplyACopysChunksOnTheCopyWorkersOnlyWhereTriggersDoNotFire() {
+        assertThat(ApplierConfig.of().parallelWorkers()).as("the default: a copy on 2 connections").isEqualTo(2);
+        assertThat(ApplierConfig.of("apply.copy.workers", "1").parallelWorkers()).isEqualTo(1);
+        assertThat(ApplierConfig.of("apply.workers", "3", "apply.copy.workers", "5").parallelWorkers())
+                .as("apply.workers above 1 serve the copy too").isEqualTo(3);
+        assertThat(ApplierConfig.of("replica.session.replication.role", "origin").parallelWorkers())
+                .as("with origin, triggers fire: one connection").isEqualTo(1);
+        assertThatThrownBy(() -> ApplierConfig.of("apply.copy.workers", "0"))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
+                        "apply.copy.workers=0: must be between 1 and 64"));
+    }
+
+    @Test
     void shouldReportEveryBadKeyAtOnceWithValueAndRule() {
         Properties p = new Properties();
         p.setProperty("apply.batch.max.rows", "0");

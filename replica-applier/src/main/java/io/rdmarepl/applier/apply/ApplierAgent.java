@@ -50,7 +50,7 @@ final class ApplierAgent {
     private final SequenceTracker sequences;
     private final SequenceReadings readings;
     private final GroupApplier applier;
-    /** Null with one worker: groups are applied on this thread. */
+    /** Null without workers ({@link ApplierConfig#parallelWorkers()} 1): groups are applied on this thread. */
     private final SegmentScheduler segments;
     private final PositionReport positions;
     private final ApplierMetrics metrics;
@@ -82,7 +82,7 @@ final class ApplierAgent {
     private volatile ApplierStatus status;
 
     /**
-     * @param workerSessions a new session for each apply worker ({@code apply.workers} above 1)
+     * @param workerSessions a new session for each apply worker ({@link ApplierConfig#parallelWorkers()} above 1)
      */
     ApplierAgent(ApplierConfig config, RingReader reader, ReplicaSession session, Supplier<ReplicaSession> workerSessions,
                  SequenceTracker sequences, SequenceReadings readings, ApplierMetrics metrics, AppliedPosition start) {

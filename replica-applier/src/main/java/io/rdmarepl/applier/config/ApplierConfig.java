@@ -106,9 +106,16 @@ public record ApplierConfig(
                     + "=replica (with origin, triggers and foreign keys fire and may read rows another connection is"
                     + " still writing)");
         }
-        // with origin, triggers fire: chunks on several connections could read each other's unfinished rows
-        int copyWorkersSet = r.get(APPLY_COPY_WORKERS);
-        int copyWorkers = role.equals("replica") ? copyWorkersSet : 1;
+        // with origin, triggers fire: chunks on several connections could read each other's unfinished rows; the
+        // default then means 1, a value written says something the loader must refuse
+        int copyWorkers = r.get(APPLY_COPY_WORKERS);
+        if (!role.equals("replica")) {
+            if (copyWorkers > 1 && source.properties().getProperty(APPLY_COPY_WORKERS.name()) != null) {
+                r.problem(APPLY_COPY_WORKERS, String.valueOf(copyWorkers), "needs " + REPLICA_SESSION_REPLICATION_ROLE.name()
+                        + "=replica (with origin, triggers fire and may read rows another connection is still writing)");
+            }
+            copyWorkers = 1;
+        }
         int batchRows = r.get(APPLY_BATCH_MAX_ROWS);
         int copyRows = r.get(APPLY_COPY_MIN_ROWS);
         boolean pipeline = r.get(APPLY_PIPELINE);

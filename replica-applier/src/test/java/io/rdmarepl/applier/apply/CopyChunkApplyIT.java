@@ -92,9 +92,14 @@ class CopyChunkApplyIT extends ReplicaPerClass {
                     .snapshotChunk(3, 0x10, chunk(1, 2, rows(201, 300, "c".repeat(20))));
             Await.until("both chunks waiting for the table at once", DEADLINE, () -> Sql.count(replica,
                     "SELECT count(*) FROM pg_locks WHERE relation = 'side_by_side'::regclass AND NOT granted"), n -> n == 2);
-            blocker.rollback();
-            // the copy's closing transaction, then a streamed change of a row the last chunk wrote
+            // the copy's closing transaction, then a streamed change of a row the last chunk wrote, read while the
+            // chunks wait: an update sent before the chunk committed would find no row (and the value stay "c...")
             f.feeder().transaction(4, 0x10).transaction(5, 0x20, update(1, i4(300), text("streamed")));
+            Await.until("the stream read behind the waiting chunks", DEADLINE, () -> {
+                f.feeder().writer().feedback().refresh();
+                return f.feeder().writer().feedback().consumerPosition();
+            }, position -> position == f.feeder().writer().position());
+            blocker.rollback();
             f.awaitApplied(0x20);
         }
         assertThat(Sql.rows(replica, "SELECT count(*), count(DISTINCT v), max(id), (SELECT v FROM side_by_side WHERE id = 300)"

@@ -58,6 +58,10 @@ class ApplierConfigTest {
                 .as("apply.workers above 1 serve the copy too").isEqualTo(3);
         assertThat(ApplierConfig.of("replica.session.replication.role", "origin").parallelWorkers())
                 .as("with origin, triggers fire: one connection").isEqualTo(1);
+        assertThatThrownBy(() -> ApplierConfig.of("apply.copy.workers", "3", "replica.session.replication.role", "origin"))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
+                        "apply.copy.workers=3: needs replica.session.replication.role=replica (with origin, triggers fire"
+                                + " and may read rows another connection is still writing)"));
         assertThatThrownBy(() -> ApplierConfig.of("apply.copy.workers", "0"))
                 .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).containsExactly(
                         "apply.copy.workers=0: must be between 1 and 64"));

@@ -211,7 +211,11 @@ final class ApplierAgent {
             lastStrayRecords = assembler.strayRecords();
         }
         int work = polled;
-        if (segments != null && segments.active()) {
+        boolean scheduled = segments != null && segments.active();
+        if (segments != null && !scheduled) {
+            segments.standDownIfCopyDone();
+        }
+        if (scheduled) {
             work += segments.run(nowNs, polled);
         } else if (log.transactions() > 0 && timing.due(nowNs, log.firstCompleteNs(), polled == 0, groupFull(),
                 polled == 0 && reader.writerAwaitsFeedback())) {

@@ -53,6 +53,8 @@ final class ApplyWorker implements Runnable {
     private final CommitTurn turn = this::awaitTurn;
 
     private volatile boolean running = true;
+    /** Close the replica connection while idle (an initial copy is done). */
+    private volatile boolean closeConnection;
     private volatile boolean assigned;
     private volatile boolean done;
     private volatile long segmentNo;
@@ -142,10 +144,25 @@ final class ApplyWorker implements Runnable {
         done = false;
     }
 
+    /**
+     * The worker's part is over for now (the initial copy it served is done): its segment's memory goes back to its
+     * first size here, and its replica connection is closed on its own thread. The next segment opens another.
+     * Apply thread only; the worker must be {@link #idle} and not in flight.
+     */
+    void standDown() {
+        segment.reset();
+        closeConnection = true;
+        LockSupport.unpark(thread);
+    }
+
     @Override
     public void run() {
         while (running) {
             if (!assigned) {
+                if (closeConnection) {
+                    closeConnection = false;
+                    session.closeConnection();
+                }
                 LockSupport.park(this);
                 continue;
             }

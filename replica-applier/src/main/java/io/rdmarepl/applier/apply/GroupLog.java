@@ -33,7 +33,8 @@ final class GroupLog {
     static final int MAX_BYTES = Integer.MAX_VALUE - 8;
     private final SpillFile spill;
     /** The in-memory buffer, kept while a large group is in the spill file. */
-    private ByteBuffer memory = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+    private static final int INITIAL_BYTES = 1 << 20;
+    private ByteBuffer memory = ByteBuffer.allocateDirect(INITIAL_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private ByteBuffer data = memory;
     private int size;
     private int openTxStart = -1;
@@ -90,6 +91,23 @@ final class GroupLog {
             data = memory;
             spill.release();
         }
+    }
+
+    /**
+     * Empties the log and gives back what it grew to: memory beyond the first size (left to the collector), the spill
+     * file. For a copy that is no longer needed (an apply worker's segment, once the worker stands down).
+     */
+    void reset() {
+        size = 0;
+        txCount = 0;
+        openTxStart = -1;
+        if (data != memory) {
+            spill.release();
+        }
+        if (memory.capacity() > INITIAL_BYTES) {
+            memory = ByteBuffer.allocateDirect(INITIAL_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        data = memory;
     }
 
     /** Releases the spill file (the applier stops). */

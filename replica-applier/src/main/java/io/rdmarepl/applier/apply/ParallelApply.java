@@ -159,6 +159,16 @@ final class ParallelApply implements AutoCloseable {
         return false;
     }
 
+    /** Every worker stands down ({@link ApplyWorker#standDown}); nothing may be in flight. */
+    void standDown() {
+        if (inFlightCount > 0) {
+            throw new IllegalStateException(inFlightCount + " segment(s) in flight");
+        }
+        for (ApplyWorker w : workers) {
+            w.standDown();
+        }
+    }
+
     @Override
     public void close() {
         for (ApplyWorker w : workers) {

@@ -1,5 +1,6 @@
 package io.rdmarepl.applier.apply;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.rdmarepl.applier.position.AppliedPositionStore;
 import io.rdmarepl.format.Lsn;
 import java.sql.Connection;
@@ -190,6 +191,20 @@ final class ReplicaSession implements AutoCloseable {
             closeQuietly(connection);
             connection = null;
         }
+    }
+
+    /**
+     * Closes the connection rather than giving it back to the pool, which would keep it open: this session is not
+     * needed for a while (an apply worker after an initial copy). The next use opens another.
+     */
+    void closeConnection() {
+        if (connection != null && dataSource instanceof HikariDataSource pool) {
+            statements.close();
+            pipeline = null;
+            pool.evictConnection(connection);
+            connection = null;
+        }
+        discard();
     }
 
     @Override

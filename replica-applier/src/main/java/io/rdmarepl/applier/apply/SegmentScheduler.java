@@ -47,6 +47,8 @@ final class SegmentScheduler implements AutoCloseable {
      * every other transaction is the apply thread's, applied there in groups once nothing is in flight.
      */
     private final boolean chunksOnly;
+    /** Chunks went to the workers since they last stood down. */
+    private boolean workersServing;
     /** A segment must run alone: it waits until nothing is in flight, and no more frames are read meanwhile. */
     private boolean aloneWaiting;
     private int aloneTransactions;
@@ -70,6 +72,17 @@ final class SegmentScheduler implements AutoCloseable {
      */
     boolean active() {
         return !chunksOnly || parallel.inFlight() > 0 || log.transactions() > 0 && log.snapshotChunk(0);
+    }
+
+    /**
+     * Only chunks go to the workers and none is left: they give back their connections and memory until the next copy
+     * (else an applier would hold them for as long as it runs after its first copy).
+     */
+    void standDownIfCopyDone() {
+        if (chunksOnly && workersServing && !active()) {
+            parallel.standDown();
+            workersServing = false;
+        }
     }
 
     /** Transactions at the front of the log that are in flight. */
@@ -125,6 +138,7 @@ final class SegmentScheduler implements AutoCloseable {
             String alone = log.bytesOf(first, count) > GroupLog.SPILL_ABOVE_BYTES ? "larger than memory"
                     : parallel.dispatch(log, count, host.epoch(), nowNs);
             work++;
+            workersServing |= alone == null;
             if (alone != null) {
                 LOG.debug("{} transaction(s) run alone on the apply thread: {}", count, alone);
                 metrics.segmentAlone();

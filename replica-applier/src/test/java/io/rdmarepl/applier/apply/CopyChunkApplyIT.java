@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class CopyChunkApplyIT extends ReplicaPerClass {
+    private static final String WAITING = "SELECT pid FROM pg_locks WHERE relation = 'side_by_side'::regclass AND NOT granted";
     private static ChangeRecord.CopyChunk chunk(int relation, int columns, List<String> rows) {
         StringBuilder text = new StringBuilder();
         rows.forEach(r -> text.append(r).append('\n'));
@@ -90,8 +92,8 @@ class CopyChunkApplyIT extends ReplicaPerClass {
             }
             f.feeder().snapshotChunk(2, 0x10, chunk(1, 2, rows(101, 200, "b".repeat(20))))
                     .snapshotChunk(3, 0x10, chunk(1, 2, rows(201, 300, "c".repeat(20))));
-            Await.until("both chunks waiting for the table at once", DEADLINE, () -> Sql.count(replica,
-                    "SELECT count(*) FROM pg_locks WHERE relation = 'side_by_side'::regclass AND NOT granted"), n -> n == 2);
+            Await.until("both chunks waiting for the table at once", DEADLINE, () -> Sql.rows(replica, WAITING).size(),
+                    n -> n == 2);
             // the copy's closing transaction, then a streamed change of a row the last chunk wrote, read while the
             // chunks wait: an update sent before the chunk committed would find no row (and the value stay "c...")
             f.feeder().transaction(4, 0x10).transaction(5, 0x20, update(1, i4(300), text("streamed")));
@@ -99,8 +101,12 @@ class CopyChunkApplyIT extends ReplicaPerClass {
                 f.feeder().writer().feedback().refresh();
                 return f.feeder().writer().feedback().consumerPosition();
             }, position -> position == f.feeder().writer().position());
+            List<List<String>> workers = Sql.rows(replica, WAITING + " ORDER BY pid");
+            String workerPids = workers.stream().map(r -> r.get(0)).collect(Collectors.joining(","));
             blocker.rollback();
             f.awaitApplied(0x20);
+            Await.until("the copy's workers closed their connections", DEADLINE, () -> Sql.count(replica,
+                    "SELECT count(*) FROM pg_stat_activity WHERE pid IN (" + workerPids + ")"), n -> n == 0);
         }
         assertThat(Sql.rows(replica, "SELECT count(*), count(DISTINCT v), max(id), (SELECT v FROM side_by_side WHERE id = 300)"
                 + " FROM side_by_side")).containsExactly(List.of("300", "4", "300", "streamed"));

@@ -6,11 +6,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * When the apply thread cuts its log into segments for {@link ParallelApply}'s workers, and what it does with their
- * outcomes ({@code apply.workers} above 1; with {@code apply.copy.workers}, an initial copy's chunks only). It dispatches while a worker is idle and the transactions not yet
- * dispatched fill a segment, the ring is idle, or they waited {@code apply.group.max.ms}. It takes the outcomes back
- * oldest first, each committed one consumed as if applied on the apply thread. A segment that must run alone waits
- * until nothing is in flight and then runs on the apply thread ({@link Host#applyHere}); so does everything from a
- * segment that did not commit.
+ * outcomes ({@code apply.workers} above 1; with {@code apply.copy.workers}, an initial copy's chunks only). It
+ * dispatches while a worker is idle and the transactions not yet dispatched fill a segment, the ring is idle, or they
+ * waited {@code apply.group.max.ms}. It takes the outcomes back oldest first, each committed one consumed as if applied
+ * on the apply thread. A segment that must run alone waits until nothing is in flight and then runs on the apply thread
+ * ({@link Host#applyHere}); so does everything from a segment that did not commit.
  */
 final class SegmentScheduler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SegmentScheduler.class);

@@ -75,11 +75,12 @@ final class SegmentScheduler implements AutoCloseable {
     }
 
     /**
-     * Only chunks go to the workers and none is left: they give back their connections and memory until the next copy
-     * (else an applier would hold them for as long as it runs after its first copy).
+     * Only chunks go to the workers, none is in flight, and a transaction that is no chunk (the copy's closing one)
+     * leads the log: the copy is done, and the workers give back their connections and memory until the next one
+     * (else an applier would hold them for as long as it runs). A log merely empty between two chunks is not the end.
      */
     void standDownIfCopyDone() {
-        if (chunksOnly && workersServing && !active()) {
+        if (chunksOnly && workersServing && !active() && log.transactions() > 0) {
             parallel.standDown();
             workersServing = false;
         }

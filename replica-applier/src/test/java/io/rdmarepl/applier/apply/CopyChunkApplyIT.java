@@ -13,6 +13,7 @@ import io.rdmarepl.testsupport.Await;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -110,6 +111,33 @@ class CopyChunkApplyIT extends ReplicaPerClass {
         }
         assertThat(Sql.rows(replica, "SELECT count(*), count(DISTINCT v), max(id), (SELECT v FROM side_by_side WHERE id = 300)"
                 + " FROM side_by_side")).containsExactly(List.of("300", "4", "300", "streamed"));
+    }
+
+    @Test
+    void shouldKeepTheWorkersConnectionWhileTheCopyWaitsForItsNextChunk() throws Exception {
+        Sql.write(replica, "CREATE TABLE between_chunks (id int PRIMARY KEY, v text)");
+        String waiting = "SELECT pid FROM pg_locks WHERE relation = 'between_chunks'::regclass AND NOT granted";
+        try (ApplierFixture f = ApplierFixture.start(replica, "between-chunks", "apply.group.max.bytes", "1024");
+             Connection blocker = replica.connect("postgres")) {
+            f.feeder().send(relation(1, "between_chunks", 'd', "id*", "v")).snapshotChunk(1, 0x10, chunk(1, 2, rows(1, 100, "a")));
+            Await.until("the first chunk applied", DEADLINE, f::status, s -> s.transactionsApplied() >= 1);
+            blocker.setAutoCommit(false);
+            List<String> pids = new ArrayList<>();
+            for (int tx = 2; tx <= 3; tx++) {
+                try (Statement lock = blocker.createStatement()) {
+                    lock.execute("LOCK TABLE between_chunks IN SHARE MODE");
+                }
+                f.feeder().snapshotChunk(tx, 0x10, chunk(1, 2, rows(tx * 100 + 1, tx * 100 + 100, "b".repeat(20))));
+                pids.add(Await.until("chunk " + tx + " waiting on a worker", DEADLINE, () -> Sql.rows(replica, waiting),
+                        r -> r.size() == 1).get(0).get(0));
+                blocker.rollback();
+                long applied = tx;
+                Await.until("chunk " + tx + " applied, the log empty", DEADLINE, f::status, s -> s.transactionsApplied() >= applied);
+            }
+            assertThat(pids.get(1)).as("the same worker's backend: no stand-down while the copy goes on").isEqualTo(pids.get(0));
+            f.feeder().transaction(4, 0x10);
+            f.awaitApplied(0x10);
+        }
     }
 
     @Test

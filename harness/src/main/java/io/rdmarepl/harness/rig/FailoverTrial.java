@@ -102,12 +102,14 @@ public final class FailoverTrial {
                 // the warmup counts from the first commit: opening the pool's connections may take a while
                 awaitAcks(client, primary, Duration.ofSeconds(30), "the primary", () -> "");
                 long firstAckMs = TimeUnit.NANOSECONDS.toMillis(firstAckNs(client, primary, clientStartNs) - clientStartNs);
+                ProcessHandle postmaster = ProcessHandle.of(primary.pid())
+                        .orElseThrow(() -> new IllegalStateException("the primary's postmaster (pid " + primary.pid() + ") is not running"));
+                // read before the warmup, not at the kill: parsing every process's /proc maps made the JIT compile
+                // BufferedReader.readLine in this JVM as the failover began, 15-41 ms of the standby's CPU
+                leftovers = sharedMemoryOf(postmaster);
                 Thread.sleep(warmup.toMillis()); // the workload before the fault, as long as asked: not a wait for something
                 progress.accept("client acknowledged " + client.acknowledged() + " transactions; SIGKILL to the primary's postmaster (pid "
                         + primary.pid() + ")");
-                ProcessHandle postmaster = ProcessHandle.of(primary.pid())
-                        .orElseThrow(() -> new IllegalStateException("the primary's postmaster (pid " + primary.pid() + ") is not running"));
-                leftovers = sharedMemoryOf(postmaster);
                 // sync mode: what the primary enforced and the shipper promised an instant before the kill, and whether the
                 // flush position the primary had been told was within what the replica held (read after it)
                 Map<String, Object> syncAtKill = sync ? syncWitness.atKill() : Map.of();

@@ -59,6 +59,28 @@ class HistoryCheckTest {
         assertThat(history.count("b")).isEqualTo(1);
     }
 
+    @Test
+    void shouldCountEachMembersAcknowledgementsFromSeveralThreads() throws InterruptedException {
+        WriteHistory history = new WriteHistory();
+        Thread[] writers = new Thread[4];
+        for (int w = 0; w < writers.length; w++) {
+            int first = w * 1_000;
+            writers[w] = new Thread(() -> {
+                for (int i = 0; i < 1_000; i++) {
+                    history.acknowledged(first + i, i % 4 == 0 ? "b" : "a", i, i + 1);
+                }
+            });
+            writers[w].start();
+        }
+        for (Thread writer : writers) {
+            writer.join();
+        }
+        assertThat(history.count("a")).isEqualTo(3_000);
+        assertThat(history.count("b")).isEqualTo(1_000);
+        assertThat(history.count("c")).isZero();
+        assertThat(history.acksBy("b")).hasSize(1_000);
+    }
+
     private static Ack ack(long id, String member, long invokedMs, long acknowledgedMs) {
         return new Ack(id, member, invokedMs * MS, acknowledgedMs * MS, acknowledgedMs);
     }

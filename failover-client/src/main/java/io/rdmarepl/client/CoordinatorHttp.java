@@ -1,21 +1,30 @@
 package io.rdmarepl.client;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ConnectException;
+import java.net.HttpURLConnection;
+import java.net.Proxy;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Asks one coordinator for the topology: {@code GET {coordinator}/topology?after=<version>&wait_ms=<n>}.
  * The coordinator answers at once when its version is newer than {@code after} (or {@code after} is absent),
  * otherwise it holds the request up to {@code wait_ms} and answers with the same version.
+ * <p>
+ * Each request runs on the caller's thread over a kept-alive connection ({@link HttpURLConnection}, never through a
+ * proxy), as the coordinator's own role client does: java.net.http's client hands every exchange to its selector and
+ * executor threads and back. A failover is when this client is busiest (every failed transaction asks for the
+ * topology), on a CPU the application shares with it; there those hand-offs and the JIT compiling them took 7–9 ms
+ * of CPU per failover in {@code rdmarepl bench failover --layout hosts}. A blocking socket read does not see
+ * {@link Thread#interrupt()}: {@link #close()} closes the connections of requests in flight instead.
  */
-final class CoordinatorHttp {
+final class CoordinatorHttp implements AutoCloseable {
     /** The longest hold the coordinator grants. */
     static final Duration MAX_WAIT = Duration.ofMillis(30_000);
     /** The shortest hold a client asks for: shorter turns long polling into busy polling. */
@@ -25,14 +34,12 @@ final class CoordinatorHttp {
     /** A request that should answer at once (no {@code after}) and still takes this long counts as failed. */
     private static final Duration IMMEDIATE_TIMEOUT = Duration.ofSeconds(2);
 
-    private final HttpClient http;
+    private final int connectTimeoutMs;
+    private final Set<HttpURLConnection> inFlight = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
 
     CoordinatorHttp(final Duration connectTimeout) {
-        // HTTP/1.1: the coordinator speaks plain HTTP; no h2c upgrade attempt on every connection
-        this.http = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(connectTimeout)
-            .build();
+        this.connectTimeoutMs = clampMs(connectTimeout);
     }
 
     /**
@@ -56,31 +63,90 @@ final class CoordinatorHttp {
 
     private Topology get(final URI coordinator, final URI uri, final Duration timeout)
         throws CoordinatorException, InterruptedException {
-        final HttpRequest request = HttpRequest.newBuilder(uri)
-            .timeout(timeout)
-            .header("Accept", "application/json")
-            .GET()
-            .build();
-        final HttpResponse<String> response;
+        final int timeoutMs = clampMs(timeout);
+        HttpURLConnection connection = null;
+        boolean connected = false;
         try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        } catch (final HttpTimeoutException ex) {
-            throw new CoordinatorException(coordinator,
-                "no answer within " + timeout.toMillis() + " ms (" + ex.getMessage() + ")");
+            connection = (HttpURLConnection) uri.toURL().openConnection(Proxy.NO_PROXY);
+            connection.setConnectTimeout(Math.min(connectTimeoutMs, timeoutMs));
+            connection.setReadTimeout(timeoutMs);
+            connection.setUseCaches(false);
+            connection.setInstanceFollowRedirects(false);
+            connection.setRequestProperty("Accept", "application/json");
+            inFlight.add(connection);
+            if (closed) {
+                throw closedWhileAsking(connection);
+            }
+            connection.connect();
+            connected = true;
+            final int code = connection.getResponseCode();
+            // read to the end either way: only a fully read answer leaves the connection for the next request
+            final String body = readFully(code >= 400 ? connection.getErrorStream() : connection.getInputStream());
+            if (code != 200) {
+                throw new CoordinatorException(coordinator, "answered HTTP " + code + " to GET " + uri + ": " +
+                    abbreviate(body));
+            }
+            try {
+                return TopologyParser.parse(body);
+            } catch (final IllegalArgumentException ex) {
+                throw new CoordinatorException(coordinator, "sent an invalid topology: " + ex.getMessage());
+            }
+        } catch (final SocketTimeoutException ex) {
+            disconnect(connection);
+            if (closed) {
+                throw closedWhileAsking(connection);
+            }
+            throw new CoordinatorException(coordinator, connected ? "no answer within " + timeoutMs + " ms" :
+                "cannot connect (no connection within " + Math.min(connectTimeoutMs, timeoutMs) + " ms)");
         } catch (final ConnectException ex) {
             throw new CoordinatorException(coordinator, "cannot connect (" + reason(ex) + ")");
         } catch (final IOException ex) {
+            disconnect(connection);
+            if (closed) {
+                throw closedWhileAsking(connection);
+            }
             throw new CoordinatorException(coordinator, "request failed (" + reason(ex) + ")");
+        } finally {
+            if (connection != null) {
+                inFlight.remove(connection);
+            }
         }
-        if (response.statusCode() != 200) {
-            throw new CoordinatorException(coordinator, "answered HTTP " + response.statusCode() + " to GET " + uri +
-                ": " + abbreviate(response.body()));
+    }
+
+    /**
+     * Ends the requests in flight (their threads get {@link InterruptedException}) and every later one.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        for (final HttpURLConnection connection : inFlight) {
+            connection.disconnect();
         }
-        try {
-            return TopologyParser.parse(response.body());
-        } catch (final IllegalArgumentException ex) {
-            throw new CoordinatorException(coordinator, "sent an invalid topology: " + ex.getMessage());
+    }
+
+    private static InterruptedException closedWhileAsking(final HttpURLConnection connection) {
+        disconnect(connection);
+        return new InterruptedException("the topology client was closed");
+    }
+
+    private static String readFully(final InputStream in) throws IOException {
+        if (in == null) {
+            return "";
         }
+        try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** A connection left mid-answer must not be handed to the next request. */
+    private static void disconnect(final HttpURLConnection connection) {
+        if (connection != null) {
+            connection.disconnect();
+        }
+    }
+
+    private static int clampMs(final Duration duration) {
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, duration.toMillis()));
     }
 
     static URI topologyUri(final URI coordinator, final String query) {
@@ -88,11 +154,7 @@ final class CoordinatorHttp {
         return URI.create((base.endsWith("/") ? base : base + "/") + "topology" + query);
     }
 
-    /**
-     * The JDK client wraps the real reason in exceptions without a message (a refused connection is a
-     * ConnectException around a ClosedChannelException, neither with a message): name the first one that says
-     * something, or the outer one.
-     */
+    /** Names the first exception in the chain that says something, or the outer one. */
     private static String reason(final Throwable ex) {
         for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
             if (cause.getMessage() != null) {

@@ -160,6 +160,7 @@ public final class TopologyClient implements AutoCloseable {
     @Override
     public void close() {
         running = false;
+        http.close();
         poller.interrupt();
         refresher.interrupt();
         join(poller);

@@ -54,7 +54,7 @@ class FailoverDataSourceTest {
 
             assertThat(error.getMessage()).startsWith("no primary known within 400 ms: no topology received yet " +
                 "(coordinators [" + dead + "] not answering for ")
-                .contains(dead + ": cannot connect (ConnectException)");
+                .contains(dead + ": cannot connect (ConnectException: Connection refused)");
             assertThat(outageLog.events(Level.WARN)).singleElement()
                 .satisfies((warning) -> assertThat(warning.getThrowableProxy()).isNull());
             assertThat(clientLog.events(Level.ERROR)).isEmpty();

@@ -101,6 +101,20 @@ class TopologyClientTest {
     }
 
     @Test
+    void shouldEndAHeldLongPollWhenClosedWithoutWaitingForItsAnswer() {
+        coordinator.publish(1, "HEALTHY", PGA, List.of(PGA));
+        client = client(coordinator.url()).start();
+        Await.until("the long poll is held (30 s)", DEADLINE, () -> coordinator.heldPolls() == 1);
+
+        client.close();
+
+        // a blocking read ignores interrupts: only closing its connection ends it before the coordinator answers
+        assertThat(coordinator.heldPolls()).as("the coordinator still holds the poll it has not answered").isEqualTo(1);
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch((t) -> t.getName().startsWith("rdmarepl-topology-"));
+        client = null;
+    }
+
+    @Test
     void shouldAskAgainAtOnceWhenARefreshDeliveredTheLongPollsAnswerFirst() {
         coordinator.publish(1, "HEALTHY", PGA, List.of(PGA));
         // a pause for early answers longer than the deadline: the client must not take this race for one
@@ -177,7 +191,7 @@ class TopologyClientTest {
 
             assertThat(client.describeCoordinators())
                 .startsWith("coordinators [" + dead + "] not answering for ")
-                .contains(dead + ": cannot connect (ConnectException)");
+                .contains(dead + ": cannot connect (ConnectException: Connection refused)");
             assertThat(client.current()).isEmpty();
             assertThat(log.events(Level.WARN)).hasSize(1);
         }

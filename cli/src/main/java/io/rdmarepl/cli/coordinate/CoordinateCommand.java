@@ -80,9 +80,10 @@ public final class CoordinateCommand implements Callable<Integer> {
     }
 
     /**
-     * Plays {@code rounds} failovers in memory ({@link FailoverRehearsal}) before anything real starts, the coordinator's
-     * logs silenced meanwhile (their transitions are no cluster's); one line says what it did. A rehearsal that fails
-     * is only a cold first failover: the coordinator starts anyway.
+     * Plays {@code rounds} failovers in memory ({@link FailoverRehearsal}) and the requests to the roles under them
+     * ({@link RoleRequestWarmup}) before anything real starts, the coordinator's logs silenced meanwhile (their
+     * transitions are no cluster's); one line says what it did. A rehearsal that fails is only a cold first failover:
+     * the coordinator starts anyway.
      */
     private static void rehearse(int rounds) {
         if (rounds == 0) {
@@ -90,7 +91,7 @@ public final class CoordinateCommand implements Callable<Integer> {
         }
         String done;
         try (QuietLogs quiet = QuietLogs.of("io.rdmarepl.coordinator")) {
-            done = FailoverRehearsal.run(rounds).sentence();
+            done = FailoverRehearsal.run(rounds).sentence() + "; " + RoleRequestWarmup.run(RoleRequestWarmup.REQUESTS);
         } catch (RuntimeException e) {
             done = "failover rehearsal failed (the first failover runs cold): " + e;
         }

@@ -76,7 +76,7 @@ public final class CoordinatorKeys {
     public static final ConfigKey<Boolean> FAILOVER_AUTO = key("failover.auto", bool(), "true",
             "fail over on detection; false: only on `rdmarepl failover`");
     public static final ConfigKey<Integer> FAILOVER_REHEARSALS = key("failover.rehearsals", integer(0, 20), "3",
-            "failovers played through in memory (no member, role or store touched) before the coordinator starts, so that the first real one runs warm code; 0 = none");
+            "failovers played through in memory (no member, role or store touched) before the coordinator starts, then 300 requests of theirs to an admin endpoint of its own on a loopback port, so that the first real one runs warm code; 0 = neither");
     public static final ConfigKey<Long> MAX_LAG_BYTES = key("max.lag.bytes", wholeNumber(0, Long.MAX_VALUE), "16777216",
             "a standby further behind the last shipped frame is not a candidate");
     public static final ConfigKey<String> FENCE_COMMAND = key("fence.command", text(), "",

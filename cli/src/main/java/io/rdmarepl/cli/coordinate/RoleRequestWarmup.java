@@ -7,6 +7,7 @@ import io.rdmarepl.control.ApplierRoutes;
 import io.rdmarepl.control.ShipperRoutes;
 import io.rdmarepl.coordinator.roles.HttpRoleClient;
 import io.rdmarepl.coordinator.roles.RoleException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -53,7 +54,7 @@ final class RoleRequestWarmup {
                     client.post(admin, POSTS[answered % (POSTS.length + 1)], "", TIMEOUT);
                 }
             }
-        } catch (RoleException | java.io.UncheckedIOException e) {
+        } catch (RoleException | UncheckedIOException e) {
             return "warmed the requests to the roles with " + answered + " of " + requests + " loopback requests, then: "
                     + e.getMessage();
         }

@@ -33,7 +33,9 @@ final class RoleRequestWarmup {
     static final int REQUESTS = 300;
     private static final String TOKEN = "warmup";
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
-    private static final String[] POSTS = {ShipperRoutes.LEASE, ShipperRoutes.FENCE, ApplierRoutes.DRAIN, ApplierRoutes.PROMOTE};
+    /** In turn; {@code /status} is a GET, the others POSTs. */
+    private static final String[] ROUTES = {ShipperRoutes.LEASE, ShipperRoutes.FENCE, ApplierRoutes.DRAIN, ApplierRoutes.PROMOTE,
+        ApplierRoutes.STATUS};
 
     private RoleRequestWarmup() {
     }
@@ -48,10 +50,11 @@ final class RoleRequestWarmup {
             URI admin = URI.create("http://" + roles.address().getHostString() + ":" + roles.address().getPort());
             HttpRoleClient client = new HttpRoleClient(TOKEN);
             for (; answered < requests; answered++) {
-                if (answered % (POSTS.length + 1) == POSTS.length) {
+                String route = ROUTES[answered % ROUTES.length];
+                if (route.equals(ApplierRoutes.STATUS)) {
                     client.status(admin, TIMEOUT);
                 } else {
-                    client.post(admin, POSTS[answered % (POSTS.length + 1)], "", TIMEOUT);
+                    client.post(admin, route, "", TIMEOUT);
                 }
             }
         } catch (RoleException | UncheckedIOException e) {

@@ -1,6 +1,7 @@
 package io.rdmarepl.cli.admin;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmarepl.control.ControlJson;
@@ -10,8 +11,12 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +57,8 @@ public final class AdminServer implements AutoCloseable {
 
     private final HttpServer server;
     private final byte[] token;
+    /** The threads of routes answered apart ({@link #query(String, QueryAction, ExecutorService)}), closed with the server. */
+    private final List<ExecutorService> routeExecutors = new CopyOnWriteArrayList<>();
 
     /**
      * @param token   control token; null or empty disables every control action
@@ -126,7 +133,38 @@ public final class AdminServer implements AutoCloseable {
 
     /** Registers {@code GET path} answering with {@code action}'s JSON; open like /status. */
     public AdminServer query(String path, QueryAction action) {
+        server.createContext(path, queryHandler(action));
+        return this;
+    }
+
+    /**
+     * Like {@link #query(String, QueryAction)}, the request handed from the server's thread to one of {@code answering}'s,
+     * which runs the action and answers: threads of their own, e.g. at a scheduling priority the others do not have
+     * (the shipper's {@code /primary}). Closed with this server. When {@code answering} refuses the request, the server's
+     * thread answers it.
+     */
+    public AdminServer query(String path, QueryAction action, ExecutorService answering) {
+        routeExecutors.add(answering);
+        HttpHandler handler = queryHandler(action);
         server.createContext(path, exchange -> {
+            try {
+                answering.execute(() -> {
+                    try {
+                        handler.handle(exchange);
+                    } catch (IOException | RuntimeException e) {
+                        LOG.debug("{} {}: the answer did not go out ({})", exchange.getRequestMethod(), path, e.toString());
+                        exchange.close();
+                    }
+                });
+            } catch (RejectedExecutionException closing) {
+                handler.handle(exchange);
+            }
+        });
+        return this;
+    }
+
+    private static HttpHandler queryHandler(QueryAction action) {
+        return exchange -> {
             if (!allowOnly(exchange, "GET")) {
                 return;
             }
@@ -137,8 +175,7 @@ public final class AdminServer implements AutoCloseable {
             } catch (Exception e) {
                 send(exchange, 500, "application/json", json(Map.of("error", String.valueOf(e.getMessage()))));
             }
-        });
-        return this;
+        };
     }
 
     /**
@@ -189,7 +226,8 @@ public final class AdminServer implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
-        ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+        ((ExecutorService) server.getExecutor()).shutdownNow();
+        routeExecutors.forEach(ExecutorService::shutdownNow);
     }
 
     private boolean authorised(HttpExchange exchange) {

@@ -18,6 +18,7 @@ import io.rdmarepl.control.ShipperActivateAnswer;
 import io.rdmarepl.control.ShipperRoutes;
 import io.rdmarepl.shipper.Shipper;
 import io.rdmarepl.shipper.config.ShipperConfig;
+import io.rdmarepl.shipper.liveness.RealtimePriority;
 import io.rdmarepl.shipper.role.RoleState;
 import io.rdmarepl.shipper.role.InitialRole;
 import io.rdmarepl.shipper.role.ShipperRole;
@@ -32,6 +33,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
@@ -172,7 +174,11 @@ public final class ShipCommand implements Callable<Integer> {
                     return role.fence("fenced through the admin endpoint" + (reason.isEmpty() ? "" : ": " + reason));
                 })
                 .query(ShipperRoutes.PRIMARY, q -> primary(role,
-                        AdminServer.longParameter(q, ShipperRoutes.WAIT_MS, 0, 0, MAX_PRIMARY_WAIT_MS), holds))
+                        AdminServer.longParameter(q, ShipperRoutes.WAIT_MS, 0, 0, MAX_PRIMARY_WAIT_MS), holds),
+                        // the answer that carries the postmaster's exit goes out as the watch sees it, not after the
+                        // dying primary's processes had the host's CPU (RealtimePriority)
+                        Executors.newCachedThreadPool(RealtimePriority.threads("rdmarepl-primary-answer",
+                                settings.livenessRealtimePriority())))
                 .control(ShipperRoutes.RESUME, body -> role.resume())
                 .control(ShipperRoutes.RETIRE, body -> role.retire())
                 .control(ShipperRoutes.LEASE, body -> role.renewLease());

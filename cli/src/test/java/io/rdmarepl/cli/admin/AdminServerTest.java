@@ -10,6 +10,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -52,6 +54,20 @@ class AdminServerTest {
         assertThat(ok.statusCode()).isEqualTo(200);
         assertThat(ok.body()).isEqualTo("{\"fenced\":true}");
         assertThat(get("/fence").statusCode()).isEqualTo(405);
+    }
+
+    @Test
+    void shouldAnswerARouteOnItsOwnThreadsAndCloseThemWithTheServer() throws Exception {
+        ExecutorService answering = Executors.newSingleThreadExecutor(task -> new Thread(task, "route-thread"));
+        server.query("/where", query -> Map.of("answered", Thread.currentThread().getName() + " " + query.get("n")), answering);
+
+        HttpResponse<String> answer = get("/where?n=7");
+
+        assertThat(answer.statusCode()).isEqualTo(200);
+        assertThat(answer.body()).isEqualTo("{\"answered\":\"route-thread 7\"}");
+        assertThat(get("/where?n=8").body()).contains("route-thread"); // the thread stays with the route
+        server.close();
+        assertThat(answering.isShutdown()).isTrue();
     }
 
     private HttpResponse<String> get(String path) throws Exception {

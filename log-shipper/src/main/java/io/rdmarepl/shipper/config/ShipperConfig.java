@@ -56,7 +56,8 @@ public record ShipperConfig(
         Activation activation,
         SyncSettings sync,
         Map<String, String> debezium,
-        int ringEpoch) {
+        int ringEpoch,
+        int livenessRealtimePriority) {
 
     /** {@code fence.lease.dir}: shared memory, which every process of the host maps alike and a reboot empties. */
     public static final String DEFAULT_LEASE_DIR = "/dev/shm";
@@ -168,6 +169,7 @@ public record ShipperConfig(
         }
         Activation activation = r.get(ACTIVATION);
         int ringEpoch = r.get(RING_EPOCH);
+        int livenessRealtimePriority = r.get(LIVENESS_REALTIME_PRIORITY);
         InetSocketAddress admin = r.get(ADMIN_ADDRESS);
         Map<String, String> debezium = r.under(DEBEZIUM);
         String schemaInclude = debezium.get("schema.include.list");
@@ -179,7 +181,7 @@ public record ShipperConfig(
         r.throwIfInvalid();
         return new ShipperConfig(sourceName, host, port, database, user, password, sslMode, sslRootCert, engine, receiveBuffer, slot, publication, tables, snapshot,
                 chunkBytes, parallelTables, List.copyOf(standbys), heartbeat, sequenceSync, poll, batch, queue, events, shipInline, connect, lease, leaseDir, guard, admin, token, activation,
-                sync, Map.copyOf(debezium), ringEpoch);
+                sync, Map.copyOf(debezium), ringEpoch, livenessRealtimePriority);
     }
 
     /** This configuration with another {@code snapshot.mode} (an activation always copies from a fresh slot). */
@@ -188,7 +190,7 @@ public record ShipperConfig(
                 sslRootCert, captureEngine, receiveBufferBytes, slotName,
                 publicationName, publicationTables, mode, snapshotChunkBytes, snapshotParallelTables, standbys, heartbeatInterval, sequenceSyncInterval,
                 pollInterval, maxBatchSize,
-                maxQueueSize, disruptorSize, shipInline, connectTimeout, fenceLeaseMs, fenceLeaseDir, fenceGuard, adminAddress, adminToken, activation, sync, debezium, ringEpoch);
+                maxQueueSize, disruptorSize, shipInline, connectTimeout, fenceLeaseMs, fenceLeaseDir, fenceGuard, adminAddress, adminToken, activation, sync, debezium, ringEpoch, livenessRealtimePriority);
     }
 
     /**
@@ -203,7 +205,7 @@ public record ShipperConfig(
                 sslRootCert, captureEngine, receiveBufferBytes, slotName,
                 publicationName, publicationTables, snapshotMode, snapshotChunkBytes, snapshotParallelTables, standbys, heartbeatInterval, sequenceSyncInterval,
                 pollInterval, maxBatchSize,
-                maxQueueSize, disruptorSize, shipInline, connectTimeout, fenceLeaseMs, fenceLeaseDir, fenceGuard, adminAddress, adminToken, activation, sync, debezium, epoch);
+                maxQueueSize, disruptorSize, shipInline, connectTimeout, fenceLeaseMs, fenceLeaseDir, fenceGuard, adminAddress, adminToken, activation, sync, debezium, epoch, livenessRealtimePriority);
     }
 
     /**
@@ -250,7 +252,8 @@ public record ShipperConfig(
         return "source=" + sourceName + " engine=" + captureEngine + " database=" + databaseDescription() + " sslmode=" + sslMode
                 + " slot=" + slotName + " publication=" + publicationName + " tables=" + (publicationTables.isEmpty() ? "all" : publicationTables)
                 + " snapshot=" + snapshotMode + (captureEngine.equals("pgoutput") ? " copy sessions=" + snapshotParallelTables : "")
-                + " standbys=" + standbys + " heartbeat=" + heartbeatInterval.toMillis() + "ms lease="
+                + " standbys=" + standbys + " heartbeat=" + heartbeatInterval.toMillis() + "ms"
+                + (livenessRealtimePriority == 0 ? "" : " (watch at SCHED_FIFO " + livenessRealtimePriority + ")") + " lease="
                 + (fenceLeaseMs == 0 ? "off" : fenceLeaseMs + "ms (guard " + fenceGuard.text() + ", " + leaseFile() + ")") + " sequences every "
                 + sequenceSyncInterval.toMillis() + "ms poll="
                 + pollInterval.toMillis() + "ms mode=" + sync.describe() + " activation=" + activation.text() + " epoch=" + (ringEpoch == 0 ? "any" : ringEpoch) + " admin=" + adminAddress + (adminToken.isEmpty() ? " (no control token)" : " (control token set)");

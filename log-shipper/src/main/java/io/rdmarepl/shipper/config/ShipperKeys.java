@@ -91,6 +91,8 @@ public final class ShipperKeys {
             "offsets wait for this standby's durable position");
     public static final ConfigKey<Long> HEARTBEAT_INTERVAL_MS = key("heartbeat.interval.ms", wholeNumber(1, 60_000), "5",
             "heartbeat frames to each standby while idle");
+    public static final ConfigKey<Integer> LIVENESS_REALTIME_PRIORITY = key("liveness.realtime.priority", integer(0, 99), "1",
+            "SCHED_FIFO priority of the threads that watch the primary's postmaster and answer the coordinator's GET /primary, so a dying primary's processes cannot delay the report of its death (needs CAP_SYS_NICE or LimitRTPRIO; without, a warning and normal priority); 0 = normal priority");
     public static final ConfigKey<Long> SEQUENCE_SYNC_INTERVAL_MS = key("sequence.sync.interval.ms", wholeNumber(10, 3_600_000), "1000",
             "how often the primary's sequences (every one in the published tables' schemas) are read; the changed ones go to every standby between transactions, and a fresh reading precedes every switchover marker");
     public static final ConfigKey<Long> CAPTURE_POLL_INTERVAL_MS = key("capture.poll.interval.ms", wholeNumber(1, 60_000), "5",
@@ -133,7 +135,7 @@ public final class ShipperKeys {
     public static final ConfigKeys ALL = ConfigKeys.of("shipper", "docs/configuration/shipper.md",
             SOURCE_NAME, DATABASE_HOST, DATABASE_PORT, DATABASE_NAME, DATABASE_USER, DATABASE_PASSWORD, DATABASE_SSLMODE,
             DATABASE_SSLROOTCERT, CAPTURE_ENGINE, CAPTURE_RECEIVE_BUFFER_BYTES, SLOT_NAME, PUBLICATION_NAME, PUBLICATION_TABLES, SNAPSHOT_MODE,
-            SNAPSHOT_CHUNK_BYTES, SNAPSHOT_PARALLEL_TABLES, STANDBYS, STANDBY_URI, STANDBY_REQUIRED, HEARTBEAT_INTERVAL_MS,
+            SNAPSHOT_CHUNK_BYTES, SNAPSHOT_PARALLEL_TABLES, STANDBYS, STANDBY_URI, STANDBY_REQUIRED, HEARTBEAT_INTERVAL_MS, LIVENESS_REALTIME_PRIORITY,
             SEQUENCE_SYNC_INTERVAL_MS, CAPTURE_POLL_INTERVAL_MS, CAPTURE_MAX_BATCH_SIZE, CAPTURE_MAX_QUEUE_SIZE,
             SHIP_BUFFER_EVENTS, SHIP_INLINE, STANDBY_CONNECT_TIMEOUT_MS, FENCE_LEASE_MS, FENCE_LEASE_DIR, FENCE_GUARD, REPLICATION_MODE,
             SYNC_STANDBYS, SYNC_LEVEL, SYNC_DEGRADE_AFTER_MS, ACTIVATION, RING_EPOCH, ADMIN_ADDRESS, ADMIN_TOKEN, DEBEZIUM);

@@ -24,7 +24,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>When the primary runs on this host, its postmaster process is watched too ({@link PostmasterWatch}), on the
  * same tick: the moment it exits the primary is dead, though its backends may answer for tens of milliseconds
  * more. The watch then sees a crash, so the ping goes every other tick only: a hang is judged by how long the
- * ping in flight waits, which that does not change, and each ping costs the primary a backend wake-up too. The tick never waits on the network, so the watch is never held up by a slow answer; {@link #alive()} is
+ * ping in flight waits, which that does not change, and each ping costs the primary a backend wake-up too. The thread
+ * runs under the real-time scheduler ({@link RealtimePriority}): a dying primary's processes must not hold up the
+ * tick that sees the death. The tick never waits on the network, so the watch is never held up by a slow answer; {@link #alive()} is
  * asked on the ship threads, which must not do I/O.
  */
 public final class PrimaryLiveness implements AutoCloseable {
@@ -41,6 +43,8 @@ public final class PrimaryLiveness implements AutoCloseable {
     /** When the unanswered Sync was sent; 0 while none is. */
     private volatile long unansweredSinceNs;
     private final long overdueNs;
+    /** {@code liveness.realtime.priority}: this thread's, taken as it starts ({@link RealtimePriority}). */
+    private final int realtimePriority;
     private PrimaryPing ping;
     private volatile PostmasterWatch postmaster;
     private volatile String postmasterWhyNot = "not looked for yet";
@@ -51,6 +55,7 @@ public final class PrimaryLiveness implements AutoCloseable {
         this.endpoint = PrimaryEndpoint.of(config);
         this.intervalNs = interval.toNanos();
         this.overdueNs = Math.max(TimeUnit.MILLISECONDS.toNanos(25), intervalNs * 5);
+        this.realtimePriority = config.livenessRealtimePriority();
         this.thread = new Thread(this::run, "rdmarepl-primary-liveness");
         thread.setDaemon(true);
         thread.start();
@@ -106,6 +111,7 @@ public final class PrimaryLiveness implements AutoCloseable {
     }
 
     private void run() {
+        RealtimePriority.raiseOrWarn(realtimePriority);
         long ticks = 0;
         while (running) {
             long start = System.nanoTime();

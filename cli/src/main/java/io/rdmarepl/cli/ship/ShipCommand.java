@@ -153,7 +153,7 @@ public final class ShipCommand implements Callable<Integer> {
      * The shipper's admin endpoint, not started yet: {@code /health} (200 unless a shipper ships and is unhealthy),
      * {@code /status} ({@code role_state}, {@code activation} and the shipper's own status), {@code /primary} (is the
      * primary alive, did its postmaster exit; with {@code ?wait_ms=N} held until the postmaster exits or N ms pass,
-     * the coordinator's long poll), {@code /metrics}, and
+     * the coordinator's long poll, answered on threads of its own under {@code liveness.realtime.priority}), {@code /metrics}, and
      * the token-guarded control actions the coordinator calls: {@code POST /activate} (start shipping from a fresh
      * slot with an initial copy), {@code POST /fence} (stop shipping and heartbeats), {@code POST /resume} (a fenced shipper ships again from
      * its slot, for a failover that was refused), {@code POST /retire} (this

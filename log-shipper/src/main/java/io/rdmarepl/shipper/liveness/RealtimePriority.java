@@ -60,14 +60,15 @@ public final class RealtimePriority {
         List<String> command = List.of("chrt", "--fifo", "--reset-on-fork", "--pid", Integer.toString(priority), tid);
         try {
             Process chrt = new ProcessBuilder(command).redirectErrorStream(true).start();
-            byte[] output = chrt.getInputStream().readAllBytes();
+            // waited for before its output is read: a chrt that hangs must not hold the thread; its one line of
+            // output fits in the pipe meanwhile
             if (!chrt.waitFor(CHRT_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
                 chrt.destroyForcibly();
                 return Optional.of("`" + String.join(" ", command) + "` did not end within " + CHRT_TIMEOUT_MS + " ms");
             }
             if (chrt.exitValue() != 0) {
                 return Optional.of("`" + String.join(" ", command) + "` failed ("
-                        + new String(output, StandardCharsets.UTF_8).strip() + ")");
+                        + new String(chrt.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip() + ")");
             }
             return Optional.empty();
         } catch (IOException e) {

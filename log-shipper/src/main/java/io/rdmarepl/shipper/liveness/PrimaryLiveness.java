@@ -26,8 +26,8 @@ import java.util.concurrent.locks.LockSupport;
  * more. The watch then sees a crash, so the ping goes every other tick only: a hang is judged by how long the
  * ping in flight waits, which that does not change, and each ping costs the primary a backend wake-up too. The thread
  * runs under the real-time scheduler ({@link RealtimePriority}): a dying primary's processes must not hold up the
- * tick that sees the death. The tick never waits on the network, so the watch is never held up by a slow answer; {@link #alive()} is
- * asked on the ship threads, which must not do I/O.
+ * tick that sees the death. The tick never waits on the network, so the watch is never held up by a slow answer;
+ * {@link #alive()} is asked on the ship threads, which must not do I/O.
  */
 public final class PrimaryLiveness implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PrimaryLiveness.class);

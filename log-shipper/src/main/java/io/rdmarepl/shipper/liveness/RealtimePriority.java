@@ -19,15 +19,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why: a killed postmaster's children (backends, checkpointer, walwriter, ...) all wake as it dies and spend about a
  * millisecond each tearing down, on the primary's host, exactly when the watch must look and its answer must go out.
- * Under the kernel's fair scheduler (EEVDF) the threads reporting the death queued behind them: the coordinator heard of
- * it 12 to 27 ms after the kill, and a scheduler trace showed the answering thread waiting 8 ms for the CPU. In the
+ * Under the kernel's fair scheduler (EEVDF) the threads reporting the death queued behind them: the shipper saw the
+ * exit 12 to 27 ms after the kill, and a scheduler trace showed the answering thread waiting 8 ms for the CPU. In the
  * host-per-role failover benchmark (one CPU per host, alternating runs of 10-15 trials each way), SIGKILL to SUSPECT
- * took median 18.5-19 ms at normal priority, 16 with nice -10, and 10-11 with {@code SCHED_FIFO} 1: only the real-time
- * class runs first (docs/benchmarks.md). These threads sleep between 5 ms ticks and each wake does microseconds of work, so they cannot starve the host.
+ * took median 18.5-19 ms at normal priority, 16 with nice -10, and 10-11 with {@code SCHED_FIFO} 1: only the
+ * real-time class runs first (docs/benchmarks.md). These threads sleep between 5 ms ticks and each wake does
+ * microseconds of work, so they cannot starve the host.
  *
  * <p>The JDK has no call for a thread's scheduling policy: {@code chrt --fifo --reset-on-fork --pid PRIORITY TID}
- * (util-linux) sets it, once per thread, as the thread starts. It needs {@code CAP_SYS_NICE} or a real-time priority limit ({@code RLIMIT_RTPRIO},
- * systemd's {@code LimitRTPRIO=}); without either the threads run at normal priority, with one warning.
+ * (util-linux) sets it, once per thread, as the thread starts. It needs {@code CAP_SYS_NICE} or a real-time priority
+ * limit ({@code RLIMIT_RTPRIO}, systemd's {@code LimitRTPRIO=}); without either the threads run at normal priority,
+ * with one warning.
  */
 public final class RealtimePriority {
     private static final Logger LOG = LoggerFactory.getLogger(RealtimePriority.class);

@@ -60,24 +60,24 @@ public final class RealtimePriority {
         }
         // --reset-on-fork: a thread this one starts (a driver's cleaner, a pool's worker) runs at normal priority again
         List<String> command = List.of("chrt", "--fifo", "--reset-on-fork", "--pid", Integer.toString(priority), tid);
+        String shown = "`" + String.join(" ", command) + "`";
         try {
             Process chrt = new ProcessBuilder(command).redirectErrorStream(true).start();
             // waited for before its output is read: a chrt that hangs must not hold the thread; its one line of
             // output fits in the pipe meanwhile
             if (!chrt.waitFor(CHRT_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
                 chrt.destroyForcibly();
-                return Optional.of("`" + String.join(" ", command) + "` did not end within " + CHRT_TIMEOUT_MS + " ms");
+                return Optional.of(shown + " did not end within " + CHRT_TIMEOUT_MS + " ms");
             }
             if (chrt.exitValue() != 0) {
-                return Optional.of("`" + String.join(" ", command) + "` failed ("
-                        + new String(chrt.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip() + ")");
+                return Optional.of(shown + " failed (" + new String(chrt.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip() + ")");
             }
             return Optional.empty();
         } catch (IOException e) {
-            return Optional.of("cannot run `" + String.join(" ", command) + "` (" + e.getMessage() + ")");
+            return Optional.of("cannot run " + shown + " (" + e.getMessage() + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Optional.of("interrupted while running `" + String.join(" ", command) + "`");
+            return Optional.of("interrupted while running " + shown);
         }
     }
 
